@@ -1,0 +1,65 @@
+# Two commands a newcomer needs: `make run` and `make test`. Each installs what it needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+SAM_VENV := .venv-sam
+SAM := $(SAM_VENV)/bin/sam
+PY312 ?= $(shell command -v python3.12 || echo $(HOME)/.pyenv/versions/3.12.1/bin/python3.12)
+
+.PHONY: run test lint typecheck template unit integration e2e bench simulate build deploy clean
+
+$(VENV)/.installed: requirements/dev.txt layers/engine/requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements/dev.txt
+	touch $@
+
+$(SAM_VENV)/.installed: requirements/sam.txt
+	$(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/pip install --quiet --upgrade pip
+	$(SAM_VENV)/bin/pip install --quiet -r requirements/sam.txt
+	touch $@
+
+## run: the local stack (API + web client) on http://127.0.0.1:3000, no AWS, no Docker
+run: $(VENV)/.installed
+	$(BIN)/python -m local_stack
+
+## test: linters, template checks and every test
+test: lint template
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+template: $(VENV)/.installed $(SAM_VENV)/.installed
+	$(BIN)/cfn-lint template.yaml
+	$(SAM) validate --lint --region us-east-1 --template template.yaml
+
+unit: $(VENV)/.installed
+	$(BIN)/python -m pytest tests/unit
+
+integration: $(VENV)/.installed
+	$(BIN)/python -m pytest tests/integration
+
+e2e: $(VENV)/.installed
+	$(BIN)/python -m pytest tests/e2e
+
+## bench: every benchmark, figures printed
+bench: $(VENV)/.installed
+	$(BIN)/python -m bench
+
+## simulate: play many rounds and compare with the exact analysis (ARGS="--help")
+simulate: $(VENV)/.installed
+	$(BIN)/python -m simulator $(ARGS)
+
+## build / deploy: the AWS SAM application (python3.12 must be on PATH for sam build)
+build: $(SAM_VENV)/.installed
+	PATH="$(dir $(PY312)):$$PATH" $(SAM) build
+
+deploy: build
+	$(SAM) deploy --guided
+
+clean:
+	rm -rf $(VENV) $(SAM_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache
