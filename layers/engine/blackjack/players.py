@@ -1,0 +1,130 @@
+"""AI players. Each sees only its own hand, the dealer's face-up card, the table's rules and
+the actions legal now: a `PlayerView`, never the shoe or the hole card."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .actions import Action, Phase
+from .cards import Card, hand_value, points
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    rules: Rules
+    phase: Phase
+    cards: tuple[Card, ...]
+    up_card: Card
+    legal_actions: tuple[Action, ...]
+    hands_in_box: int
+    split_hand: bool
+
+
+Policy = Callable[[PlayerView], Action]
+
+_UP_CARDS = "23456789TA"
+
+# A textbook basic-strategy chart (multi-deck, dealer stands on soft 17, double after
+# split), one string per row, one letter per up card 2..9, T, A:
+# H hit, S stand, D double else hit, d double else stand, P split, R surrender else hit.
+_HARD = {
+    **dict.fromkeys(range(4, 9), "HHHHHHHHHH"),
+    9: "HDDDDHHHHH",
+    10: "DDDDDDDDHH",
+    11: "DDDDDDDDDH",
+    12: "HHSSSHHHHH",
+    13: "SSSSSHHHHH",
+    14: "SSSSSHHHHH",
+    15: "SSSSSHHHRH",
+    16: "SSSSSHHRRR",
+    **dict.fromkeys(range(17, 22), "SSSSSSSSSS"),
+}
+_SOFT = {
+    12: "HHHHHHHHHH",
+    13: "HHHDDHHHHH",
+    14: "HHHDDHHHHH",
+    15: "HHDDDHHHHH",
+    16: "HHDDDHHHHH",
+    17: "HDDDDHHHHH",
+    18: "SddddSSHHH",
+    **dict.fromkeys(range(19, 22), "SSSSSSSSSS"),
+}
+_PAIRS = {  # by the value of one card: "P" splits, any other letter plays the total
+    "2": "PPPPPPHHHH",
+    "3": "PPPPPPHHHH",
+    "4": "HHHPPHHHHH",
+    "5": "----------",
+    "6": "PPPPPHHHHH",
+    "7": "PPPPPPHHHH",
+    "8": "PPPPPPPPPP",
+    "9": "PPPPPSPPSS",
+    "T": "----------",
+    "A": "PPPPPPPPPP",
+}
+_FALLBACK = {"D": Action.HIT, "d": Action.STAND, "R": Action.HIT}
+_LETTERS = {
+    "H": Action.HIT,
+    "S": Action.STAND,
+    "D": Action.DOUBLE,
+    "d": Action.DOUBLE,
+    "R": Action.SURRENDER,
+    "P": Action.SPLIT,
+}
+
+
+def _value_key(card: Card) -> str:
+    value = points(card)
+    return "A" if value == 1 else "T" if value == 10 else str(value)
+
+
+def _column(up_card: Card) -> int:
+    return _UP_CARDS.index(_value_key(up_card))
+
+
+def _legal_or_stand(action: Action, view: PlayerView) -> Action:
+    if action in view.legal_actions:
+        return action
+    if Action.STAND in view.legal_actions:
+        return Action.STAND
+    return view.legal_actions[0]
+
+
+def easy(view: PlayerView) -> Action:
+    """Hits below 17, stands on 17 or more; never insures."""
+    if view.phase is Phase.INSURANCE:
+        return Action.DECLINE_INSURANCE
+    total = hand_value(list(view.cards)).total
+    return _legal_or_stand(Action.HIT if total < 17 else Action.STAND, view)
+
+
+def medium(view: PlayerView) -> Action:
+    """The textbook chart, limited to the actions legal at the table; never insures."""
+    if view.phase is Phase.INSURANCE:
+        return Action.DECLINE_INSURANCE
+    column = _column(view.up_card)
+    cards = list(view.cards)
+    if Action.SPLIT in view.legal_actions and _PAIRS[_value_key(cards[0])][column] == "P":
+        return Action.SPLIT
+    total, soft = hand_value(cards)
+    letter = (_SOFT if soft else _HARD)[total][column]
+    action = _LETTERS[letter]
+    if action not in view.legal_actions and letter in _FALLBACK:
+        action = _FALLBACK[letter]
+    return _legal_or_stand(action, view)
+
+
+# `hard` plays the exact best strategy once the analysis is in; until then, the chart.
+hard: Policy = medium
+
+POLICIES: dict[str, Policy] = {"easy": easy, "medium": medium, "hard": hard}
+LEVELS = tuple(POLICIES)
+
+
+def decide(level: str, view: PlayerView) -> Action:
+    return POLICIES[level](view)
+
+
+def action_values(view: PlayerView) -> dict[Action, float] | None:
+    """The expected value of each legal action per unit of the hand's original bet, by the
+    exact analysis; None until the analysis is in."""
+    return None
