@@ -121,8 +121,6 @@ class Table:
         }
 
 
-_NO_SPLITS = {"split": Split.NONE, "max_hands": 1, "resplit_aces": False}
-
 CLASSIC = Table(
     id="classic",
     name="Classic",
@@ -145,7 +143,9 @@ CLASSIC = Table(
         any_21_pays_3_2=True,
         double=Double.NONE,
         double_after_split=False,
-        **_NO_SPLITS,
+        split=Split.NONE,
+        max_hands=1,
+        resplit_aces=False,
         split_aces_one_card=False,
         surrender=Surrender.NONE,
         insurance=Insurance.NONE,

@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m bench` runs every module here that has a `main()`."""

@@ -1,0 +1,523 @@
+"""A round of blackjack as a state machine: `insurance` -> `player_turn` -> `settled`.
+
+`Round.deal` takes the bets and deals from the shoe in the order of RULES.md; `act` applies
+the decision of the hand (or, while insurance is asked, the box) in turn. AI boxes and the
+dealer play by themselves, so a round only ever waits for the user. Given the shoe, every
+round is deterministic. Money is `Decimal`; no float enters a stake or a payout.
+"""
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from .actions import Action, HandStatus, Phase, Result
+from .cards import Card, HandValue, hand_value, is_ace, is_ten, points
+from .errors import BetOutOfLimits, IllegalAction, InvalidAmount
+from .money import HALF_COIN, ZERO, is_multiple
+from .players import POLICIES, PlayerView
+from .rules import Double, Insurance, Peek, Rules, Split, Surrender, Table
+from .shoe import Shoe
+
+USER = "user"
+_AI_PREFIX = "ai:"
+_TWO = Decimal(2)
+_THREE = Decimal(3)
+
+
+@dataclass(slots=True)
+class Hand:
+    cards: list[Card]
+    bet: Decimal
+    doubled: bool = False
+    split: bool = False  # made by a split: a two-card 21 here is no natural
+    status: HandStatus = HandStatus.PLAYING
+    result: Result | None = None
+    payout: Decimal | None = None  # what the hand returned, stake included
+
+    @property
+    def value(self) -> HandValue:
+        return hand_value(self.cards)
+
+    @property
+    def settled(self) -> bool:
+        return self.result is not None
+
+    def settle(self, result: Result, payout: Decimal) -> None:
+        self.result = result
+        self.payout = payout
+
+
+@dataclass(slots=True)
+class Box:
+    index: int
+    player: str  # "user" or "ai:<level>"
+    bet: Decimal  # the original stake
+    hands: list[Hand]
+    insurance: Decimal | None = None
+    insurance_payout: Decimal | None = None
+    insurance_decided: bool = False
+
+    @property
+    def is_user(self) -> bool:
+        return self.player == USER
+
+
+@dataclass(slots=True)
+class Round:
+    table: Table
+    shoe: Shoe
+    boxes: list[Box]
+    dealer: list[Card] = field(default_factory=list)
+    hidden: int = 0  # the dealer's face-down cards
+    phase: Phase = Phase.PLAYER_TURN
+
+    # ---- the deal -------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        table: Table,
+        shoe: Shoe,
+        bets: Mapping[int, Decimal],
+        ai: Mapping[int, str] | None = None,
+    ) -> "Round":
+        """Seat the user's bets and the AI players, deal, and play on until the user is
+        asked something or the round is settled. Raises `BetOutOfLimits`."""
+        ai = ai or {}
+        _check_seats(table, bets, ai)
+        seats = {box: (USER, Decimal(bet)) for box, bet in bets.items()}
+        seats |= {box: (_AI_PREFIX + level, Decimal(table.min_bet)) for box, level in ai.items()}
+        boxes = [
+            Box(index=box, player=player, bet=bet, hands=[Hand(cards=[], bet=bet)])
+            for box, (player, bet) in sorted(seats.items())
+        ]
+        round_ = cls(table=table, shoe=shoe, boxes=boxes)
+        round_._deal_cards()
+        return round_
+
+    def _deal_cards(self) -> None:
+        rules = self.table.rules
+        for box in self.boxes:
+            box.hands[0].cards.append(self.shoe.draw())
+        self.dealer.append(self.shoe.draw())
+        for box in self.boxes:
+            box.hands[0].cards.append(self.shoe.draw())
+        if rules.hole_card:
+            self.dealer.append(self.shoe.draw())
+            self.hidden = 1
+        for box in self.boxes:
+            hand = box.hands[0]
+            if hand.value.total == 21:
+                hand.status = HandStatus.BLACKJACK
+                if rules.natural_paid_at_deal:
+                    self._pay_blackjack(hand)
+        if (
+            rules.insurance is not Insurance.NONE
+            and is_ace(self.up_card)
+            and any(box.is_user for box in self.boxes)
+        ):
+            self.phase = Phase.INSURANCE
+        else:
+            self._after_insurance()
+
+    # ---- what the round asks --------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.table.rules
+
+    @property
+    def up_card(self) -> Card:
+        return self.dealer[0]
+
+    @property
+    def turn(self) -> tuple[Box, Hand] | None:
+        """The box asked about insurance, or the hand in turn; None once settled."""
+        if self.phase is Phase.INSURANCE:
+            for box in self.boxes:
+                if box.is_user and not box.insurance_decided:
+                    return box, box.hands[0]
+        elif self.phase is Phase.PLAYER_TURN:
+            for box in self.boxes:
+                for hand in box.hands:
+                    if hand.status is HandStatus.PLAYING:
+                        return box, hand
+        return None
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        turn = self.turn
+        if turn is None:
+            return ()
+        box, hand = turn
+        if self.phase is Phase.INSURANCE:
+            return self._insurance_actions(box)
+        return self._play_actions(box, hand)
+
+    def player_view(self) -> PlayerView | None:
+        """What the player in turn may see: their own cards, the up card, the rules."""
+        turn = self.turn
+        if turn is None:
+            return None
+        box, hand = turn
+        return self._view(box, hand, self.legal_actions())
+
+    def _view(self, box: Box, hand: Hand, legal: tuple[Action, ...]) -> PlayerView:
+        return PlayerView(
+            rules=self.rules,
+            phase=self.phase,
+            cards=tuple(hand.cards),
+            up_card=self.up_card,
+            legal_actions=legal,
+            hands_in_box=len(box.hands),
+            split_hand=hand.split,
+        )
+
+    def _insurance_actions(self, box: Box) -> tuple[Action, ...]:
+        if self.rules.even_money and box.hands[0].status is HandStatus.BLACKJACK:
+            return (Action.EVEN_MONEY, Action.DECLINE_INSURANCE)
+        return (Action.INSURANCE, Action.DECLINE_INSURANCE)
+
+    def _play_actions(self, box: Box, hand: Hand) -> tuple[Action, ...]:
+        rules = self.rules
+        two_cards = len(hand.cards) == 2
+        can_split = two_cards and self._may_split(box, hand)
+        if hand.split and is_ace(hand.cards[0]) and rules.split_aces_one_card:
+            # A split ace has its one card; another ace may be split again where allowed.
+            return (Action.SPLIT, Action.STAND) if can_split else (Action.STAND,)
+        actions = [Action.HIT, Action.STAND]
+        if two_cards and self._may_double(hand):
+            actions.append(Action.DOUBLE)
+        if can_split:
+            actions.append(Action.SPLIT)
+        if (
+            two_cards
+            and rules.surrender is Surrender.EARLY_NOT_ACE
+            and len(box.hands) == 1
+            and not is_ace(self.up_card)
+        ):
+            actions.append(Action.SURRENDER)
+        return tuple(actions)
+
+    def _may_double(self, hand: Hand) -> bool:
+        rules = self.rules
+        if hand.split and not rules.double_after_split:
+            return False
+        if rules.double is Double.ANY:
+            return True
+        if rules.double is Double.NINE_TEN_ELEVEN:
+            total, soft = hand.value
+            return not soft and 9 <= total <= 11
+        return False
+
+    def _may_split(self, box: Box, hand: Hand) -> bool:
+        rules = self.rules
+        first, second = hand.cards
+        if rules.split is Split.SAME_RANK:
+            pair = first[0] == second[0]
+        elif rules.split is Split.SAME_VALUE:
+            pair = points(first) == points(second)
+        else:
+            return False
+        if not pair or len(box.hands) >= rules.max_hands:
+            return False
+        return not (hand.split and is_ace(first) and not rules.resplit_aces)
+
+    # ---- decisions ------------------------------------------------------------------
+
+    def act(self, action: Action, amount: Decimal | None = None) -> None:
+        """Apply the decision of the hand or box in turn. Raises `IllegalAction` when the
+        action is not legal now, `InvalidAmount` for a wrong insurance amount."""
+        turn = self.turn
+        if turn is None:
+            raise IllegalAction("the round is settled")
+        if amount is not None and action is not Action.INSURANCE:
+            raise InvalidAmount("an amount goes only with insurance")
+        legal = self.legal_actions()
+        if action not in legal:
+            allowed = ", ".join(legal)
+            raise IllegalAction(f"{action} is not allowed now; allowed: {allowed}")
+        box, hand = turn
+        if self.phase is Phase.INSURANCE:
+            self._answer_insurance(box, action, amount)
+        else:
+            self._play(box, hand, action)
+            self._advance()
+
+    def _answer_insurance(self, box: Box, action: Action, amount: Decimal | None) -> None:
+        if action is Action.INSURANCE:
+            box.insurance = self._insurance_stake(box, amount)
+        elif action is Action.EVEN_MONEY:
+            hand = box.hands[0]
+            hand.settle(Result.EVEN_MONEY, hand.bet * _TWO)
+        box.insurance_decided = True
+        if self.turn is None:
+            self._after_insurance()
+
+    def _insurance_stake(self, box: Box, amount: Decimal | None) -> Decimal:
+        half = box.bet / _TWO
+        if amount is None:
+            return half
+        if self.rules.insurance is Insurance.HALF:
+            if amount != half:
+                raise InvalidAmount(f"insurance is exactly half the bet: {half}")
+        elif not (is_multiple(amount, HALF_COIN) and amount <= half):
+            raise InvalidAmount(f"insurance is a multiple of 0.5 from 0.5 to {half}")
+        return amount
+
+    def _play(self, box: Box, hand: Hand, action: Action) -> None:
+        if action is Action.HIT:
+            self._give_card(hand)
+        elif action is Action.STAND:
+            hand.status = HandStatus.STANDING
+        elif action is Action.DOUBLE:
+            hand.bet *= _TWO
+            hand.doubled = True
+            self._give_card(hand)
+            if hand.status is HandStatus.PLAYING:
+                hand.status = HandStatus.STANDING
+        elif action is Action.SPLIT:
+            hand.split = True
+            second = Hand(cards=[hand.cards.pop()], bet=box.bet, split=True)
+            box.hands.insert(box.hands.index(hand) + 1, second)
+        elif action is Action.SURRENDER:
+            hand.status = HandStatus.SURRENDERED
+            hand.settle(Result.SURRENDER, hand.bet / _TWO)
+
+    def _give_card(self, hand: Hand) -> None:
+        hand.cards.append(self.shoe.draw())
+        total = hand.value.total
+        if total > 21:
+            hand.status = HandStatus.BUST
+            hand.settle(Result.LOSE, ZERO)
+        elif total == 21:
+            if self.rules.any_21_pays_3_2 and len(hand.cards) >= 3:
+                hand.status = HandStatus.BLACKJACK
+                self._pay_blackjack(hand)
+            else:
+                hand.status = HandStatus.STANDING
+
+    def _pay_blackjack(self, hand: Hand) -> None:
+        hand.settle(Result.BLACKJACK, hand.bet + hand.bet * self.rules.blackjack_ratio)
+
+    # ---- playing on by itself -------------------------------------------------------
+
+    def _after_insurance(self) -> None:
+        """Where the dealer peeks, a dealer natural ends the round before anyone plays."""
+        self.phase = Phase.PLAYER_TURN
+        if self.rules.peek is Peek.ACE_AND_TEN and (is_ace(self.up_card) or is_ten(self.up_card)):
+            if self._dealer_natural():
+                self._finish()
+                return
+            for box in self.boxes:
+                if box.insurance is not None:
+                    box.insurance_payout = ZERO
+        self._advance()
+
+    def _advance(self) -> None:
+        """Deal the second card of a split hand when its turn comes, stand hands that have
+        no choice left, let AI boxes decide, and play the dealer once no hand is left."""
+        while (turn := self.turn) is not None:
+            box, hand = turn
+            if len(hand.cards) == 1:
+                self._give_card(hand)
+                if hand.status is not HandStatus.PLAYING:
+                    continue
+            legal = self._play_actions(box, hand)
+            if legal == (Action.STAND,):
+                hand.status = HandStatus.STANDING
+            elif box.is_user:
+                return
+            else:
+                policy = POLICIES[box.player.removeprefix(_AI_PREFIX)]
+                self._play(box, hand, policy(self._view(box, hand, legal)))
+        self._dealer_plays()
+
+    def _dealer_plays(self) -> None:
+        """RULES.md, "Phases of a round", step 3."""
+        waiting = [hand for hand in self._hands() if not hand.settled]
+        draws_second_card = not self.rules.hole_card
+        if waiting and all(hand.status is HandStatus.BLACKJACK for hand in waiting):
+            if draws_second_card and (is_ace(self.up_card) or is_ten(self.up_card)):
+                self.dealer.append(self.shoe.draw())
+        elif waiting:
+            if draws_second_card:
+                self.dealer.append(self.shoe.draw())
+            while self._dealer_draws():
+                self.dealer.append(self.shoe.draw())
+        self._finish()
+
+    def _dealer_draws(self) -> bool:
+        total, soft = hand_value(self.dealer)
+        return total < 17 or (total == 17 and soft and self.rules.dealer_hits_soft_17)
+
+    def _dealer_natural(self) -> bool:
+        return len(self.dealer) == 2 and hand_value(self.dealer).total == 21
+
+    def _finish(self) -> None:
+        """Turn the hole card and settle every hand and insurance still open."""
+        self.hidden = 0
+        dealer_natural = self._dealer_natural()
+        dealer_total = hand_value(self.dealer).total
+        for hand in self._hands():
+            if not hand.settled:
+                self._settle(hand, dealer_natural, dealer_total)
+        for box in self.boxes:
+            if box.insurance is not None and box.insurance_payout is None:
+                alive = any(hand.status is not HandStatus.BUST for hand in box.hands)
+                won = dealer_natural and alive
+                box.insurance_payout = box.insurance * _THREE if won else ZERO
+        self.phase = Phase.SETTLED
+
+    def _settle(self, hand: Hand, dealer_natural: bool, dealer_total: int) -> None:
+        if hand.status is HandStatus.BLACKJACK:
+            if dealer_natural:
+                hand.settle(Result.PUSH, hand.bet)
+            else:
+                self._pay_blackjack(hand)
+            return
+        total = hand.value.total
+        if dealer_natural or (dealer_total <= 21 and total < dealer_total):
+            hand.settle(Result.LOSE, ZERO)
+        elif dealer_total > 21 or total > dealer_total:
+            hand.settle(Result.WIN, hand.bet * _TWO)
+        else:
+            hand.settle(Result.PUSH, hand.bet)
+
+    def _hands(self) -> Iterator[Hand]:
+        for box in self.boxes:
+            yield from box.hands
+
+    # ---- the user's money -----------------------------------------------------------
+
+    @property
+    def user_staked(self) -> Decimal:
+        """All the user has put on the table in this round: bets, doubles, splits, insurance."""
+        return sum(
+            (
+                sum((hand.bet for hand in box.hands), box.insurance or ZERO)
+                for box in self.boxes
+                if box.is_user
+            ),
+            ZERO,
+        )
+
+    @property
+    def user_returned(self) -> Decimal:
+        """All the round has paid back to the user so far, stakes included."""
+        return sum(
+            (
+                sum((hand.payout or ZERO for hand in box.hands), box.insurance_payout or ZERO)
+                for box in self.boxes
+                if box.is_user
+            ),
+            ZERO,
+        )
+
+    @property
+    def net(self) -> Decimal | None:
+        """The user's gain or loss once settled, insurance included, AI boxes excluded."""
+        if self.phase is not Phase.SETTLED:
+            return None
+        return self.user_returned - self.user_staked
+
+    # ---- storage --------------------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        """The whole round (hidden cards included, the shoe apart) for storage only."""
+        return {
+            "table": self.table.id,
+            "phase": self.phase.value,
+            "dealer": "".join(self.dealer),
+            "hidden": self.hidden,
+            "boxes": [_box_state(box) for box in self.boxes],
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], table: Table, shoe: Shoe) -> "Round":
+        return cls(
+            table=table,
+            shoe=shoe,
+            boxes=[_box_from_state(box) for box in state["boxes"]],
+            dealer=_unpack(state["dealer"]),
+            hidden=int(state["hidden"]),
+            phase=Phase(state["phase"]),
+        )
+
+
+def _check_seats(table: Table, bets: Mapping[int, Decimal], ai: Mapping[int, str]) -> None:
+    if not bets:
+        raise BetOutOfLimits("bet on at least one box")
+    if ai and not table.rules.ai_players:
+        raise BetOutOfLimits(f"the {table.id} table has no AI players")
+    for box in (*bets, *ai):
+        if not 0 <= box < table.boxes:
+            raise BetOutOfLimits(f"the {table.id} table has boxes 0 to {table.boxes - 1}")
+    if set(bets) & set(ai):
+        raise BetOutOfLimits("a box can be taken only once")
+    for bet in bets.values():
+        if bet != bet.to_integral_value() or not table.min_bet <= bet <= table.max_bet:
+            raise BetOutOfLimits(
+                f"a bet is a whole number of coins from {table.min_bet} to {table.max_bet}"
+            )
+    for level in ai.values():
+        if level not in POLICIES:
+            raise BetOutOfLimits(f"AI players are {', '.join(POLICIES)}")
+
+
+def _unpack(cards: str) -> list[Card]:
+    return [cards[i : i + 2] for i in range(0, len(cards), 2)]
+
+
+def _money(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _money_from(value: str | None) -> Decimal | None:
+    return None if value is None else Decimal(value)
+
+
+def _box_state(box: Box) -> dict[str, Any]:
+    return {
+        "box": box.index,
+        "player": box.player,
+        "bet": str(box.bet),
+        "insurance": _money(box.insurance),
+        "insurance_payout": _money(box.insurance_payout),
+        "insurance_decided": box.insurance_decided,
+        "hands": [
+            {
+                "cards": "".join(hand.cards),
+                "bet": str(hand.bet),
+                "doubled": hand.doubled,
+                "split": hand.split,
+                "status": hand.status.value,
+                "result": None if hand.result is None else hand.result.value,
+                "payout": _money(hand.payout),
+            }
+            for hand in box.hands
+        ],
+    }
+
+
+def _box_from_state(state: Mapping[str, Any]) -> Box:
+    return Box(
+        index=int(state["box"]),
+        player=state["player"],
+        bet=Decimal(state["bet"]),
+        insurance=_money_from(state["insurance"]),
+        insurance_payout=_money_from(state["insurance_payout"]),
+        insurance_decided=bool(state["insurance_decided"]),
+        hands=[
+            Hand(
+                cards=_unpack(hand["cards"]),
+                bet=Decimal(hand["bet"]),
+                doubled=bool(hand["doubled"]),
+                split=bool(hand["split"]),
+                status=HandStatus(hand["status"]),
+                result=None if hand["result"] is None else Result(hand["result"]),
+                payout=_money_from(hand["payout"]),
+            )
+            for hand in state["hands"]
+        ],
+    )

@@ -1,0 +1,55 @@
+"""The public round view of API.md: never a face-down card, never the shoe."""
+
+from typing import Any
+
+from .cards import hand_value
+from .money import to_json
+from .round import Box, Hand, Round
+
+
+def round_view(round_: Round) -> dict[str, Any]:
+    """The engine's part of the round view; the service adds round_id, shoe_id, version and
+    balance."""
+    turn = round_.turn
+    turn_view = None
+    if turn is not None:
+        box, hand = turn
+        turn_view = {"box": box.index, "hand": box.hands.index(hand)}
+    visible = round_.dealer[: len(round_.dealer) - round_.hidden]
+    total, soft = hand_value(visible)
+    net = round_.net
+    return {
+        "table": round_.table.id,
+        "status": round_.phase.value,
+        "boxes": [_box_view(box) for box in round_.boxes],
+        "dealer": {"cards": visible, "hidden": round_.hidden, "total": total, "soft": soft},
+        "turn": turn_view,
+        "legal_actions": [action.value for action in round_.legal_actions()],
+        "net": None if net is None else to_json(net),
+    }
+
+
+def _box_view(box: Box) -> dict[str, Any]:
+    return {
+        "box": box.index,
+        "player": box.player,
+        "bet": to_json(box.bet),
+        "insurance": None if box.insurance is None else to_json(box.insurance),
+        "insurance_payout": None if box.insurance_payout is None else to_json(box.insurance_payout),
+        "hands": [_hand_view(hand) for hand in box.hands],
+    }
+
+
+def _hand_view(hand: Hand) -> dict[str, Any]:
+    total, soft = hand.value
+    return {
+        "cards": list(hand.cards),
+        "total": total,
+        "soft": soft,
+        "bet": to_json(hand.bet),
+        "doubled": hand.doubled,
+        "split": hand.split,
+        "status": hand.status.value,
+        "result": None if hand.result is None else hand.result.value,
+        "payout": None if hand.payout is None else to_json(hand.payout),
+    }

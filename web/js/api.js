@@ -1,0 +1,158 @@
+// REST client for API.md: same-origin by default, base overridable by window.BLACKJACK_CONFIG.apiBase.
+// Session (token + user) lives in sessionStorage so each browser tab is its own player.
+
+const SESSION_KEY = "blackjack.session";
+
+export class ApiError extends Error {
+  constructor(status, problem, { network = false, retryAfter = null } = {}) {
+    const p = problem || {};
+    super(p.detail || p.title || (network ? "Network error: the server could not be reached." : `HTTP ${status}`));
+    this.status = status;
+    this.code = p.code || (network ? "network_error" : null);
+    this.title = p.title || null;
+    this.detail = p.detail || null;
+    this.problem = p;
+    this.network = network;
+    this.retryAfter = retryAfter;
+  }
+}
+
+export function apiBase() {
+  const cfg = (typeof window !== "undefined" && window.BLACKJACK_CONFIG) || {};
+  return String(cfg.apiBase || "").replace(/\/+$/, "");
+}
+
+export function newKey() {
+  const c = globalThis.crypto;
+  if (c && typeof c.randomUUID === "function") return c.randomUUID();
+  const b = new Uint8Array(16);
+  c.getRandomValues(b);
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+// ---- session -------------------------------------------------------------
+export function getSession() {
+  try {
+    const s = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
+    if (!s || !s.token) return null;
+    if (s.expiresAt && Date.now() > s.expiresAt) {
+      sessionStorage.removeItem(SESSION_KEY);
+      return null;
+    }
+    return s;
+  } catch {
+    return null;
+  }
+}
+export function saveSession(s) {
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify(s));
+}
+export function clearSession() {
+  sessionStorage.removeItem(SESSION_KEY);
+}
+export function updateSessionUser(patch) {
+  const s = getSession();
+  if (s) saveSession({ ...s, user: { ...s.user, ...patch } });
+}
+
+// ---- transport -----------------------------------------------------------
+let onUnauthorized = () => {};
+export function setUnauthorizedHandler(fn) {
+  onUnauthorized = fn;
+}
+
+// The key of the last POST that failed on the network, so a retry of the very same
+// request (same route, body, If-Match) reuses it and can never be applied twice.
+let pendingRetry = null;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * request("POST", "/v1/...", {body, auth, ifMatch}) -> parsed JSON (or null).
+ * Throws ApiError with the problem document. Network errors are retried (twice)
+ * with the same Idempotency-Key.
+ */
+export async function request(method, path, { body, auth = true, ifMatch = null, retries = 2 } = {}) {
+  const headers = { Accept: "application/json" };
+  const session = getSession();
+  if (auth) {
+    if (!session) {
+      onUnauthorized(new ApiError(401, { title: "Please log in", code: "unauthorized", status: 401 }));
+      throw new ApiError(401, { title: "Please log in.", code: "unauthorized", status: 401 });
+    }
+    headers.Authorization = `Bearer ${session.token}`;
+  }
+  let payload;
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  if (ifMatch !== null && ifMatch !== undefined) headers["If-Match"] = `"${ifMatch}"`;
+  let signature = null;
+  if (method === "POST" && auth) {
+    signature = `${session.login || session.user?.login}|${path}|${payload}|${headers["If-Match"] || ""}`;
+    const key = pendingRetry && pendingRetry.signature === signature ? pendingRetry.key : newKey();
+    headers["Idempotency-Key"] = key;
+  }
+  const url = apiBase() + path;
+  let attempt = 0;
+  for (;;) {
+    let res;
+    try {
+      res = await fetch(url, { method, headers, body: payload, credentials: "omit", cache: "no-store" });
+    } catch (e) {
+      if (attempt < retries) {
+        attempt++;
+        await sleep(400 * attempt);
+        continue;
+      }
+      if (signature) pendingRetry = { signature, key: headers["Idempotency-Key"] };
+      throw new ApiError(0, null, { network: true });
+    }
+    if (signature && pendingRetry && pendingRetry.signature === signature) pendingRetry = null;
+    const text = await res.text();
+    let data = null;
+    if (text) {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        data = null;
+      }
+    }
+    if (res.ok) return data;
+    const problem = data && typeof data === "object" ? data : { title: res.statusText || `HTTP ${res.status}`, status: res.status };
+    const err = new ApiError(res.status, problem, { retryAfter: res.headers.get("Retry-After") });
+    if (res.status === 401 && auth) {
+      clearSession();
+      onUnauthorized(err);
+    }
+    throw err;
+  }
+}
+
+// ---- endpoints -----------------------------------------------------------
+const enc = encodeURIComponent;
+export const api = {
+  register: (login, nick, password) => request("POST", "/v1/users", { body: { login, nick, password }, auth: false }),
+  login: (login, password) => request("POST", "/v1/sessions", { body: { login, password }, auth: false }),
+  me: () => request("GET", "/v1/me"),
+  tables: () => request("GET", "/v1/tables", { auth: false }),
+  table: (id) => request("GET", `/v1/tables/${enc(id)}`),
+  deal: (id, body) => request("POST", `/v1/tables/${enc(id)}/rounds`, { body }),
+  act: (id, action, version, amount) =>
+    request("POST", `/v1/tables/${enc(id)}/round/actions`, { body: amount === undefined || amount === null ? { action } : { action, amount }, ifMatch: version }),
+  hint: (id, level = "hard") => request("GET", `/v1/tables/${enc(id)}/round/hint?level=${enc(level)}`),
+  strategy: (id) => request("GET", `/v1/tables/${enc(id)}/strategy`, { auth: false }),
+  rounds: ({ table, limit = 20, cursor } = {}) => {
+    const q = new URLSearchParams();
+    if (table) q.set("table", table);
+    if (limit) q.set("limit", String(limit));
+    if (cursor) q.set("cursor", cursor);
+    return request("GET", `/v1/rounds?${q}`);
+  },
+  round: (id) => request("GET", `/v1/rounds/${enc(id)}`),
+  shoe: (id) => request("GET", `/v1/shoes/${enc(id)}`),
+};

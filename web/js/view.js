@@ -1,0 +1,215 @@
+// Pure view helpers (no DOM): formatting, cards, totals, bet slip, charts.
+
+export const ACTIONS = [
+  { name: "hit", label: "Hit", key: "h" },
+  { name: "stand", label: "Stand", key: "s" },
+  { name: "double", label: "Double", key: "d" },
+  { name: "split", label: "Split", key: "p" },
+  { name: "surrender", label: "Surrender", key: "r" },
+  { name: "insurance", label: "Insurance", key: "i" },
+  { name: "even_money", label: "Even money", key: "e" },
+  { name: "decline_insurance", label: "No insurance", key: "n" },
+];
+export const ACTION_BY_KEY = Object.fromEntries(ACTIONS.map((a) => [a.key, a.name]));
+export const ACTION_LABEL = Object.fromEntries(ACTIONS.map((a) => [a.name, a.label]));
+
+/** Coins: whole numbers or halves ("7.5"), thousands separated. */
+export function formatCoins(n) {
+  if (n === null || n === undefined || Number.isNaN(Number(n))) return "—";
+  const v = Number(n);
+  return v.toLocaleString("en-US", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+}
+
+export function formatSigned(n) {
+  if (n === null || n === undefined) return "—";
+  const v = Number(n);
+  if (v > 0) return `+${formatCoins(v)}`;
+  if (v < 0) return `−${formatCoins(-v)}`;
+  return "0";
+}
+
+/** 0.75 -> "75%" */
+export function formatPercent(fraction) {
+  return `${Math.round(Number(fraction) * 10000) / 100}%`;
+}
+
+/** EV per unit bet: "+0.12" / "−0.48" (3 significant decimals). */
+export function formatEv(ev) {
+  if (ev === null || ev === undefined) return "";
+  const v = Math.round(Number(ev) * 1000) / 1000;
+  if (v === 0) return "0.000";
+  return (v > 0 ? "+" : "−") + Math.abs(v).toFixed(3);
+}
+
+const SUIT = { S: { sym: "♠", name: "spades", red: false }, H: { sym: "♥", name: "hearts", red: true }, D: { sym: "♦", name: "diamonds", red: true }, C: { sym: "♣", name: "clubs", red: false } };
+const RANK = { A: ["A", "Ace"], T: ["10", "Ten"], J: ["J", "Jack"], Q: ["Q", "Queen"], K: ["K", "King"] };
+const RANK_WORDS = { 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine" };
+
+/** "TD" -> {rank:"T", suit:"D", label:"10", sym:"♦", red:true, name:"Ten of diamonds"} */
+export function parseCard(code) {
+  const rank = String(code).slice(0, -1).toUpperCase();
+  const suit = String(code).slice(-1).toUpperCase();
+  const s = SUIT[suit];
+  if (!s || !(rank in RANK || rank in RANK_WORDS)) return null;
+  const [label, word] = RANK[rank] || [rank, RANK_WORDS[rank]];
+  return { rank, suit, label, sym: s.sym, red: s.red, name: `${word} of ${s.name}` };
+}
+
+/** Total words for a player hand: "soft 17", "bust (24)", "Blackjack". */
+export function handTotalLabel(hand) {
+  if (!hand) return "";
+  if (hand.status === "blackjack") return "Blackjack";
+  if (hand.status === "bust") return `bust (${hand.total})`;
+  return hand.soft ? `soft ${hand.total}` : String(hand.total);
+}
+
+/** Dealer total: "showing 10" while cards are hidden. */
+export function dealerTotalLabel(dealer) {
+  if (!dealer || !dealer.cards || dealer.cards.length === 0) return "";
+  const base = dealer.soft ? `soft ${dealer.total}` : String(dealer.total);
+  if (dealer.hidden > 0 || dealer.cards.length === 1) return `showing ${base}`;
+  if (dealer.cards.length === 2 && dealer.total === 21) return "Blackjack";
+  if (dealer.total > 21) return `bust (${dealer.total})`;
+  return base;
+}
+
+const RESULT_WORDS = { win: "Win", lose: "Lose", push: "Push", blackjack: "Blackjack!", even_money: "Even money", surrender: "Surrendered" };
+const STATUS_WORDS = { playing: "playing", standing: "stands", bust: "bust", blackjack: "blackjack", surrendered: "surrendered" };
+
+export function resultLabel(hand) {
+  if (!hand || !hand.result) return null;
+  const word = RESULT_WORDS[hand.result] || hand.result;
+  return hand.payout !== null && hand.payout !== undefined ? `${word} · paid ${formatCoins(hand.payout)}` : word;
+}
+export function resultTone(result) {
+  if (result === "win" || result === "blackjack" || result === "even_money") return "win";
+  if (result === "lose") return "lose";
+  return "push";
+}
+export function statusLabel(status) {
+  return STATUS_WORDS[status] || status || "";
+}
+
+export function netSentence(net) {
+  if (net === null || net === undefined) return "";
+  const v = Number(net);
+  if (v > 0) return `You won ${formatCoins(v)} coins this round.`;
+  if (v < 0) return `You lost ${formatCoins(-v)} coins this round.`;
+  return "Even round: no gain, no loss.";
+}
+
+export function roundStatusLabel(round) {
+  if (!round) return "No round yet: place your bets.";
+  if (round.status === "insurance") return "Insurance? The dealer shows an ace.";
+  if (round.status === "player_turn") {
+    const t = round.turn;
+    return t ? `Your turn: box ${t.box + 1}${hasSplit(round, t.box) ? `, hand ${t.hand + 1}` : ""}.` : "Your turn.";
+  }
+  if (round.status === "settled") return "Round settled: place your bets.";
+  return round.status;
+}
+function hasSplit(round, box) {
+  const b = (round.boxes || []).find((x) => x.box === box);
+  return !!b && b.hands.length > 1;
+}
+
+/** Chip values that make sense at a table. */
+export function chipValues(minBet, maxBet) {
+  const all = [1, 5, 10, 25, 50, 100, 250, 500, 1000];
+  const fit = all.filter((v) => v <= maxBet && v >= Math.min(minBet, 5) / 5);
+  return fit.slice(-6);
+}
+
+/** Insurance amounts at `up_to_half`: 0.5 .. bet/2 in steps of 0.5. */
+export function insuranceAmounts(bet) {
+  const max = Math.floor((Number(bet) / 2) * 2) / 2;
+  const out = [];
+  for (let x = 1; x <= max * 2; x++) out.push(x / 2);
+  return out;
+}
+
+export function isShoeFresh(shoe) {
+  return !!shoe && shoe.cards_remaining === 52 * shoe.decks;
+}
+
+export const CREDENTIAL_RE = /^[A-Za-z0-9]{4,32}$/;
+export function credentialError(field, value) {
+  if (!value) return `${field} is required.`;
+  if (!CREDENTIAL_RE.test(value)) return `${field}: 4 to 32 Latin letters and digits, nothing else.`;
+  return null;
+}
+export const CLIENT_SEED_RE = /^[!-~]{1,64}$/;
+export function clientSeedError(seed) {
+  if (seed === "" || seed === null || seed === undefined) return null;
+  return CLIENT_SEED_RE.test(seed) ? null : "Client seed: 1 to 64 printable characters, no spaces.";
+}
+
+/**
+ * Validate a bet slip and build the POST /rounds body.
+ * slip: {bets: {box: amount}, ai: {box: level}}; returns {body, errors[]}.
+ */
+export function buildRoundRequest(table, slip, balance, { shoe, clientSeed, cut, cutTouched } = {}) {
+  const errors = [];
+  const bets = [];
+  const ai = [];
+  const boxes = table.boxes || 1;
+  for (let b = 0; b < boxes; b++) {
+    const amount = Number((slip.bets || {})[b] || 0);
+    if (amount > 0) {
+      if (!Number.isInteger(amount)) errors.push(`Box ${b + 1}: bets are whole coins.`);
+      if (amount < table.min_bet) errors.push(`Box ${b + 1}: the minimum bet is ${formatCoins(table.min_bet)}.`);
+      if (amount > table.max_bet) errors.push(`Box ${b + 1}: the maximum bet is ${formatCoins(table.max_bet)}.`);
+      bets.push({ box: b, amount });
+    } else if ((slip.ai || {})[b] && table.rules && table.rules.ai_players) {
+      ai.push({ box: b, level: slip.ai[b] });
+    }
+  }
+  if (bets.length === 0) errors.push("Put a bet on at least one box.");
+  const total = bets.reduce((s, x) => s + x.amount, 0);
+  if (balance !== null && balance !== undefined && total > balance) errors.push(`Your bets (${formatCoins(total)}) are more than your balance (${formatCoins(balance)}).`);
+  const body = { bets };
+  if (ai.length) body.ai = ai;
+  if (isShoeFresh(shoe)) {
+    const seed = (clientSeed || "").trim();
+    if (seed) {
+      const e = clientSeedError(seed);
+      if (e) errors.push(e);
+      else body.client_seed = seed;
+    }
+    const range = table.rules && table.rules.cut_range;
+    if (Array.isArray(range) && cutTouched && cut !== null && cut !== undefined) {
+      const c = Math.round(Number(cut) * 100) / 100;
+      if (!(c >= range[0] && c <= range[1])) errors.push(`The cut must be between ${formatPercent(range[0])} and ${formatPercent(range[1])}.`);
+      else body.cut = c;
+    }
+  }
+  return { body, errors, total };
+}
+
+export const UP_CARDS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"];
+const PAIR_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"];
+
+/** Row keys of a chart section in display order. */
+export function chartRowKeys(section, rows) {
+  const keys = Object.keys(rows || {});
+  if (section === "pairs") return keys.sort((a, b) => PAIR_ORDER.indexOf(a) - PAIR_ORDER.indexOf(b));
+  return keys.sort((a, b) => Number(a) - Number(b));
+}
+export function chartRowLabel(section, key) {
+  if (section === "hard") return `Hard ${key}`;
+  if (section === "soft") return `Soft ${key} (A,${Number(key) - 11 === 10 ? "T" : Number(key) - 11})`;
+  const r = key === "T" ? "10" : key;
+  return `${r},${r}`;
+}
+export const CHART_LETTER = { hit: "H", stand: "S", double: "D", split: "P", surrender: "R" };
+
+/** Sum the user's stake on a round (for the history list). */
+export function userStake(round) {
+  let s = 0;
+  for (const b of round.boxes || []) {
+    if (b.player !== "user") continue;
+    for (const h of b.hands || []) s += Number(h.bet || 0);
+    if (b.insurance) s += Number(b.insurance);
+  }
+  return s;
+}
