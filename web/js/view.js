@@ -113,11 +113,15 @@ function hasSplit(round, box) {
   return !!b && b.hands.length > 1;
 }
 
-/** Chip values that make sense at a table. */
+/** Chip values that make sense at a table: from the largest chip not above the minimum, up to six. */
 export function chipValues(minBet, maxBet) {
-  const all = [1, 5, 10, 25, 50, 100, 250, 500, 1000];
-  const fit = all.filter((v) => v <= maxBet && v >= Math.min(minBet, 5) / 5);
-  return fit.slice(-6);
+  const all = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 5000];
+  const fit = all.filter((v) => v <= maxBet);
+  let start = 0;
+  fit.forEach((v, i) => {
+    if (v <= minBet) start = i;
+  });
+  return fit.slice(start, start + 6);
 }
 
 /** Insurance amounts at `up_to_half`: 0.5 .. bet/2 in steps of 0.5. */
