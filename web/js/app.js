@@ -95,6 +95,15 @@ async function route() {
   }
 }
 
+const banner = document.getElementById("banner");
+function showConnectivity() {
+  banner.hidden = navigator.onLine;
+  banner.textContent = navigator.onLine ? "" : "You are offline: actions will be sent again when you retry.";
+}
+window.addEventListener("online", showConnectivity);
+window.addEventListener("offline", showConnectivity);
+showConnectivity();
+
 window.addEventListener("hashchange", route);
 // Another tab logging out never affects this one (sessionStorage is per tab).
 route();

@@ -390,7 +390,7 @@ export async function showVerify(main, shoeId, isCurrent) {
       btn.disabled = false;
     }
   });
-  main.appendChild(
+  clear(main).appendChild(
     h(
       "section",
       { class: "panel verify", testid: "verify" },

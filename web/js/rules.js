@@ -3,7 +3,7 @@
 
 import { formatCoins, formatPercent } from "./view.js";
 
-const plural = (n, one, many) => (n === 1 ? one : many);
+
 
 /** Short one-line summary for the lobby card header. */
 export function tableSummary(table) {
@@ -114,4 +114,4 @@ export function tableCapabilities(table) {
   };
 }
 
-export { plural };
+

@@ -205,9 +205,20 @@ function maybeCoach() {
   if (S && S.coach && S.round && S.round.status !== "settled" && (!S.hint || S.hint.version !== S.round.version)) fetchHint();
 }
 
+// A persistent live region (outside the re-rendered view) so screen readers hear every result.
 function announce(round) {
-  const live = document.querySelector('[data-testid="round-result"]');
-  if (live && round.status === "settled") live.textContent = netSentence(round.net);
+  const live = document.getElementById("announcer");
+  if (!live) return;
+  if (round.status === "settled") {
+    const parts = [];
+    for (const b of round.boxes || []) {
+      if (b.player !== "user") continue;
+      b.hands.forEach((hd, i) => parts.push(`Box ${b.box + 1}${b.hands.length > 1 ? ` hand ${i + 1}` : ""}: ${resultLabel(hd) || statusLabel(hd.status)}.`));
+    }
+    live.textContent = `${parts.join(" ")} ${netSentence(round.net)}`;
+  } else {
+    live.textContent = roundStatusLabel(round);
+  }
 }
 
 function currentBox() {
@@ -217,8 +228,10 @@ function currentBox() {
 
 function onKey(ev) {
   if (!S || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  const tag = (ev.target && ev.target.tagName) || "";
-  if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
+  const el = ev.target || {};
+  const tag = el.tagName || "";
+  const typing = tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["checkbox", "radio", "range", "button"].includes(el.type)) || el.isContentEditable;
+  if (typing) return;
   const name = ACTION_BY_KEY[ev.key.toLowerCase()];
   if (name && S.round && (S.round.legal_actions || []).includes(name)) {
     ev.preventDefault();
@@ -269,7 +282,7 @@ function renderFelt() {
   const status = h("p", { class: "round-status", testid: "round-status", dataset: { status: r ? r.status : "none" } }, roundStatusLabel(r));
   const result = h(
     "p",
-    { class: `round-net ${r && r.net != null ? (r.net > 0 ? "pos" : r.net < 0 ? "neg" : "") : ""}`, testid: "round-result", "aria-live": "polite", role: "status" },
+    { class: `round-net ${r && r.net != null ? (r.net > 0 ? "pos" : r.net < 0 ? "neg" : "") : ""}`, testid: "round-result" },
     r && r.status === "settled" ? netSentence(r.net) : "",
   );
   if (!r) {

@@ -1,0 +1,125 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  formatCoins, formatSigned, formatPercent, formatEv, parseCard, handTotalLabel, dealerTotalLabel, resultLabel,
+  netSentence, roundStatusLabel, chipValues, insuranceAmounts, isShoeFresh, credentialError, clientSeedError,
+  buildRoundRequest, chartRowKeys, chartRowLabel, ACTIONS, ACTION_BY_KEY,
+} from "./view.js";
+
+const casino = { id: "casino", boxes: 5, min_bet: 10, max_bet: 1000, rules: { decks: 6, ai_players: true, cut_range: [0.5, 0.85], cut_default: 0.75 } };
+const bicycle = { id: "bicycle", boxes: 1, min_bet: 5, max_bet: 200, rules: { decks: 1, ai_players: false, cut_range: null } };
+
+test("money keeps halves", () => {
+  assert.equal(formatCoins(7.5), "7.5");
+  assert.equal(formatCoins(10000), "10,000");
+  assert.equal(formatCoins(10062.5), "10,062.5");
+  assert.equal(formatSigned(-12.5), "−12.5");
+  assert.equal(formatSigned(150), "+150");
+  assert.equal(formatSigned(0), "0");
+  assert.equal(formatPercent(0.75), "75%");
+  assert.equal(formatEv(-0.0984), "−0.098");
+  assert.equal(formatEv(0.5), "+0.500");
+});
+
+test("cards parse to words and symbols", () => {
+  assert.deepEqual(parseCard("TD"), { rank: "T", suit: "D", label: "10", sym: "♦", red: true, name: "Ten of diamonds" });
+  assert.equal(parseCard("AS").name, "Ace of spades");
+  assert.equal(parseCard("QC").red, false);
+  assert.equal(parseCard("XX"), null);
+});
+
+test("totals mark soft hands", () => {
+  assert.equal(handTotalLabel({ total: 17, soft: true, status: "playing" }), "soft 17");
+  assert.equal(handTotalLabel({ total: 17, soft: false, status: "standing" }), "17");
+  assert.equal(handTotalLabel({ total: 24, soft: false, status: "bust" }), "bust (24)");
+  assert.equal(handTotalLabel({ total: 21, soft: true, status: "blackjack" }), "Blackjack");
+  assert.equal(dealerTotalLabel({ cards: ["TC"], hidden: 1, total: 10, soft: false }), "showing 10");
+  assert.equal(dealerTotalLabel({ cards: ["AC"], hidden: 0, total: 11, soft: true }), "showing soft 11");
+  assert.equal(dealerTotalLabel({ cards: ["TC", "7D"], hidden: 0, total: 17, soft: false }), "17");
+  assert.equal(dealerTotalLabel({ cards: ["TC", "AD"], hidden: 0, total: 21, soft: true }), "Blackjack");
+});
+
+test("results and net in words", () => {
+  assert.equal(resultLabel({ result: "blackjack", payout: 12.5 }), "Blackjack! · paid 12.5");
+  assert.equal(resultLabel({ result: null }), null);
+  assert.equal(netSentence(7.5), "You won 7.5 coins this round.");
+  assert.equal(netSentence(-100), "You lost 100 coins this round.");
+  assert.equal(netSentence(0), "Even round: no gain, no loss.");
+  assert.match(roundStatusLabel(null), /place your bets/);
+  assert.match(roundStatusLabel({ status: "insurance", turn: { box: 0, hand: 0 }, boxes: [] }), /Insurance/);
+  const split = { status: "player_turn", turn: { box: 1, hand: 1 }, boxes: [{ box: 1, hands: [{}, {}] }] };
+  assert.equal(roundStatusLabel(split), "Your turn: box 2, hand 2.");
+});
+
+test("chips start at the table minimum", () => {
+  assert.deepEqual(chipValues(10, 1000), [10, 25, 50, 100, 250, 500]);
+  assert.deepEqual(chipValues(5, 200), [5, 10, 25, 50, 100]);
+  assert.deepEqual(chipValues(10, 500), [10, 25, 50, 100, 250, 500]);
+});
+
+test("insurance amounts in steps of 0.5 up to half the bet", () => {
+  assert.deepEqual(insuranceAmounts(5), [0.5, 1, 1.5, 2, 2.5]);
+  assert.deepEqual(insuranceAmounts(1), [0.5]);
+  assert.equal(insuranceAmounts(200).at(-1), 100);
+});
+
+test("keyboard shortcuts", () => {
+  assert.equal(ACTION_BY_KEY.h, "hit");
+  assert.equal(ACTION_BY_KEY.s, "stand");
+  assert.equal(ACTION_BY_KEY.d, "double");
+  assert.equal(ACTION_BY_KEY.p, "split");
+  assert.equal(ACTION_BY_KEY.r, "surrender");
+  assert.equal(new Set(ACTIONS.map((a) => a.key)).size, ACTIONS.length);
+});
+
+test("credentials and client seeds validated like the API", () => {
+  assert.equal(credentialError("Login", "abcd"), null);
+  assert.ok(credentialError("Login", "abc"));
+  assert.ok(credentialError("Login", "ab cd"));
+  assert.ok(credentialError("Login", "a".repeat(33)));
+  assert.ok(credentialError("Login", "äbcd"));
+  assert.equal(clientSeedError(""), null);
+  assert.equal(clientSeedError("my-seed!~"), null);
+  assert.ok(clientSeedError("has space"));
+  assert.ok(clientSeedError("x".repeat(65)));
+});
+
+test("fresh shoe = nothing dealt yet", () => {
+  assert.equal(isShoeFresh({ decks: 6, cards_remaining: 312 }), true);
+  assert.equal(isShoeFresh({ decks: 6, cards_remaining: 300 }), false);
+  assert.equal(isShoeFresh(null), false);
+});
+
+test("round request: bets, AI seats, seed and cut only on a fresh shoe", () => {
+  const fresh = { decks: 6, cards_remaining: 312 };
+  const used = { decks: 6, cards_remaining: 290 };
+  const slip = { bets: { 0: 100, 2: 25 }, ai: { 1: "hard", 2: "easy" } };
+  let r = buildRoundRequest(casino, slip, 10000, { shoe: fresh, clientSeed: "lucky", cut: 0.6, cutTouched: true });
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.body, { bets: [{ box: 0, amount: 100 }, { box: 2, amount: 25 }], ai: [{ box: 1, level: "hard" }], client_seed: "lucky", cut: 0.6 });
+  r = buildRoundRequest(casino, slip, 10000, { shoe: used, clientSeed: "lucky", cut: 0.6, cutTouched: true });
+  assert.deepEqual(r.body, { bets: [{ box: 0, amount: 100 }, { box: 2, amount: 25 }], ai: [{ box: 1, level: "hard" }] });
+  r = buildRoundRequest(casino, slip, 10000, { shoe: fresh, clientSeed: "", cut: 0.6, cutTouched: false });
+  assert.equal(r.body.cut, undefined);
+  assert.equal(r.body.client_seed, undefined);
+  // no cut where the player may not place it, no AI where the table has none
+  r = buildRoundRequest(bicycle, { bets: { 0: 5 }, ai: { 1: "hard" } }, 100, { shoe: { decks: 1, cards_remaining: 52 }, cut: 0.6, cutTouched: true });
+  assert.deepEqual(r.body, { bets: [{ box: 0, amount: 5 }] });
+});
+
+test("round request: limits and balance", () => {
+  assert.ok(buildRoundRequest(casino, { bets: { 0: 5 } }, 10000).errors.length);
+  assert.ok(buildRoundRequest(casino, { bets: { 0: 1001 } }, 10000).errors.length);
+  assert.ok(buildRoundRequest(casino, { bets: {} }, 10000).errors.length);
+  assert.ok(buildRoundRequest(casino, { bets: { 0: 600, 1: 600 } }, 1000).errors.length);
+  assert.equal(buildRoundRequest(casino, { bets: { 0: 600, 1: 400 } }, 1000).errors.length, 0);
+  assert.ok(buildRoundRequest(casino, { bets: { 0: 100 } }, 10000, { shoe: { decks: 6, cards_remaining: 312 }, clientSeed: "bad seed" }).errors.length);
+});
+
+test("chart rows in reading order", () => {
+  assert.deepEqual(chartRowKeys("hard", { 10: {}, 5: {}, 19: {}, 9: {} }), ["5", "9", "10", "19"]);
+  assert.deepEqual(chartRowKeys("pairs", { A: {}, T: {}, 2: {}, 9: {} }), ["2", "9", "T", "A"]);
+  assert.equal(chartRowLabel("soft", "17"), "Soft 17 (A,6)");
+  assert.equal(chartRowLabel("soft", "21"), "Soft 21 (A,T)");
+  assert.equal(chartRowLabel("pairs", "T"), "10,10");
+});
