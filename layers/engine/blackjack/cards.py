@@ -1,5 +1,6 @@
 """Cards as two-character strings, rank then suit ("AS", "TD", "QC"), and hand values."""
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 Card = str
@@ -30,7 +31,7 @@ class HandValue(NamedTuple):
     soft: bool
 
 
-def hand_value(cards: list[Card]) -> HandValue:
+def hand_value(cards: Sequence[Card]) -> HandValue:
     """The best total of `cards`; soft when an ace counts 11."""
     total = 0
     has_ace = False
@@ -40,12 +41,6 @@ def hand_value(cards: list[Card]) -> HandValue:
     if has_ace and total <= 11:
         return HandValue(total + 10, True)
     return HandValue(total, False)
-
-
-def is_natural(cards: list[Card]) -> bool:
-    """An ace and a ten-value card as exactly two cards (whether it counts as a natural
-    also depends on the hand not coming from a split)."""
-    return len(cards) == 2 and hand_value(cards).total == 21
 
 
 def deck_order(decks: int) -> list[Card]:

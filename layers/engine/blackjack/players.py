@@ -93,7 +93,7 @@ def easy(view: PlayerView) -> Action:
     """Hits below 17, stands on 17 or more; never insures."""
     if view.phase is Phase.INSURANCE:
         return Action.DECLINE_INSURANCE
-    total = hand_value(list(view.cards)).total
+    total = hand_value(view.cards).total
     return _legal_or_stand(Action.HIT if total < 17 else Action.STAND, view)
 
 
@@ -102,10 +102,9 @@ def medium(view: PlayerView) -> Action:
     if view.phase is Phase.INSURANCE:
         return Action.DECLINE_INSURANCE
     column = _column(view.up_card)
-    cards = list(view.cards)
-    if Action.SPLIT in view.legal_actions and _PAIRS[_value_key(cards[0])][column] == "P":
+    if Action.SPLIT in view.legal_actions and _PAIRS[_value_key(view.cards[0])][column] == "P":
         return Action.SPLIT
-    total, soft = hand_value(cards)
+    total, soft = hand_value(view.cards)
     letter = (_SOFT if soft else _HARD)[total][column]
     action = _LETTERS[letter]
     if action not in view.legal_actions and letter in _FALLBACK:

@@ -71,6 +71,9 @@ class Round:
     dealer: list[Card] = field(default_factory=list)
     hidden: int = 0  # the dealer's face-down cards
     phase: Phase = Phase.PLAYER_TURN
+    # What the user may do now, kept from the last move: asked for again and again, and
+    # only `act` changes it.
+    _legal: tuple[Action, ...] | None = field(default=None, repr=False, compare=False)
 
     # ---- the deal -------------------------------------------------------------------
 
@@ -146,13 +149,15 @@ class Round:
         return None
 
     def legal_actions(self) -> tuple[Action, ...]:
-        turn = self.turn
-        if turn is None:
-            return ()
-        box, hand = turn
-        if self.phase is Phase.INSURANCE:
-            return self._insurance_actions(box)
-        return self._play_actions(box, hand)
+        if self._legal is None:
+            turn = self.turn
+            if turn is None:
+                self._legal = ()
+            elif self.phase is Phase.INSURANCE:
+                self._legal = self._insurance_actions(turn[0])
+            else:
+                self._legal = self._play_actions(*turn)
+        return self._legal
 
     def player_view(self) -> PlayerView | None:
         """What the player in turn may see: their own cards, the up card, the rules."""
@@ -238,6 +243,7 @@ class Round:
             allowed = ", ".join(legal)
             raise IllegalAction(f"{action} is not allowed now; allowed: {allowed}")
         box, hand = turn
+        self._legal = None
         if self.phase is Phase.INSURANCE:
             self._answer_insurance(box, action, amount)
         else:
@@ -327,6 +333,7 @@ class Round:
             if legal == (Action.STAND,):
                 hand.status = HandStatus.STANDING
             elif box.is_user:
+                self._legal = legal
                 return
             else:
                 policy = POLICIES[box.player.removeprefix(_AI_PREFIX)]
