@@ -91,21 +91,21 @@ function markSeen(round) {
 // ---------------------------------------------------------------- requests
 async function withBusy(fn) {
   if (!S || S.busy) return;
-  S.busy = true;
-  lockControls(S.main, true);
+  const me = S;
+  me.busy = true;
+  lockControls(me.main, true);
   try {
     await fn();
   } finally {
-    if (S) {
-      S.busy = false;
-      render();
-    }
+    me.busy = false;
+    if (S === me) render();
   }
 }
 
 async function refresh() {
-  const view = await api.table(S.id);
-  if (!S) return;
+  const me = S;
+  const view = await api.table(me.id);
+  if (S !== me) return;
   S.table = view.table;
   S.shoe = view.shoe;
   if (!S.round || !view.round || view.round.round_id !== S.round.round_id || view.round.version >= S.round.version) S.round = view.round;
@@ -130,10 +130,11 @@ async function deal() {
     toast(errors.join(" "));
     return;
   }
+  const me = S;
   await withBusy(async () => {
     try {
-      const round = await api.deal(S.id, body);
-      if (!S) return;
+      const round = await api.deal(me.id, body);
+      if (S !== me) return;
       applyRound(round);
       S.clientSeed = "";
       S.cutTouched = false;
@@ -144,7 +145,7 @@ async function deal() {
       }
       announce(round);
     } catch (e) {
-      if (!S) return;
+      if (S !== me) return;
       if (e.status === 422 && e.code === "validation_error" && (body.client_seed || body.cut !== undefined)) {
         toast(`${errorText(e)} — the client seed and the cut can only be chosen before the first card of a new shoe is dealt; this shoe has already started, so deal without them (the form has been refreshed).`);
         S.clientSeed = "";
@@ -168,15 +169,16 @@ async function act(name) {
     const box = currentBox();
     amount = S.insuranceAmount ?? (box ? insuranceAmounts(box.bet).at(-1) : undefined);
   }
+  const me = S;
   await withBusy(async () => {
     try {
-      const round = await api.act(S.id, name, S.round.version, amount);
-      if (!S) return;
+      const round = await api.act(me.id, name, me.round.version, amount);
+      if (S !== me) return;
       applyRound(round);
       if (round.status === "settled") await refresh().catch(() => {});
       announce(round);
     } catch (e) {
-      if (!S) return;
+      if (S !== me) return;
       if (e.status === 412 || e.code === "conflict" || e.code === "no_round") {
         toast(`${errorText(e)} The table has been refreshed.`, { tone: "info" });
         await refresh().catch((e2) => reportError(e2));
@@ -188,11 +190,12 @@ async function act(name) {
 
 async function fetchHint() {
   if (!S || !S.round || S.round.status === "settled") return;
+  const me = S;
   const version = S.round.version;
   const roundId = S.round.round_id;
   try {
-    const hint = await api.hint(S.id, "hard");
-    if (!S || !S.round || S.round.version !== version || S.round.round_id !== roundId) return;
+    const hint = await api.hint(me.id, "hard");
+    if (S !== me || !S.round || S.round.version !== version || S.round.round_id !== roundId) return;
     S.hint = { ...hint, version };
     render();
   } catch (e) {
