@@ -419,11 +419,11 @@ function renderBetting() {
   const chips = chipValues(t.min_bet, t.max_bet);
   const chipTray = h(
     "div",
-    { class: "chips", role: "radiogroup", "aria-label": "Chip value" },
+    { class: "chips", role: "group", "aria-label": "Chip value to add" },
     chips.map((v) =>
       h(
         "button",
-        { type: "button", class: `chip chip-${v} ${S.chip === v ? "active" : ""}`, role: "radio", "aria-checked": S.chip === v ? "true" : "false", testid: `chip-${v}`, onclick: () => { S.chip = v; render(); } },
+        { type: "button", class: `chip chip-${v} ${S.chip === v ? "active" : ""}`, "aria-pressed": S.chip === v ? "true" : "false", testid: `chip-${v}`, onclick: () => { S.chip = v; render(); } },
         formatCoins(v),
       ),
     ),
