@@ -1,0 +1,74 @@
+"""`python -m local_stack`: the API and the web client on http://127.0.0.1:3000.
+
+No Docker, no AWS: functions run in this process, DynamoDB and Secrets Manager are
+moto, data persists in DATA_DIR (default .local/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+from local_stack.server import start_server, stop_server
+from local_stack.stack import LocalStack
+from local_stack.template import TemplateError
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m local_stack", description=__doc__)
+    parser.add_argument("--template", type=Path, default=Path("template.yaml"))
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
+    parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("DATA_DIR", ".local")))
+    parser.add_argument("--web-dir", type=Path, default=Path("web"))
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("botocore").setLevel(logging.WARNING)
+    if not args.template.is_file():
+        print(f"local_stack: no template at {args.template}", file=sys.stderr)
+        return 2
+    try:
+        stack = LocalStack(args.template, args.data_dir)
+        stack.start()
+    except TemplateError as exc:
+        print(f"local_stack: {exc}", file=sys.stderr)
+        return 2
+    web_dir = args.web_dir if args.web_dir.is_dir() else None
+    try:
+        server, thread = start_server(stack, args.host, args.port, web_dir)
+    except OSError as exc:
+        stack.stop()
+        print(f"local_stack: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"Blackjack is running at {server.url} — open it in a browser; "
+        f"Ctrl-C stops it (data in {args.data_dir}/)",
+        flush=True,
+    )
+    stopping = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    while not stopping.wait(0.5):
+        pass
+    print("\nStopping…", flush=True)
+    stop_server(server, thread)  # requests in flight finish, and their data is saved
+    stack.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,215 @@
+"""The messages API Gateway exchanges with Lambda: proxy events, authorizer events,
+and proxy responses turned back into HTTP.
+
+Shapes follow the REST API (payload format 1.0) Lambda proxy integration and the
+TOKEN authorizer input, as API Gateway sends them.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import parse_qsl, unquote
+
+from local_stack.template import ACCOUNT_ID, REGION
+
+
+@dataclass
+class HttpRequest:
+    """An HTTP request as the server received it."""
+
+    method: str
+    raw_path: str  # path as sent, without the query string, still percent-encoded
+    query: str
+    headers: list[tuple[str, str]]
+    body: bytes
+    source_ip: str = "127.0.0.1"
+    request_id: str = ""
+    time_epoch_ms: int = field(default_factory=lambda: int(time.time() * 1000))
+
+    def header(self, name: str) -> str | None:
+        """The last value of a header, matched ignoring case (as API Gateway's headers)."""
+        lowered = name.lower()
+        found = None
+        for key, value in self.headers:
+            if key.lower() == lowered:
+                found = value
+        return found
+
+
+@dataclass
+class HttpResponse:
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+    def header(self, name: str) -> str | None:
+        lowered = name.lower()
+        return next((v for k, v in self.headers if k.lower() == lowered), None)
+
+
+@dataclass
+class ApiContext:
+    """The facts about the API a request came through."""
+
+    api_id: str
+    stage: str
+    domain_name: str = "localhost"
+
+
+class MalformedProxyResponse(Exception):
+    """The function returned something API Gateway rejects (it answers 502)."""
+
+
+def _multi(
+    pairs: list[tuple[str, str]],
+) -> tuple[dict[str, str] | None, dict[str, list[str]] | None]:
+    if not pairs:
+        return None, None
+    single: dict[str, str] = {}
+    multi: dict[str, list[str]] = {}
+    for key, value in pairs:
+        single[key] = value  # the last value wins, as in API Gateway
+        multi.setdefault(key, []).append(value)
+    return single, multi
+
+
+def request_time(epoch_ms: int) -> str:
+    return datetime.fromtimestamp(epoch_ms / 1000, UTC).strftime("%d/%b/%Y:%H:%M:%S +0000")
+
+
+def proxy_event(
+    request: HttpRequest,
+    *,
+    resource: str,
+    path_parameters: dict[str, str] | None,
+    api: ApiContext,
+    authorizer: dict[str, Any] | None,
+    binary: bool,
+) -> dict[str, Any]:
+    """The Lambda proxy integration event (REST API, payload format 1.0)."""
+    path = request.raw_path
+    headers, multi_headers = _multi(request.headers)
+    query_pairs = parse_qsl(request.query, keep_blank_values=True)
+    query, multi_query = _multi(query_pairs)
+    if request.body:
+        body: str | None = (
+            base64.b64encode(request.body).decode()
+            if binary
+            else request.body.decode("utf-8", errors="replace")
+        )
+    else:
+        body = None
+    user_agent = request.header("User-Agent")
+    return {
+        "resource": resource,
+        "path": path,
+        "httpMethod": request.method,
+        "headers": headers,
+        "multiValueHeaders": multi_headers,
+        "queryStringParameters": query,
+        "multiValueQueryStringParameters": multi_query,
+        "pathParameters": path_parameters or None,
+        "stageVariables": None,
+        "requestContext": {
+            "resourceId": "local",
+            "resourcePath": resource,
+            "httpMethod": request.method,
+            "extendedRequestId": request.request_id,
+            "requestTime": request_time(request.time_epoch_ms),
+            "path": path,
+            "accountId": ACCOUNT_ID,
+            "protocol": "HTTP/1.1",
+            "stage": api.stage,
+            "domainPrefix": api.domain_name.split(".")[0],
+            "requestTimeEpoch": request.time_epoch_ms,
+            "requestId": request.request_id,
+            "identity": {
+                "cognitoIdentityPoolId": None,
+                "accountId": None,
+                "cognitoIdentityId": None,
+                "caller": None,
+                "apiKey": None,
+                "apiKeyId": None,
+                "accessKey": None,
+                "sourceIp": request.source_ip,
+                "principalOrgId": None,
+                "cognitoAuthenticationType": None,
+                "cognitoAuthenticationProvider": None,
+                "userArn": None,
+                "userAgent": user_agent,
+                "user": None,
+                "clientCert": None,
+            },
+            "domainName": api.domain_name,
+            "apiId": api.api_id,
+            **({"authorizer": authorizer} if authorizer is not None else {}),
+        },
+        "body": body,
+        "isBase64Encoded": bool(body is not None and binary),
+    }
+
+
+def method_arn(api: ApiContext, method: str, path: str) -> str:
+    """arn:aws:execute-api:region:account:apiId/stage/METHOD/path-without-leading-slash."""
+    return f"arn:aws:execute-api:{REGION}:{ACCOUNT_ID}:{api.api_id}/{api.stage}/{method}{path}"
+
+
+def token_authorizer_event(token: str, arn: str) -> dict[str, Any]:
+    return {"type": "TOKEN", "authorizationToken": token, "methodArn": arn}
+
+
+def decode_path_parameter(value: str) -> str:
+    return unquote(value)
+
+
+def proxy_response(result: Any) -> HttpResponse:
+    """The HTTP response for a function's proxy result; MalformedProxyResponse if invalid."""
+    if not isinstance(result, dict):
+        raise MalformedProxyResponse(
+            f"the function returned {type(result).__name__}, not an object"
+        )
+    allowed = {"statusCode", "headers", "multiValueHeaders", "body", "isBase64Encoded", "cookies"}
+    unknown = set(result) - allowed
+    if unknown:
+        raise MalformedProxyResponse(f"unknown fields {sorted(unknown)}")
+    status = result.get("statusCode", 200)
+    if isinstance(status, str) and status.isdigit():
+        status = int(status)
+    if not isinstance(status, int) or isinstance(status, bool) or not 100 <= status <= 599:
+        raise MalformedProxyResponse(f"statusCode {status!r} is not an HTTP status")
+    body = result.get("body")
+    if body is not None and not isinstance(body, str):
+        raise MalformedProxyResponse("body is not a string")
+    raw = (body or "").encode()
+    if result.get("isBase64Encoded") and body:
+        try:
+            raw = base64.b64decode(body, validate=True)
+        except ValueError as exc:
+            raise MalformedProxyResponse("body is not valid base64") from exc
+    headers: list[tuple[str, str]] = []
+    multi = result.get("multiValueHeaders") or {}
+    single = result.get("headers") or {}
+    if not isinstance(multi, dict) or not isinstance(single, dict):
+        raise MalformedProxyResponse("headers must be objects")
+    for key, values in multi.items():
+        if not isinstance(values, list):
+            raise MalformedProxyResponse(f"multiValueHeaders[{key!r}] is not a list")
+        headers.extend((str(key), _header_value(v)) for v in values)
+    for key, value in single.items():
+        # API Gateway merges both maps; a pair present in both appears once
+        pair = (str(key), _header_value(value))
+        if not any(k.lower() == pair[0].lower() and v == pair[1] for k, v in headers):
+            headers.append(pair)
+    return HttpResponse(status=status, headers=headers, body=raw)
+
+
+def _header_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    return str(value)

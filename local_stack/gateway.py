@@ -1,0 +1,535 @@
+"""What API Gateway does in front of the functions: route matching, throttling, the
+Lambda TOKEN authorizer, its own error answers (gateway responses), and the proxy
+integration.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from local_stack.events import (
+    ApiContext,
+    HttpRequest,
+    HttpResponse,
+    MalformedProxyResponse,
+    decode_path_parameter,
+    method_arn,
+    proxy_event,
+    proxy_response,
+    request_time,
+    token_authorizer_event,
+)
+from local_stack.runtime import LambdaFunction
+
+log = logging.getLogger("local_stack")
+
+# API Gateway's own defaults: (status, message) for each gateway response type.
+DEFAULT_RESPONSES: dict[str, tuple[int, str | None]] = {
+    "ACCESS_DENIED": (403, "User is not authorized to access this resource"),
+    "API_CONFIGURATION_ERROR": (500, "Internal server error"),
+    "AUTHORIZER_CONFIGURATION_ERROR": (500, None),
+    "AUTHORIZER_FAILURE": (500, None),
+    "BAD_REQUEST_BODY": (400, "Invalid request body"),
+    "BAD_REQUEST_PARAMETERS": (400, "Invalid request parameters"),
+    "EXPIRED_TOKEN": (403, "Token expired"),
+    "INTEGRATION_FAILURE": (504, "Internal server error"),
+    "INTEGRATION_TIMEOUT": (504, "Endpoint request timed out"),
+    "INVALID_API_KEY": (403, "Forbidden"),
+    "INVALID_SIGNATURE": (403, "Invalid signature"),
+    "MISSING_AUTHENTICATION_TOKEN": (403, "Missing Authentication Token"),
+    "QUOTA_EXCEEDED": (429, "Limit Exceeded"),
+    "REQUEST_TOO_LARGE": (413, "Request Too Long"),
+    "RESOURCE_NOT_FOUND": (404, "Not Found"),
+    "THROTTLED": (429, "Too Many Requests"),
+    "UNAUTHORIZED": (401, "Unauthorized"),
+    "UNSUPPORTED_MEDIA_TYPE": (415, "Unsupported Media Type"),
+    "WAF_FILTERED": (403, "Forbidden"),
+}
+ERROR_TYPES = {
+    "ACCESS_DENIED": "AccessDeniedException",
+    "MISSING_AUTHENTICATION_TOKEN": "MissingAuthenticationTokenException",
+    "THROTTLED": "TooManyRequestsException",
+    "UNAUTHORIZED": "UnauthorizedException",
+    "REQUEST_TOO_LARGE": "RequestTooLargeException",
+    "AUTHORIZER_FAILURE": "AuthorizerFailureException",
+    "AUTHORIZER_CONFIGURATION_ERROR": "AuthorizerConfigurationException",
+}
+DEFAULT_TEMPLATE = '{"message":$context.error.messageString}'
+MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # API Gateway's request payload quota
+
+
+# -- routes -------------------------------------------------------------------------
+
+
+@dataclass
+class Authorizer:
+    """A Lambda TOKEN authorizer, as declared under the Api's Auth.Authorizers."""
+
+    name: str
+    function: LambdaFunction
+    identity_header: str = "Authorization"
+    validation_expression: re.Pattern[str] | None = None
+    ttl_s: int = 0
+
+
+@dataclass
+class Route:
+    resource: str  # the template's Path, with {param} and {proxy+}
+    method: str  # upper case, or ANY
+    function: LambdaFunction
+    authorizer: Authorizer | None = None
+
+    @property
+    def segments(self) -> list[str]:
+        return split_path(self.resource)
+
+
+def split_path(path: str) -> list[str]:
+    return [s for s in path.strip("/").split("/") if s != ""] if path.strip("/") else []
+
+
+def match_resource(
+    template: list[str], segments: list[str]
+) -> tuple[tuple[int, ...], dict[str, str]] | None:
+    """Whether a resource path matches; with its rank (lower is more specific) and params.
+
+    API Gateway prefers, segment by segment, a literal over a {param} over a {proxy+}.
+    """
+    rank: list[int] = []
+    params: dict[str, str] = {}
+    for i, part in enumerate(template):
+        if part.startswith("{") and part.endswith("+}"):
+            if i >= len(segments):
+                return None
+            params[part[1:-2]] = decode_path_parameter("/".join(segments[i:]))
+            rank.append(2)
+            return tuple(rank), params
+        if i >= len(segments):
+            return None
+        if part.startswith("{") and part.endswith("}"):
+            params[part[1:-1]] = decode_path_parameter(segments[i])
+            rank.append(1)
+        elif part == segments[i]:
+            rank.append(0)
+        else:
+            return None
+    if len(template) != len(segments):
+        return None
+    return tuple(rank), params
+
+
+class RouteTable:
+    def __init__(self, routes: list[Route]) -> None:
+        self.by_resource: dict[str, dict[str, Route]] = {}
+        for route in routes:
+            self.by_resource.setdefault(route.resource, {})[route.method] = route
+
+    def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
+        """The route for a request, or None (API Gateway: missing authentication token)."""
+        segments = split_path(path)
+        best: tuple[tuple[int, ...], str, dict[str, str]] | None = None
+        for resource in self.by_resource:
+            found = match_resource(split_path(resource), segments)
+            if found and (best is None or found[0] < best[0]):
+                best = (found[0], resource, found[1])
+        if best is None:
+            return None
+        methods = self.by_resource[best[1]]
+        route = methods.get(method.upper()) or methods.get("ANY")
+        return (route, best[2]) if route else None
+
+
+# -- throttling ---------------------------------------------------------------------
+
+
+class TokenBucket:
+    """The token bucket API Gateway throttles with: burst capacity, refilled at rate/s."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.capacity = float(burst)
+        self.tokens = float(burst)
+        self.updated = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def _unescape_resource_path(path: str) -> str:
+    return path.replace("~1", "/").replace("~0", "~")
+
+
+class Throttle:
+    """MethodSettings' ThrottlingRateLimit/BurstLimit, one bucket per method."""
+
+    def __init__(self, method_settings: list[dict[str, Any]]) -> None:
+        self.settings = [
+            (
+                _unescape_resource_path(str(s.get("ResourcePath", "/*"))),
+                str(s.get("HttpMethod", "*")).upper(),
+                float(s["ThrottlingRateLimit"]),
+                int(s.get("ThrottlingBurstLimit", s["ThrottlingRateLimit"])),
+            )
+            for s in method_settings
+            if isinstance(s, dict) and "ThrottlingRateLimit" in s
+        ]
+        self.buckets: dict[tuple[str, str], TokenBucket | None] = {}
+        self.lock = threading.Lock()
+
+    def _limits(self, resource: str, method: str) -> tuple[float, int] | None:
+        best: tuple[int, float, int] | None = None
+        for path, http_method, rate, burst in self.settings:
+            if path not in ("/*", resource) or http_method not in ("*", method):
+                continue
+            score = (path == resource) * 2 + (http_method == method)
+            if best is None or score > best[0]:
+                best = (score, rate, burst)
+        return None if best is None or best[1] < 0 else (best[1], best[2])
+
+    def allow(self, resource: str, method: str) -> bool:
+        with self.lock:
+            key = (resource, method)
+            if key not in self.buckets:
+                limits = self._limits(resource, method)
+                self.buckets[key] = TokenBucket(*limits) if limits else None
+            bucket = self.buckets[key]
+            return bucket is None or bucket.take()
+
+
+# -- gateway responses --------------------------------------------------------------
+
+
+@dataclass
+class GatewayResponse:
+    status: int | None = None
+    templates: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)  # name -> mapping expression
+
+
+def parse_gateway_responses(config: dict[str, Any]) -> dict[str, GatewayResponse]:
+    """SAM's Api GatewayResponses property into GatewayResponse values."""
+    parsed: dict[str, GatewayResponse] = {}
+    for kind, spec in (config or {}).items():
+        spec = spec or {}
+        status = spec.get("StatusCode")
+        parsed[str(kind)] = GatewayResponse(
+            status=int(status) if status is not None else None,
+            templates={str(k): str(v) for k, v in (spec.get("ResponseTemplates") or {}).items()},
+            headers={
+                str(k): str(v)
+                for k, v in ((spec.get("ResponseParameters") or {}).get("Headers") or {}).items()
+            },
+        )
+    return parsed
+
+
+# $context.a.b, $!context.a.b or ${context.a.b}, as VTL writes references
+_CONTEXT_VARIABLE = re.compile(
+    r"\$!?(?:\{context\.([A-Za-z0-9_.]+)\}|context\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*))"
+)
+
+
+class GatewayResponses:
+    def __init__(self, responses: dict[str, GatewayResponse], api: ApiContext) -> None:
+        self.responses = responses
+        self.api = api
+
+    def render(
+        self,
+        kind: str,
+        request: HttpRequest,
+        *,
+        message: str | None = None,
+        status: int | None = None,
+        resource: str | None = None,
+        authorizer: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """API Gateway's own answer of the given type, as the template customises it."""
+        default_status, default_message = DEFAULT_RESPONSES.get(kind, (status or 500, None))
+        default_status = status or default_status
+        if message is None:
+            message = default_message
+        fallback = "DEFAULT_4XX" if default_status < 500 else "DEFAULT_5XX"
+        spec = self.responses.get(kind) or self.responses.get(fallback) or GatewayResponse()
+        final_status = spec.status or default_status
+        content_type, template = next(
+            iter(spec.templates.items()), ("application/json", DEFAULT_TEMPLATE)
+        )
+        if "application/json" in spec.templates:
+            content_type, template = "application/json", spec.templates["application/json"]
+        variables = self._variables(kind, request, message, resource, authorizer)
+        body = _CONTEXT_VARIABLE.sub(
+            lambda m: variables.get(m.group(1) or m.group(2), ""), template
+        )
+        headers: list[tuple[str, str]] = [("Content-Type", content_type)]
+        for name, expression in spec.headers.items():
+            value = self._header_value(expression, request, variables)
+            if value is None:
+                continue
+            headers = [(k, v) for k, v in headers if k.lower() != name.lower()]
+            headers.append((name, value))
+        headers.append(("x-amzn-ErrorType", ERROR_TYPES.get(kind, "InternalServerErrorException")))
+        return HttpResponse(status=final_status, headers=headers, body=body.encode())
+
+    def _variables(
+        self,
+        kind: str,
+        request: HttpRequest,
+        message: str | None,
+        resource: str | None,
+        authorizer: dict[str, Any] | None,
+    ) -> dict[str, str]:
+        variables = {
+            "error.message": message or "",
+            "error.messageString": json.dumps(message),
+            "error.responseType": kind,
+            "error.validationErrorString": "",
+            "requestId": request.request_id,
+            "extendedRequestId": request.request_id,
+            "path": request.raw_path,
+            "resourcePath": resource or "",
+            "httpMethod": request.method,
+            "stage": self.api.stage,
+            "apiId": self.api.api_id,
+            "accountId": "123456789012",
+            "domainName": self.api.domain_name,
+            "identity.sourceIp": request.source_ip,
+            "identity.userAgent": request.header("User-Agent") or "",
+            "requestTime": request_time(request.time_epoch_ms),
+            "requestTimeEpoch": str(request.time_epoch_ms),
+            "protocol": "HTTP/1.1",
+        }
+        for key, value in (authorizer or {}).items():
+            variables[f"authorizer.{key}"] = str(value)
+        return variables
+
+    @staticmethod
+    def _header_value(
+        expression: str, request: HttpRequest, variables: dict[str, str]
+    ) -> str | None:
+        """A ResponseParameters value: a 'static' string or a request/context mapping."""
+        if len(expression) >= 2 and expression.startswith("'") and expression.endswith("'"):
+            return expression[1:-1]
+        if expression.startswith("method.request.header."):
+            return request.header(expression.removeprefix("method.request.header."))
+        if expression.startswith("context."):
+            return variables.get(expression.removeprefix("context."))
+        return None
+
+
+# -- the authorizer -----------------------------------------------------------------
+
+
+class AuthorizerDenied(Exception):
+    def __init__(self, kind: str, message: str | None = None) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.message = message
+
+
+def _arn_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(
+        "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern) + r"\Z"
+    )
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def policy_allows(policy: Any, arn: str) -> bool:
+    """IAM evaluation of an authorizer policy for execute-api:Invoke on arn.
+
+    Raises AuthorizerDenied(ACCESS_DENIED) for an explicit deny; False when nothing allows.
+    """
+    if not isinstance(policy, dict) or "Statement" not in policy:
+        raise AuthorizerDenied("AUTHORIZER_CONFIGURATION_ERROR")
+    allowed = False
+    for statement in _as_list(policy["Statement"]):
+        if not isinstance(statement, dict):
+            raise AuthorizerDenied("AUTHORIZER_CONFIGURATION_ERROR")
+        actions = [str(a).lower() for a in _as_list(statement.get("Action", []))]
+        if not any(_arn_pattern(a).match("execute-api:invoke") for a in actions):
+            continue
+        resources = [str(r) for r in _as_list(statement.get("Resource", []))]
+        if not any(_arn_pattern(r).match(arn) for r in resources):
+            continue
+        effect = str(statement.get("Effect", ""))
+        if effect == "Deny":
+            raise AuthorizerDenied(
+                "ACCESS_DENIED",
+                "User is not authorized to access this resource with an explicit deny",
+            )
+        if effect == "Allow":
+            allowed = True
+    return allowed
+
+
+def _context_value(value: Any) -> str:
+    """Authorizer context values reach the proxy event as strings."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | str):
+        return str(value)
+    raise AuthorizerDenied("AUTHORIZER_CONFIGURATION_ERROR")
+
+
+# -- the gateway --------------------------------------------------------------------
+
+Invoker = Callable[[LambdaFunction, dict[str, Any], str, bool], Any]
+
+
+class Gateway:
+    """One REST API: a request in, the HTTP response API Gateway would give out."""
+
+    def __init__(
+        self,
+        *,
+        api: ApiContext,
+        routes: list[Route],
+        responses: dict[str, GatewayResponse],
+        throttle: Throttle,
+        invoke: Invoker,
+        binary_media_types: list[str] | None = None,
+    ) -> None:
+        self.api = api
+        self.routes = RouteTable(routes)
+        self.responses = GatewayResponses(responses, api)
+        self.throttle = throttle
+        self.invoke = invoke
+        self.binary_media_types = binary_media_types or []
+        self._auth_cache: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
+        self._auth_lock = threading.Lock()
+
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        if not request.request_id:
+            request.request_id = str(uuid.uuid4())
+        response = self._handle(request)
+        response.headers.append(("x-amzn-RequestId", request.request_id))
+        return response
+
+    def too_large(self, request: HttpRequest) -> HttpResponse:
+        if not request.request_id:
+            request.request_id = str(uuid.uuid4())
+        response = self.responses.render("REQUEST_TOO_LARGE", request)
+        response.headers.append(("x-amzn-RequestId", request.request_id))
+        return response
+
+    def _handle(self, request: HttpRequest) -> HttpResponse:
+        found = self.routes.match(request.method, request.raw_path)
+        if found is None:
+            return self.responses.render("MISSING_AUTHENTICATION_TOKEN", request)
+        route, params = found
+        if not self.throttle.allow(route.resource, request.method):
+            return self.responses.render("THROTTLED", request, resource=route.resource)
+        authorizer_context: dict[str, Any] | None = None
+        if route.authorizer is not None:
+            try:
+                authorizer_context = self._authorize(route.authorizer, request)
+            except AuthorizerDenied as denied:
+                return self.responses.render(
+                    denied.kind, request, message=denied.message, resource=route.resource
+                )
+        event = proxy_event(
+            request,
+            resource=route.resource,
+            path_parameters=params,
+            api=self.api,
+            authorizer=authorizer_context,
+            binary=self._is_binary(request),
+        )
+        may_write = request.method not in ("GET", "HEAD", "OPTIONS")
+        try:
+            result = self.invoke(route.function, event, request.request_id, may_write)
+            return proxy_response(result)
+        except MalformedProxyResponse as exc:
+            log.error("%s: malformed Lambda proxy response: %s", route.function.logical_id, exc)
+        except Exception:
+            log.error("%s raised:\n%s", route.function.logical_id, traceback.format_exc())
+        return self.responses.render(
+            "DEFAULT_5XX",
+            request,
+            message="Internal server error",
+            status=502,
+            resource=route.resource,
+        )
+
+    def _is_binary(self, request: HttpRequest) -> bool:
+        content_type = (request.header("Content-Type") or "").split(";")[0].strip().lower()
+        for media in self.binary_media_types:
+            media = media.replace("~1", "/").lower()
+            if (
+                media == "*/*"
+                or media == content_type
+                or (media.endswith("/*") and content_type.startswith(media[:-1]))
+            ):
+                return True
+        return False
+
+    def _authorize(self, authorizer: Authorizer, request: HttpRequest) -> dict[str, Any]:
+        """Run the TOKEN authorizer as API Gateway does; the requestContext.authorizer."""
+        token = request.header(authorizer.identity_header)
+        if not token:
+            raise AuthorizerDenied("UNAUTHORIZED")
+        if authorizer.validation_expression and not authorizer.validation_expression.fullmatch(
+            token
+        ):
+            raise AuthorizerDenied("UNAUTHORIZED")
+        arn = method_arn(self.api, request.method, request.raw_path)
+        answer = self._cached(authorizer, token)
+        if answer is None:
+            try:
+                answer = self.invoke(
+                    authorizer.function,
+                    token_authorizer_event(token, arn),
+                    request.request_id,
+                    False,
+                )
+            except Exception as exc:
+                if str(exc) == "Unauthorized":
+                    raise AuthorizerDenied("UNAUTHORIZED") from exc
+                log.error("%s raised:\n%s", authorizer.function.logical_id, traceback.format_exc())
+                raise AuthorizerDenied("AUTHORIZER_FAILURE") from exc
+            if not isinstance(answer, dict) or "principalId" not in answer:
+                log.error("%s: no principalId in %r", authorizer.function.logical_id, answer)
+                raise AuthorizerDenied("AUTHORIZER_CONFIGURATION_ERROR")
+            if authorizer.ttl_s > 0:
+                with self._auth_lock:
+                    self._auth_cache[(authorizer.name, token)] = (
+                        time.monotonic() + authorizer.ttl_s,
+                        answer,
+                    )
+        if not policy_allows(answer.get("policyDocument"), arn):
+            raise AuthorizerDenied("ACCESS_DENIED")
+        context = answer.get("context") or {}
+        if not isinstance(context, dict):
+            raise AuthorizerDenied("AUTHORIZER_CONFIGURATION_ERROR")
+        return {
+            "principalId": str(answer["principalId"]),
+            **{str(k): _context_value(v) for k, v in context.items()},
+        }
+
+    def _cached(self, authorizer: Authorizer, token: str) -> dict[str, Any] | None:
+        if authorizer.ttl_s <= 0:
+            return None
+        with self._auth_lock:
+            entry = self._auth_cache.get((authorizer.name, token))
+            if entry is None or entry[0] < time.monotonic():
+                self._auth_cache.pop((authorizer.name, token), None)
+                return None
+            return entry[1]

@@ -1,0 +1,193 @@
+"""HTTP in front of the local stack: API routes go to the gateway, other GETs to web/.
+
+The stdlib's ThreadingHTTPServer is enough: one thread per connection, keep-alive
+(HTTP/1.1), and the gateway serialises what must be serialised (moto).
+"""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from local_stack.events import HttpRequest, HttpResponse
+from local_stack.gateway import MAX_PAYLOAD_BYTES
+from local_stack.stack import LocalStack
+
+log = logging.getLogger("local_stack")
+
+# Types some platforms' mime tables get wrong or lack.
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm",
+    ".woff2": "font/woff2",
+    ".txt": "text/plain; charset=utf-8",
+}
+
+
+def content_type(path: Path) -> str:
+    suffix = path.suffix.lower()
+    return (
+        CONTENT_TYPES.get(suffix)
+        or mimetypes.guess_type(path.name)[0]
+        or "application/octet-stream"
+    )
+
+
+def static_file(web_dir: Path | None, raw_path: str) -> Path | None:
+    """The file under web_dir a GET of raw_path names, or None (never outside web_dir)."""
+    if web_dir is None:
+        return None
+    root = web_dir.resolve()
+    relative = unquote(raw_path).lstrip("/")
+    candidate = (root / relative).resolve()
+    if not candidate.is_relative_to(root):
+        return None
+    if candidate.is_dir():
+        candidate = candidate / "index.html"
+    return candidate if candidate.is_file() else None
+
+
+class LocalServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], stack: LocalStack, web_dir: Path | None) -> None:
+        super().__init__(address, RequestHandler)
+        self.stack = stack
+        self.web_dir = web_dir
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+
+class RequestHandler(BaseHTTPRequestHandler):
+    server: LocalServer
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out in two writes
+
+    def do_GET(self) -> None:
+        self._dispatch()
+
+    do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_GET
+
+    def _dispatch(self) -> None:
+        started = time.perf_counter()
+        parts = urlsplit(self.path)
+        request = HttpRequest(
+            method=self.command,
+            raw_path=parts.path or "/",
+            query=parts.query,
+            headers=list(self.headers.items()),
+            body=b"",
+            source_ip=self.client_address[0],
+            request_id=str(uuid.uuid4()),
+        )
+        try:
+            response = self._respond(request)
+        except Exception:
+            log.exception("local stack error on %s %s", self.command, self.path)
+            response = HttpResponse(
+                500, [("Content-Type", "application/json")], b'{"message":"Internal server error"}'
+            )
+            self.close_connection = True
+        self._send(response)
+        elapsed = (time.perf_counter() - started) * 1000
+        log.info("%s %s %d %.1fms", self.command, self.path, response.status, elapsed)
+
+    def _respond(self, request: HttpRequest) -> HttpResponse:
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_PAYLOAD_BYTES:
+            self.close_connection = True  # the body is not read: the connection cannot go on
+            return (
+                self.server.stack.gateways[0].too_large(request)
+                if self.server.stack.gateways
+                else HttpResponse(413, [], b"")
+            )
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            request.body = self._read_chunked()
+        elif length:
+            request.body = self.rfile.read(length)
+        method = request.method
+        answer = self.server.stack.handle(request)
+        if answer is not None:
+            return answer
+        if method in ("GET", "HEAD") and not request.raw_path.startswith("/v1/"):
+            path = static_file(self.server.web_dir, request.raw_path)
+            if path is not None:
+                return HttpResponse(
+                    200,
+                    [("Content-Type", content_type(path)), ("Cache-Control", "no-cache")],
+                    path.read_bytes(),
+                )
+            return HttpResponse(
+                404, [("Content-Type", "text/plain; charset=utf-8")], b"Not Found\n"
+            )
+        return self.server.stack.gateway_answer(request)
+
+    def _read_chunked(self) -> bytes:
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                    pass  # trailers
+                return b"".join(chunks)
+            total += size
+            if total > MAX_PAYLOAD_BYTES:
+                raise ValueError("chunked body too large")
+            chunks.append(self.rfile.read(size))
+            self.rfile.readline()
+
+    def _send(self, response: HttpResponse) -> None:
+        try:
+            self.send_response(response.status)
+            for name, value in response.headers:
+                if name.lower() not in ("content-length", "connection", "transfer-encoding"):
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(response.body)))
+            if self.close_connection:
+                self.send_header("Connection", "close")
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(response.body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """The stdlib's access log is replaced by one line per request in _dispatch."""
+
+
+def start_server(
+    stack: LocalStack, host: str = "127.0.0.1", port: int = 0, web_dir: Path | None = None
+) -> tuple[LocalServer, threading.Thread]:
+    """Serve in a background thread (port 0: any free port); stop with stop_server."""
+    server = LocalServer((host, port), stack, web_dir)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True
+    )
+    thread.start()
+    return server, thread
+
+
+def stop_server(server: LocalServer, thread: threading.Thread) -> None:
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
