@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SAM_VENV := .venv-sam
-SAM := $(SAM_VENV)/bin/sam
+SAM := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam
 PY312 ?= $(shell command -v python3.12 || echo $(HOME)/.pyenv/versions/3.12.1/bin/python3.12)
 
 .PHONY: run test lint typecheck template unit integration e2e bench simulate build deploy clean
