@@ -6,7 +6,7 @@ SAM_VENV := .venv-sam
 SAM := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam
 PY312 ?= $(shell command -v python3.12 || echo $(HOME)/.pyenv/versions/3.12.1/bin/python3.12)
 
-.PHONY: run test lint typecheck template unit integration e2e bench simulate build deploy clean
+.PHONY: run test lint template browser unit integration e2e bench simulate build deploy clean
 
 $(VENV)/.installed: requirements/dev.txt layers/engine/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -24,9 +24,16 @@ $(SAM_VENV)/.installed: requirements/sam.txt
 run: $(VENV)/.installed
 	$(BIN)/python -m local_stack
 
-## test: linters, template checks and every test
-test: lint template
+## test: linters, template checks and every test (the browser tests in Debian's chromium)
+test: lint template browser
 	$(BIN)/python -m pytest
+	@if command -v node >/dev/null; then node --test web/js/; else echo "node not found: web/js unit tests skipped"; fi
+
+# The browser tests drive Debian's chromium through Playwright (no browser download).
+browser:
+	@command -v chromium >/dev/null || [ "$$(id -u)" != 0 ] || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null || echo "chromium not found (and not root to install it): browser tests will be skipped"
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
@@ -43,7 +50,7 @@ unit: $(VENV)/.installed
 integration: $(VENV)/.installed
 	$(BIN)/python -m pytest tests/integration
 
-e2e: $(VENV)/.installed
+e2e: $(VENV)/.installed browser
 	$(BIN)/python -m pytest tests/e2e
 
 ## bench: every benchmark, figures printed
