@@ -191,8 +191,10 @@ def proxy_response(result: Any) -> HttpResponse:
         except ValueError as exc:
             raise MalformedProxyResponse("body is not valid base64") from exc
     headers: list[tuple[str, str]] = []
-    multi = result.get("multiValueHeaders") or {}
-    single = result.get("headers") or {}
+    multi = result.get("multiValueHeaders")
+    multi = {} if multi is None else multi
+    single = result.get("headers")
+    single = {} if single is None else single
     if not isinstance(multi, dict) or not isinstance(single, dict):
         raise MalformedProxyResponse("headers must be objects")
     for key, values in multi.items():

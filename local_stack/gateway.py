@@ -133,19 +133,74 @@ class RouteTable:
         for route in routes:
             self.by_resource.setdefault(route.resource, {})[route.method] = route
 
-    def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
-        """The route for a request, or None (API Gateway: missing authentication token)."""
+    def resource_for(self, path: str) -> tuple[str, dict[str, str]] | None:
+        """The most specific resource whose path matches, with its path parameters."""
         segments = split_path(path)
         best: tuple[tuple[int, ...], str, dict[str, str]] | None = None
         for resource in self.by_resource:
             found = match_resource(split_path(resource), segments)
             if found and (best is None or found[0] < best[0]):
                 best = (found[0], resource, found[1])
-        if best is None:
+        return None if best is None else (best[1], best[2])
+
+    def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
+        """The route for a request, or None (API Gateway: missing authentication token).
+
+        Like API Gateway, the resource is chosen by path first, then its method.
+        """
+        found = self.resource_for(path)
+        if found is None:
             return None
-        methods = self.by_resource[best[1]]
+        methods = self.by_resource[found[0]]
         route = methods.get(method.upper()) or methods.get("ANY")
-        return (route, best[2]) if route else None
+        return (route, found[1]) if route else None
+
+
+@dataclass
+class Cors:
+    """The Api's Cors property: SAM answers preflights with a mock integration."""
+
+    allow_origin: str
+    allow_headers: str | None = None
+    allow_methods: str | None = None
+    max_age: str | None = None
+    allow_credentials: bool = False
+
+    @classmethod
+    def parse(cls, value: Any) -> Cors | None:
+        if not value:
+            return None
+        if isinstance(value, str):
+            return cls(allow_origin=_unquote(value))
+        return cls(
+            allow_origin=_unquote(str(value.get("AllowOrigin", "'*'"))),
+            allow_headers=_unquote(str(value["AllowHeaders"])) if "AllowHeaders" in value else None,
+            allow_methods=_unquote(str(value["AllowMethods"])) if "AllowMethods" in value else None,
+            max_age=_unquote(str(value["MaxAge"])) if "MaxAge" in value else None,
+            allow_credentials=bool(value.get("AllowCredentials", False)),
+        )
+
+    def preflight(self, methods: list[str]) -> HttpResponse:
+        allow_methods = self.allow_methods or ",".join(sorted({*methods, "OPTIONS"}))
+        headers = [
+            ("Content-Type", "application/json"),
+            ("Access-Control-Allow-Origin", self.allow_origin),
+            ("Access-Control-Allow-Methods", allow_methods),
+        ]
+        if self.allow_headers:
+            headers.append(("Access-Control-Allow-Headers", self.allow_headers))
+        if self.max_age:
+            headers.append(("Access-Control-Max-Age", self.max_age))
+        if self.allow_credentials:
+            headers.append(("Access-Control-Allow-Credentials", "true"))
+        return HttpResponse(status=200, headers=headers, body=b"")
+
+
+def _unquote(value: str) -> str:
+    """API Gateway static values are written in single quotes: "'*'"."""
+    if len(value) >= 2 and value.startswith("'") and value.endswith("'"):
+        return value[1:-1]
+    return value
 
 
 # -- throttling ---------------------------------------------------------------------
@@ -171,7 +226,10 @@ class TokenBucket:
 
 
 def _unescape_resource_path(path: str) -> str:
-    return path.replace("~1", "/").replace("~0", "~")
+    """MethodSettings' ResourcePath: "/~1v1~1users" is /v1/users; "/*" is every path."""
+    if path == "/*":
+        return path
+    return path.removeprefix("/").replace("~1", "/").replace("~0", "~")
 
 
 class Throttle:
@@ -324,7 +382,7 @@ class GatewayResponses:
     ) -> str | None:
         """A ResponseParameters value: a 'static' string or a request/context mapping."""
         if len(expression) >= 2 and expression.startswith("'") and expression.endswith("'"):
-            return expression[1:-1]
+            return _unquote(expression)
         if expression.startswith("method.request.header."):
             return request.header(expression.removeprefix("method.request.header."))
         if expression.startswith("context."):
@@ -406,6 +464,7 @@ class Gateway:
         throttle: Throttle,
         invoke: Invoker,
         binary_media_types: list[str] | None = None,
+        cors: Cors | None = None,
     ) -> None:
         self.api = api
         self.routes = RouteTable(routes)
@@ -413,6 +472,7 @@ class Gateway:
         self.throttle = throttle
         self.invoke = invoke
         self.binary_media_types = binary_media_types or []
+        self.cors = cors
         self._auth_cache: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
         self._auth_lock = threading.Lock()
 
@@ -433,6 +493,9 @@ class Gateway:
     def _handle(self, request: HttpRequest) -> HttpResponse:
         found = self.routes.match(request.method, request.raw_path)
         if found is None:
+            resource = self.routes.resource_for(request.raw_path)
+            if request.method == "OPTIONS" and self.cors and resource:
+                return self.cors.preflight(list(self.routes.by_resource[resource[0]]))
             return self.responses.render("MISSING_AUTHENTICATION_TOKEN", request)
         route, params = found
         if not self.throttle.allow(route.resource, request.method):

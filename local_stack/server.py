@@ -65,6 +65,7 @@ def static_file(web_dir: Path | None, raw_path: str) -> Path | None:
 class LocalServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 128  # the default 5 resets connections a browser opens at once
 
     def __init__(self, address: tuple[str, int], stack: LocalStack, web_dir: Path | None) -> None:
         super().__init__(address, RequestHandler)

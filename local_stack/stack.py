@@ -16,6 +16,7 @@ from typing import Any
 from local_stack.events import ApiContext, HttpRequest, HttpResponse
 from local_stack.gateway import (
     Authorizer,
+    Cors,
     Gateway,
     GatewayResponse,
     Route,
@@ -54,8 +55,10 @@ class ApiSpec:
 class LocalStack:
     """Reads a template, provisions moto, and answers HTTP requests to its APIs."""
 
-    def __init__(self, template_path: Path, data_dir: Path) -> None:
+    def __init__(self, template_path: Path, data_dir: Path, *, throttling: bool = True) -> None:
+        """throttling=False ignores MethodSettings' limits (benchmarks measure the stack)."""
         self.template_path = template_path
+        self.throttling = throttling
         self.template = Template.from_file(template_path)
         self.store = Store(self.template, data_dir)
         self.functions: dict[str, LambdaFunction] = {}
@@ -79,7 +82,9 @@ class LocalStack:
     def handle(self, request: HttpRequest) -> HttpResponse | None:
         """The API's answer, or None when no API route is near (a static file maybe)."""
         for gateway in self.gateways:
-            if gateway.routes.match(request.method, request.raw_path):
+            if gateway.routes.match(request.method, request.raw_path) or (
+                request.method == "OPTIONS" and gateway.routes.resource_for(request.raw_path)
+            ):
                 return gateway.handle(request)
         return None
 
@@ -202,7 +207,14 @@ class LocalStack:
             props = self.template.globals_for("Api")
         else:
             props = self.template.properties(logical_id, "Api")
-        used = ("StageName", "Auth", "GatewayResponses", "MethodSettings", "BinaryMediaTypes")
+        used = (
+            "StageName",
+            "Auth",
+            "GatewayResponses",
+            "MethodSettings",
+            "BinaryMediaTypes",
+            "Cors",
+        )
         return {key: self.template.resolve(props[key]) for key in used if key in props}
 
     def _route_authorizer(self, spec: ApiSpec, event_auth: dict[str, Any]) -> Authorizer | None:
@@ -238,9 +250,12 @@ class LocalStack:
             api=api,
             routes=spec.routes,
             responses=responses,
-            throttle=Throttle(list(spec.properties.get("MethodSettings") or [])),
+            throttle=Throttle(
+                list(spec.properties.get("MethodSettings") or []) if self.throttling else []
+            ),
             invoke=self.invoke,
             binary_media_types=[str(t) for t in spec.properties.get("BinaryMediaTypes") or []],
+            cors=Cors.parse(spec.properties.get("Cors")),
         )
 
 

@@ -178,11 +178,13 @@ class Store:
         self.table_names: list[str] = []
         self._mock: Any = None
         self._clients: dict[str, Any] = {}
+        self._saved_environ: dict[str, str | None] = {}
 
     # -- lifecycle -------------------------------------------------------------------
 
     def start(self) -> None:
         """Start moto, create the resources, load the saved data."""
+        self._saved_environ = {key: os.environ.get(key) for key in AWS_ENVIRONMENT}
         os.environ.update(AWS_ENVIRONMENT)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with self.lock:
@@ -202,6 +204,11 @@ class Store:
                 self._mock.stop()
                 self._mock = None
                 self._clients.clear()
+                for key, value in self._saved_environ.items():
+                    if value is None:
+                        os.environ.pop(key, None)
+                    else:
+                        os.environ[key] = value
 
     def client(self, service: str) -> Any:
         """A boto3 client on moto, made once per start (making one costs milliseconds)."""

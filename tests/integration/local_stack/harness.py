@@ -1,0 +1,90 @@
+"""A real local stack on a free loopback port, and a tiny HTTP client for it."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from local_stack.server import LocalServer, start_server, stop_server
+from local_stack.stack import LocalStack
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TEMPLATE = FIXTURES / "template.yaml"
+WEB_DIR = FIXTURES / "web"
+TIMEOUT_S = 20
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+    def header(self, name: str) -> str | None:
+        return next((v for k, v in self.headers if k.lower() == name.lower()), None)
+
+    def header_values(self, name: str) -> list[str]:
+        return [v for k, v in self.headers if k.lower() == name.lower()]
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Client:
+    """One connection per request, so that threads can share a Client."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        headers: dict[str, str] | list[tuple[str, str]] | None = None,
+        token: str | None = None,
+    ) -> Reply:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT_S)
+        try:
+            data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
+            connection.putrequest(method, path, skip_accept_encoding=True)
+            pairs = list(headers.items()) if isinstance(headers, dict) else list(headers or [])
+            if token is not None:
+                pairs.append(("Authorization", f"Bearer {token}"))
+            if data is not None:
+                pairs.append(("Content-Type", "application/json"))
+                pairs.append(("Content-Length", str(len(data))))
+            for name, value in pairs:
+                connection.putheader(name, value)
+            connection.endheaders(data)
+            response = connection.getresponse()
+            return Reply(response.status, response.getheaders(), response.read())
+        finally:
+            connection.close()
+
+
+@dataclass
+class Running:
+    stack: LocalStack
+    server: LocalServer
+    client: Client
+    data_dir: Path
+
+
+@contextmanager
+def running_stack(data_dir: Path, template: Path = TEMPLATE) -> Iterator[Running]:
+    stack = LocalStack(template, data_dir)
+    stack.start()
+    try:
+        server, thread = start_server(stack, "127.0.0.1", 0, WEB_DIR)
+        try:
+            yield Running(stack, server, Client(server.server_address[1]), data_dir)
+        finally:
+            stop_server(server, thread)
+    finally:
+        stack.stop()

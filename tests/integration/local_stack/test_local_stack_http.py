@@ -1,0 +1,290 @@
+"""The local stack over HTTP, against the fixture template: routing, events, the
+authorizer, gateway responses, throttling, errors and static files."""
+
+from __future__ import annotations
+
+import http.client
+import sys
+import time
+from pathlib import Path
+
+from tests.integration.local_stack.harness import FIXTURES, Client, Running
+
+# The REST API (payload 1.0) proxy event's documented top-level fields.
+EVENT_FIELDS = {
+    "resource",
+    "path",
+    "httpMethod",
+    "headers",
+    "multiValueHeaders",
+    "queryStringParameters",
+    "multiValueQueryStringParameters",
+    "pathParameters",
+    "stageVariables",
+    "requestContext",
+    "body",
+    "isBase64Encoded",
+}
+REQUEST_CONTEXT_FIELDS = {
+    "accountId",
+    "apiId",
+    "domainName",
+    "domainPrefix",
+    "extendedRequestId",
+    "httpMethod",
+    "identity",
+    "path",
+    "protocol",
+    "requestId",
+    "requestTime",
+    "requestTimeEpoch",
+    "resourceId",
+    "resourcePath",
+    "stage",
+}
+
+
+def test_public_route_writes_and_the_function_answers_conflicts(client: Client) -> None:
+    first = client.request("POST", "/v1/users", {"login": "Alice"})
+    assert first.status == 201, first.body
+    assert first.json() == {"login": "Alice", "balance": 10000}
+    assert first.header("Content-Type") == "application/json"
+    assert first.header("x-amzn-RequestId")
+    again = client.request("POST", "/v1/users", {"login": "alice"})
+    assert again.status == 409
+    assert again.json() == {"code": "login_taken"}
+
+
+def test_proxy_event_of_a_public_route(client: Client) -> None:
+    before = int(time.time() * 1000)
+    reply = client.request(
+        "POST",
+        "/v1/public/echo?a=1&a=2&b=",
+        {"x": 1},
+        headers=[("X-Many", "one"), ("X-Many", "two"), ("User-Agent", "pytest")],
+    )
+    assert reply.status == 200, reply.body
+    event = reply.json()["event"]
+    assert set(event) == EVENT_FIELDS
+    assert event["resource"] == "/v1/public/echo"
+    assert event["path"] == "/v1/public/echo"
+    assert event["httpMethod"] == "POST"
+    assert event["headers"]["X-Many"] == "two"
+    assert event["multiValueHeaders"]["X-Many"] == ["one", "two"]
+    assert event["headers"]["Content-Type"] == "application/json"
+    assert event["queryStringParameters"] == {"a": "2", "b": ""}
+    assert event["multiValueQueryStringParameters"] == {"a": ["1", "2"], "b": [""]}
+    assert event["pathParameters"] is None
+    assert event["stageVariables"] is None
+    assert event["body"] == '{"x": 1}'
+    assert event["isBase64Encoded"] is False
+    context = event["requestContext"]
+    assert set(context) >= REQUEST_CONTEXT_FIELDS
+    assert "authorizer" not in context  # a public route has no authorizer
+    assert context["resourcePath"] == "/v1/public/echo"
+    assert context["httpMethod"] == "POST"
+    assert context["path"] == "/v1/public/echo"
+    assert context["stage"] == "v1"  # the StageName parameter's default
+    assert context["requestId"] == reply.header("x-amzn-RequestId")
+    assert context["identity"]["sourceIp"] == "127.0.0.1"
+    assert context["identity"]["userAgent"] == "pytest"
+    assert before <= context["requestTimeEpoch"] <= int(time.time() * 1000)
+    assert reply.json()["who"] == reply.json()["imported_who"] == "users"
+    assert reply.json()["function_name"] == "UsersFunction"
+
+
+def test_get_without_query_or_body_has_nulls(client: Client) -> None:
+    event = client.request("GET", "/v1/public/echo").json()["event"]
+    assert event["queryStringParameters"] is None
+    assert event["multiValueQueryStringParameters"] is None
+    assert event["body"] is None
+    assert event["httpMethod"] == "GET"  # Method: any
+
+
+def test_greedy_path_parameter_authorizer_context_and_environment(client: Client) -> None:
+    reply = client.request("GET", "/v1/echo/a/b%20c?x=1", token="user-bob")
+    assert reply.status == 200, reply.body
+    answer = reply.json()
+    event = answer["event"]
+    assert event["resource"] == "/v1/echo/{proxy+}"
+    assert event["pathParameters"] == {"proxy": "a/b c"}
+    assert event["requestContext"]["authorizer"] == {
+        "principalId": "bob",
+        "login": "bob",
+        "admin": "false",
+        "level": "3",
+        "secret_length": "48",
+    }
+    assert answer["who"] == answer["imported_who"] == "items"
+    assert answer["module"] == "app"
+    assert Path(answer["file"]) == FIXTURES / "functions" / "items" / "app.py"
+    assert answer["env"] == {
+        "TABLE_NAME": "GameTable",
+        "TABLE_ARN": "arn:aws:dynamodb:us-east-1:123456789012:table/GameTable",
+        "TOKEN_SECRET_ARN": answer["env"]["TOKEN_SECRET_ARN"],
+        "FLAVOUR": "plain",
+        "REGION_AND_TABLE": "us-east-1/GameTable/${Literal}",
+        "POWERTOOLS_SERVICE_NAME": "blackjack",
+        "AWS_REGION": "us-east-1",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_LAMBDA_FUNCTION_NAME": "ItemsFunction",
+    }
+    assert answer["env"]["TOKEN_SECRET_ARN"].startswith(
+        "arn:aws:secretsmanager:us-east-1:123456789012:secret:TokenSecret"
+    )
+    assert answer["secret_length"] == 48
+    context = answer["context"]
+    assert context["function_name"] == "ItemsFunction"
+    assert context["memory_limit_in_mb"] == 256
+    assert context["aws_request_id"] == event["requestContext"]["requestId"]
+    assert context["invoked_function_arn"] == (
+        "arn:aws:lambda:us-east-1:123456789012:function:ItemsFunction"
+    )
+    assert 0 < context["remaining"] <= 10_000  # Globals Timeout: 10
+
+
+def test_functions_keep_their_own_modules(client: Client) -> None:
+    first = client.request("GET", "/v1/echo/x", token="user-bob").json()
+    second = client.request("GET", "/v1/echo/x", token="user-carol").json()
+    # the module survives between invocations (a warm container) ...
+    assert second["invocations"] == first["invocations"] + 1
+    # ... but is not left in sys.modules, where the authorizer's app.py would collide
+    leaked = sys.modules.get("app")
+    assert leaked is None or not str(getattr(leaked, "__file__", "")).startswith(str(FIXTURES))
+    assert "users" not in sys.modules
+
+
+def test_literal_segment_beats_path_parameter(client: Client) -> None:
+    reply = client.request("GET", "/v1/items/special", token="user-bob")
+    assert reply.json() == {"special": True, "principal": "bob"}
+    missing = client.request("GET", "/v1/items/nothing-here", token="user-bob")
+    assert missing.status == 404
+    assert missing.json() == {"code": "not_found"}
+
+
+def test_missing_authorization_header_is_401_without_the_authorizer(client: Client) -> None:
+    reply = client.request("GET", "/v1/items/special")
+    assert reply.status == 401
+    assert reply.header("Content-Type") == "application/problem+json"
+    body = reply.json()
+    assert body["code"] == "unauthorized"
+    assert body["detail"] == "Unauthorized"  # $context.error.message
+    assert body["request_id"] == reply.header("x-amzn-RequestId")
+
+
+def test_authorizer_raising_unauthorized_is_401(client: Client) -> None:
+    reply = client.request("GET", "/v1/items/special", headers={"Authorization": "Basic abc"})
+    assert reply.status == 401
+    assert reply.json()["code"] == "unauthorized"
+
+
+def test_explicit_deny_is_access_denied(client: Client) -> None:
+    reply = client.request("GET", "/v1/items/special", token="deny")
+    # the fixture maps ACCESS_DENIED to 401 as the real template does
+    assert reply.status == 401
+    assert reply.json() == {
+        "status": 401,
+        "code": "unauthorized",
+        "detail": "User is not authorized to access this resource with an explicit deny",
+    }
+
+
+def test_policy_not_covering_the_method_arn_is_access_denied(client: Client) -> None:
+    allowed = client.request("GET", "/v1/items/special", token="narrow")
+    assert allowed.status == 200
+    denied = client.request("GET", "/v1/items/1", token="narrow")
+    assert denied.status == 401
+    assert denied.json()["detail"] == "User is not authorized to access this resource"
+
+
+def test_authorizer_failures_are_5xx(client: Client) -> None:
+    crash = client.request("GET", "/v1/items/special", token="crash")
+    assert crash.status == 500
+    assert crash.json() == {"code": "internal", "type": "AUTHORIZER_FAILURE"}
+    bad = client.request("GET", "/v1/items/special", token="bad-context")
+    assert bad.status == 500
+    assert bad.json() == {"code": "internal", "type": "AUTHORIZER_CONFIGURATION_ERROR"}
+
+
+def test_unknown_route_and_method_are_the_templates_gateway_response(client: Client) -> None:
+    for method, path in [
+        ("GET", "/v1/nope"),
+        ("DELETE", "/v1/users"),
+        ("GET", "/v1/users"),
+        ("POST", "/v1/items/1/bump/extra"),
+        ("POST", "/"),
+    ]:
+        reply = client.request(method, path, headers={"User-Agent": "agent-7"})
+        assert reply.status == 404, (method, path)
+        assert reply.json() == {"status": 404, "code": "not_found", "path": path}
+        assert reply.header("Content-Type") == "application/problem+json"
+        assert reply.header("X-Echo-Agent") == "agent-7"  # method.request.header mapping
+
+
+def test_function_errors_are_502_and_the_stack_lives_on(client: Client) -> None:
+    boom = client.request("POST", "/v1/boom", {"a": 1})
+    assert boom.status == 502
+    assert boom.json() == {"code": "internal", "type": "DEFAULT_5XX"}
+    malformed = client.request("GET", "/v1/malformed")
+    assert malformed.status == 502
+    assert client.request("GET", "/v1/public/echo").status == 200
+
+
+def test_single_and_multi_value_response_headers_are_merged(client: Client) -> None:
+    reply = client.request("GET", "/v1/cookies")
+    assert reply.status == 200
+    assert sorted(reply.header_values("Set-Cookie")) == ["a=1", "b=2", "c=3"]
+    assert reply.header("X-Single") == "one"
+    assert reply.body == b""
+
+
+def test_method_settings_throttle_with_the_templates_answer(client: Client) -> None:
+    statuses = [client.request("GET", "/v1/limited").status for _ in range(4)]
+    assert statuses == [200, 200, 429, 429]  # burst 2, then (almost) no refill
+    throttled = client.request("GET", "/v1/limited")
+    assert throttled.json() == {"status": 429, "code": "throttled"}
+    assert throttled.header("Retry-After") == "1"
+    # other methods have their own buckets
+    assert client.request("GET", "/v1/public/echo").status == 200
+
+
+def test_cors_preflight_answers_without_the_authorizer(client: Client) -> None:
+    reply = client.request("OPTIONS", "/v1/items/7")
+    assert reply.status == 200
+    assert reply.header("Access-Control-Allow-Origin") == "*"
+    assert reply.header("Access-Control-Allow-Headers") == "Authorization,Content-Type"
+    assert reply.header("Access-Control-Allow-Methods") == "GET,OPTIONS"
+    assert reply.header("Access-Control-Max-Age") == "600"
+
+
+def test_request_over_api_gateways_limit_is_413(running: Running) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", running.client.port, timeout=10)
+    try:
+        connection.putrequest("POST", "/v1/users")
+        connection.putheader("Content-Length", str(11 * 1024 * 1024))
+        connection.endheaders()
+        reply = connection.getresponse()
+        assert reply.status == 413
+        assert b"Request Too Long" in reply.read()
+    finally:
+        connection.close()
+
+
+def test_static_files(client: Client) -> None:
+    index = client.request("GET", "/")
+    assert index.status == 200
+    assert index.header("Content-Type") == "text/html; charset=utf-8"
+    assert index.body == (FIXTURES / "web" / "index.html").read_bytes()
+    script = client.request("GET", "/js/app.js")
+    assert script.header("Content-Type") == "text/javascript; charset=utf-8"
+    assert script.body == b"export const answer = 42;\n"
+    assert client.request("GET", "/css/site.css").header("Content-Type") == (
+        "text/css; charset=utf-8"
+    )
+    head = client.request("HEAD", "/index.html")
+    assert head.status == 200
+    assert head.body == b""
+    assert head.header("Content-Length") == str(len(index.body))
+    assert client.request("GET", "/missing.png").status == 404
+    assert client.request("GET", "/../secret.txt").status == 404
+    assert client.request("GET", "/%2e%2e/secret.txt").status == 404
