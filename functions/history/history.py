@@ -1,0 +1,28 @@
+"""GET /v1/rounds (the user's settled rounds, last first) and GET /v1/rounds/{round_id}."""
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Query
+
+from blackjack_service import services
+from blackjack_service.http import create_app, current_identity, json_response, lambda_handler
+
+app = create_app()
+
+
+@app.get("/v1/rounds")
+def history(
+    table: Annotated[str | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    cursor: Annotated[str | None, Query(max_length=200)] = None,
+) -> Response[str]:
+    return json_response(services.game().history(current_identity(app), table, limit, cursor))
+
+
+@app.get("/v1/rounds/<round_id>")
+def one_round(round_id: str) -> Response[str]:
+    return json_response(services.game().round(current_identity(app), round_id))
+
+
+handler = lambda_handler(app)

@@ -1,0 +1,16 @@
+"""GET /v1/me: the user's profile, balance and stats."""
+
+from aws_lambda_powertools.event_handler import Response
+
+from blackjack_service import services
+from blackjack_service.http import create_app, current_identity, json_response, lambda_handler
+
+app = create_app()
+
+
+@app.get("/v1/me")
+def me() -> Response[str]:
+    return json_response(services.accounts().me(current_identity(app)))
+
+
+handler = lambda_handler(app)

@@ -1,0 +1,21 @@
+"""GET /v1/health and GET /v1/openapi.json (public)."""
+
+from aws_lambda_powertools.event_handler import Response
+
+from blackjack_service.http import create_app, json_response, lambda_handler
+from blackjack_service.openapi import openapi_document
+
+app = create_app()
+
+
+@app.get("/v1/health")
+def health() -> Response[str]:
+    return json_response({"status": "ok"})
+
+
+@app.get("/v1/openapi.json")
+def openapi() -> Response[str]:
+    return json_response(openapi_document())
+
+
+handler = lambda_handler(app)

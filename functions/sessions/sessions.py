@@ -1,0 +1,20 @@
+"""POST /v1/sessions: login (public)."""
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+
+from blackjack_service import services
+from blackjack_service.http import create_app, json_response, lambda_handler
+from blackjack_service.models import SessionRequest
+
+app = create_app()
+
+
+@app.post("/v1/sessions")
+def login(request: Annotated[SessionRequest, Body()]) -> Response[str]:
+    return json_response(services.accounts().login(request))
+
+
+handler = lambda_handler(app)

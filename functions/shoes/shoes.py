@@ -1,0 +1,16 @@
+"""GET /v1/shoes/{shoe_id}: a shoe's commitment, and its seed and cards once retired."""
+
+from aws_lambda_powertools.event_handler import Response
+
+from blackjack_service import services
+from blackjack_service.http import create_app, current_identity, json_response, lambda_handler
+
+app = create_app()
+
+
+@app.get("/v1/shoes/<shoe_id>")
+def shoe(shoe_id: str) -> Response[str]:
+    return json_response(services.game().shoe(current_identity(app), shoe_id))
+
+
+handler = lambda_handler(app)

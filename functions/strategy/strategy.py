@@ -1,0 +1,25 @@
+"""GET /v1/tables/{table_id}/strategy (public): the table's strategy card."""
+
+from aws_lambda_powertools.event_handler import Response
+
+from blackjack.rules import TABLES
+from blackjack_service.errors import NotFound, NotImplementedYet
+from blackjack_service.http import create_app, json_response, lambda_handler
+
+app = create_app()
+
+
+@app.get("/v1/tables/<table_id>/strategy")
+def strategy(table_id: str) -> Response[str]:
+    if table_id not in TABLES:
+        raise NotFound(f"no table {table_id!r}")
+    try:  # the exact analysis is heavy: imported when first asked for
+        from blackjack.strategy import strategy_card  # type: ignore[import-not-found,unused-ignore]
+    except ModuleNotFoundError as error:
+        if error.name != "blackjack.strategy":
+            raise
+        raise NotImplementedYet("the strategy analysis is not available yet") from None
+    return json_response(strategy_card(table_id))
+
+
+handler = lambda_handler(app)

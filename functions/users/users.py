@@ -1,0 +1,20 @@
+"""POST /v1/users: registration (public)."""
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+
+from blackjack_service import services
+from blackjack_service.http import create_app, json_response, lambda_handler
+from blackjack_service.models import RegisterRequest
+
+app = create_app()
+
+
+@app.post("/v1/users")
+def register(request: Annotated[RegisterRequest, Body()]) -> Response[str]:
+    return json_response(services.accounts().register(request), status=201)
+
+
+handler = lambda_handler(app)

@@ -1,0 +1,119 @@
+"""Accounts: registration, login with a lockout after repeated failures, the profile.
+
+Passwords are hashed with Argon2id. The parameters (19 MiB, 2 passes, 1 lane: the OWASP
+minimum for Argon2id) keep a login well under a second on a small Lambda while costing an
+attacker memory per guess. An unknown login is checked against a dummy hash, so the
+answer time does not tell whether a login exists.
+"""
+
+import functools
+import math
+import time
+from decimal import Decimal
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from blackjack.money import to_json as money
+from blackjack.rules import TABLES
+
+from .errors import BadCredentials, TooManyAttempts, Unauthorized
+from .identity import Identity
+from .models import RegisterRequest, SessionRequest
+from .store import LoginAttempts, Profile, Store
+from .tokens import issue
+
+STARTING_BALANCE = Decimal(10000)
+MAX_FAILURES = 5
+LOCK_SECONDS = 15 * 60
+
+_HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    return _HASHER.hash("not-a-password-of-anyone")
+
+
+class AccountService:
+    def __init__(self, store: Store, clock: Any = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    def register(self, request: RegisterRequest) -> dict[str, Any]:
+        profile = Profile(
+            login=request.login,
+            nick=request.nick,
+            password_hash=_HASHER.hash(request.password),
+            balance=STARTING_BALANCE,
+        )
+        self.store.create_profile(profile)  # LoginTaken on a case-insensitive duplicate
+        return {"login": profile.login, "nick": profile.nick, "balance": money(profile.balance)}
+
+    def login(self, request: SessionRequest) -> dict[str, Any]:
+        key = request.login.lower()
+        now = int(self.clock())
+        profile, attempts = self.store.get_profile_and_attempts(key)
+        if attempts is not None and attempts.locked_until > now:
+            retry = attempts.locked_until - now
+            raise TooManyAttempts(
+                f"too many failed logins; try again in {retry} seconds",
+                headers={"Retry-After": str(retry)},
+            )
+        if not self._password_matches(profile, request.password):
+            self._count_failure(key, attempts, now)
+            raise BadCredentials("wrong login or password")
+        assert profile is not None
+        if attempts is not None:
+            self.store.clear_login_attempts(key)
+        token, expires_in = issue(Identity(login=profile.login, nick=profile.nick), now)
+        return {
+            "token": token,
+            "token_type": "Bearer",
+            "expires_in": expires_in,
+            "user": {
+                "login": profile.login,
+                "nick": profile.nick,
+                "balance": money(profile.balance),
+            },
+            "tables": [table.as_dict() for table in TABLES.values()],
+        }
+
+    def me(self, identity: Identity) -> dict[str, Any]:
+        profile = self.store.get_profile(identity.key)
+        if profile is None:
+            raise Unauthorized("this account no longer exists")
+        stats = profile.stats
+        return {
+            "login": profile.login,
+            "nick": profile.nick,
+            "balance": money(profile.balance),
+            "stats": {
+                "rounds": stats.rounds,
+                "hands_won": stats.hands_won,
+                "hands_lost": stats.hands_lost,
+                "hands_pushed": stats.hands_pushed,
+                "net": money(stats.net),
+            },
+        }
+
+    @staticmethod
+    def _password_matches(profile: Profile | None, password: str) -> bool:
+        stored = _dummy_hash() if profile is None else profile.password_hash
+        try:
+            _HASHER.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            return False
+        return profile is not None
+
+    def _count_failure(self, key: str, attempts: LoginAttempts | None, now: int) -> None:
+        """Failures count within a 15-minute window from the first; the 5th locks the login
+        for 15 minutes. The item expires (TTL) once neither window nor lock matters."""
+        if attempts is None or attempts.window_start + LOCK_SECONDS <= now:
+            attempts = LoginAttempts(failures=0, window_start=now, locked_until=0)
+        attempts.failures += 1
+        if attempts.failures >= MAX_FAILURES:
+            attempts.locked_until = now + LOCK_SECONDS
+        expires_at = max(attempts.window_start + LOCK_SECONDS, attempts.locked_until)
+        self.store.put_login_attempts(key, attempts, expires_at=math.ceil(expires_at) + 60)

@@ -1,0 +1,454 @@
+"""The game at a user's seats: table views, rounds, actions, hints, history and shoes.
+
+Pure of AWS: it reads and writes only through `Store`, and every request is one read of
+profile and seat and (at most) one atomic write. The engine plays; this module decides
+what to store and what to show.
+
+Seeds: the service takes a `SeedSource`. The deployed functions build the service with
+`SystemSeeds` (the operating system's generator, FAIRNESS.md) and nothing in the
+environment, a request or the table can change that; a test that needs a known shoe builds
+its own `GameService` with its own source, in its own process.
+"""
+
+import base64
+import binascii
+import re
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Protocol, TypeVar
+
+from blackjack import fairness
+from blackjack.actions import Phase, Result
+from blackjack.errors import BetOutOfLimits
+from blackjack.money import to_json
+from blackjack.players import action_values, decide
+from blackjack.round import Round
+from blackjack.rules import TABLES, Shuffle, Table
+from blackjack.shoe import Shoe
+from blackjack.views import round_view
+
+from .errors import (
+    InsufficientFunds,
+    NoRound,
+    NotFound,
+    RoundInProgress,
+    StaleState,
+    Unauthorized,
+    ValidationFailed,
+)
+from .identity import Identity
+from .models import ActionRequest, StartRoundRequest
+from .store import Page, Play, Profile, Seat, SettledRound, ShoeRecord, Stats, Store
+
+_V = TypeVar("_V")
+_WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
+_LOST = {Result.LOSE, Result.SURRENDER}
+_CURSOR = re.compile(r"\d{15}#[0-9a-f]{32}")
+_ETAG = re.compile(r'\s*(?:W/)?"?(\d+)"?\s*')
+
+
+class SeedSource(Protocol):
+    def server_seed(self) -> str: ...
+
+    def client_seed(self) -> str: ...
+
+
+class SystemSeeds:
+    """The production source: the operating system's secure generator."""
+
+    def server_seed(self) -> str:
+        return fairness.new_server_seed()
+
+    def client_seed(self) -> str:
+        return fairness.new_client_seed()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A round view after a bet or an action, and what it means for the metrics."""
+
+    view: dict[str, Any]
+    version: int
+    started: bool
+    house_net: Decimal | None  # the house's gain on the user's boxes once settled
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        seeds: SeedSource | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.seeds: SeedSource = seeds or SystemSeeds()
+        self.clock = clock
+
+    # ---- reads ------------------------------------------------------------------------
+
+    def table_view(self, identity: Identity, table_id: str) -> tuple[dict[str, Any], int]:
+        """The user's seat; the first view commits the table's first shoe."""
+        table = _table(table_id)
+        profile, seat = self._load(identity, table)
+        if seat is None:
+            seat = Seat(table=table.id, version=1, shoe=self._commit_shoe(table, nonce=1))
+            self.store.create_seat(identity.key, seat)  # Conflict if a concurrent view won
+        view = {
+            "table": table.as_dict(),
+            "balance": to_json(profile.balance),
+            "shoe": _shoe_view(seat.shoe),
+            "round": self._seat_round_view(table, seat, profile.balance),
+        }
+        return view, seat.version
+
+    def hint(self, identity: Identity, table_id: str, level: str) -> dict[str, Any]:
+        table = _table(table_id)
+        _, seat = self._load(identity, table)
+        round_ = _round_in_play(table, seat)
+        view = round_.player_view()
+        assert view is not None  # a round in play always asks someone
+        values = action_values(view) if level == "hard" else None
+        return {
+            "action": decide(level, view).value,
+            "level": level,
+            "ev": None if values is None else {str(a): v for a, v in values.items()},
+        }
+
+    def history(
+        self, identity: Identity, table: str | None, limit: int, cursor: str | None
+    ) -> dict[str, Any]:
+        if table is not None and table not in TABLES:
+            raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
+        page: Page = self.store.list_rounds(identity.key, table, limit, _decode_cursor(cursor))
+        next_cursor = None
+        if page.next_position is not None:
+            next_cursor = base64.urlsafe_b64encode(page.next_position.encode()).decode()
+        return {"rounds": page.rounds, "next_cursor": next_cursor}
+
+    def round(self, identity: Identity, round_id: str) -> dict[str, Any]:
+        view = self.store.get_round(identity.key, round_id)
+        if view is not None:
+            return view
+        for table in TABLES.values():  # a round still in play lives in its seat
+            profile, seat = self._load(identity, table)
+            if seat is not None and seat.round_id == round_id:
+                found = self._seat_round_view(table, seat, profile.balance)
+                if found is not None:
+                    return found
+        raise NotFound(f"no round {round_id}")
+
+    def shoe(self, identity: Identity, shoe_id: str) -> dict[str, Any]:
+        record = self.store.get_shoe(identity.key, shoe_id)
+        if record is None:
+            raise NotFound(f"no shoe {shoe_id}")
+        state = record.state
+        table = TABLES[record.table]
+        cut = state["cut_index"]
+        if cut is None and not record.in_play and not record.retired:
+            cut = _default_cut_index(table)
+        return {
+            "shoe_id": record.shoe_id,
+            "table": record.table,
+            "server_seed_hash": record.server_seed_hash,
+            "client_seed": state["client_seed"],
+            "nonce": state["nonce"],
+            "decks": state["decks"],
+            "cut_index": cut,
+            "retired": record.retired,
+            "server_seed": state["server_seed"] if record.retired else None,
+            "cards": _unpack(record.dealt) if record.retired and record.dealt is not None else None,
+            "rounds": record.rounds,
+        }
+
+    # ---- writes -----------------------------------------------------------------------
+
+    def start_round(self, identity: Identity, table_id: str, request: StartRoundRequest) -> Outcome:
+        table = _table(table_id)
+        profile, seat = self._load(identity, table)
+        expected_version = None if seat is None else seat.version
+        if seat is None:
+            seat = Seat(table=table.id, version=0, shoe=self._commit_shoe(table, nonce=1))
+        if seat.round_state is not None and seat.round_state["phase"] != Phase.SETTLED:
+            raise RoundInProgress("finish the round in play first")
+        bets = _distinct({bet.box: bet.amount for bet in request.bets}, len(request.bets))
+        ai = _distinct({seat_.box: seat_.level for seat_ in request.ai}, len(request.ai))
+        shoe = self._shoe_for_round(table, seat.shoe, request)
+        round_ = Round.deal(table, shoe, bets, ai)  # BetOutOfLimits
+        round_id = uuid.uuid4().hex
+        shoe_record = ShoeRecord(
+            shoe_id=seat.shoe.shoe_id,
+            table=table.id,
+            state=shoe.to_state(),
+            server_seed_hash=seat.shoe.server_seed_hash,
+            rounds=[*seat.shoe.rounds, round_id],
+            in_play=True,
+        )
+        return self._commit(
+            identity,
+            table,
+            profile,
+            seat,
+            expected_version,
+            round_,
+            round_id,
+            shoe_record,
+            staked_before=Decimal(0),
+            change_before=Decimal(0),
+            reason="bet",
+            started=True,
+        )
+
+    def act(
+        self, identity: Identity, table_id: str, request: ActionRequest, if_match: str | None
+    ) -> Outcome:
+        table = _table(table_id)
+        profile, seat = self._load(identity, table)
+        if if_match is not None and seat is not None and _etag_version(if_match) != seat.version:
+            raise StaleState(f"the round is at version {seat.version}")
+        round_ = _round_in_play(table, seat)
+        assert seat is not None and seat.round_id is not None
+        staked_before, change_before = round_.user_staked, round_.user_returned - round_.user_staked
+        round_.act(request.action, request.amount)  # IllegalAction, InvalidAmount
+        shoe_record = ShoeRecord(
+            shoe_id=seat.shoe.shoe_id,
+            table=table.id,
+            state=round_.shoe.to_state(),
+            server_seed_hash=seat.shoe.server_seed_hash,
+            rounds=seat.shoe.rounds,
+            in_play=True,
+        )
+        return self._commit(
+            identity,
+            table,
+            profile,
+            seat,
+            seat.version,
+            round_,
+            seat.round_id,
+            shoe_record,
+            staked_before=staked_before,
+            change_before=change_before,
+            reason=str(request.action),
+            started=False,
+        )
+
+    # ---- the common write -------------------------------------------------------------
+
+    def _commit(
+        self,
+        identity: Identity,
+        table: Table,
+        profile: Profile,
+        seat: Seat,
+        expected_version: int | None,
+        round_: Round,
+        round_id: str,
+        shoe_record: ShoeRecord,
+        *,
+        staked_before: Decimal,
+        change_before: Decimal,
+        reason: str,
+        started: bool,
+    ) -> Outcome:
+        """Turn the round's new state into one atomic write, refusing (before writing) a
+        stake the balance cannot cover."""
+        stake = round_.user_staked - staked_before
+        if stake > profile.balance:
+            raise InsufficientFunds(f"the stake is {stake}, the balance {profile.balance}")
+        wallet_change = round_.user_returned - round_.user_staked - change_before
+        balance = profile.balance + wallet_change
+        version = (expected_version or 0) + 1
+        new_seat = Seat(
+            table=table.id,
+            version=version,
+            shoe=shoe_record,
+            round_id=round_id,
+            round_shoe_id=shoe_record.shoe_id,
+            round_state=round_.to_state(),
+        )
+        view = _full_view(round_, round_id, shoe_record.shoe_id, version, balance)
+        shoes = [shoe_record] if started else []
+        stats = settled = None
+        net = round_.net
+        if net is not None:
+            stats = _settlement_stats(round_, net)
+            settled = SettledRound(
+                round_id=round_id,
+                table=table.id,
+                view=view,
+                settled_at_ms=int(self.clock() * 1000),
+            )
+            if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
+                shoe_record.in_play = False
+                shoe_record.retired = True
+                shoe_record.dealt = "".join(round_.shoe.dealt)
+                new_seat.shoe = self._commit_shoe(table, nonce=round_.shoe.nonce + 1)
+                shoes = [shoe_record, new_seat.shoe]
+        self.store.apply_play(
+            Play(
+                login=identity.key,
+                seat=new_seat,
+                expected_version=expected_version,
+                wallet_change=wallet_change,
+                stake=stake,
+                reason=reason,
+                round_id=round_id,
+                stats=stats,
+                settled=settled,
+                shoes=shoes,
+            )
+        )
+        return Outcome(
+            view=view,
+            version=version,
+            started=started,
+            house_net=None if net is None else -net,
+        )
+
+    # ---- helpers ----------------------------------------------------------------------
+
+    def _load(self, identity: Identity, table: Table) -> tuple[Profile, Seat | None]:
+        try:
+            return self.store.get_profile_and_seat(identity.key, table.id)
+        except LookupError as error:
+            raise Unauthorized("this account no longer exists") from error
+
+    def _commit_shoe(self, table: Table, nonce: int) -> ShoeRecord:
+        """The next shoe's commitment: its server seed fixed (and hashed), not shuffled."""
+        server_seed = self.seeds.server_seed()
+        return ShoeRecord(
+            shoe_id=uuid.uuid4().hex,
+            table=table.id,
+            state={
+                "server_seed": server_seed,
+                "client_seed": self.seeds.client_seed(),
+                "nonce": nonce,
+                "decks": table.rules.decks,
+                "cut_index": None,
+                "cards": "",
+                "position": 0,
+            },
+            server_seed_hash=fairness.seed_hash(server_seed),
+        )
+
+    def _shoe_for_round(self, table: Table, shoe: ShoeRecord, request: StartRoundRequest) -> Shoe:
+        """The shoe in play, or the committed one shuffled with the player's seed and cut."""
+        if shoe.in_play:
+            if request.client_seed is not None or request.cut is not None:
+                raise ValidationFailed(
+                    "client_seed and cut are allowed only on the round that starts a new shoe"
+                )
+            return Shoe.from_state(shoe.state)
+        rules = table.rules
+        if request.cut is not None:
+            if rules.cut_range is None:
+                raise ValidationFailed(f"the player does not place the cut at {table.id}")
+            low, high = rules.cut_range
+            if not low <= request.cut <= high:
+                raise ValidationFailed(f"cut is from {low} to {high}")
+        cut = request.cut if request.cut is not None else rules.cut_default
+        state = shoe.state
+        return Shoe.shuffle(
+            state["server_seed"],
+            request.client_seed or state["client_seed"],
+            int(state["nonce"]),
+            rules.decks,
+            cut if rules.shuffle is Shuffle.CUT_CARD else None,
+        )
+
+    @staticmethod
+    def _seat_round_view(table: Table, seat: Seat, balance: Decimal) -> dict[str, Any] | None:
+        if seat.round_state is None or seat.round_id is None:
+            return None
+        round_ = Round.from_state(seat.round_state, table, Shoe.from_state(seat.shoe.state))
+        return _full_view(
+            round_, seat.round_id, seat.round_shoe_id or seat.shoe.shoe_id, seat.version, balance
+        )
+
+
+def _table(table_id: str) -> Table:
+    table = TABLES.get(table_id)
+    if table is None:
+        raise NotFound(f"no table {table_id!r}")
+    return table
+
+
+def _round_in_play(table: Table, seat: Seat | None) -> Round:
+    if seat is None or seat.round_state is None or seat.round_state["phase"] == Phase.SETTLED:
+        raise NoRound("no round in play at this table; place a bet")
+    return Round.from_state(seat.round_state, table, Shoe.from_state(seat.shoe.state))
+
+
+def _full_view(
+    round_: Round, round_id: str, shoe_id: str, version: int, balance: Decimal
+) -> dict[str, Any]:
+    return {
+        "round_id": round_id,
+        "shoe_id": shoe_id,
+        "version": version,
+        **round_view(round_),
+        "balance": to_json(balance),
+    }
+
+
+def _shoe_view(shoe: ShoeRecord) -> dict[str, Any]:
+    state = shoe.state
+    decks = int(state["decks"])
+    in_play = Shoe.from_state(state) if shoe.in_play else None
+    return {
+        "shoe_id": shoe.shoe_id,
+        "server_seed_hash": shoe.server_seed_hash,
+        "client_seed": state["client_seed"],
+        "nonce": state["nonce"],
+        "decks": decks,
+        "cards_remaining": 52 * decks if in_play is None else in_play.cards_remaining,
+        "cut_card_out": False if in_play is None else in_play.cut_card_out,
+    }
+
+
+def _default_cut_index(table: Table) -> int | None:
+    rules = table.rules
+    if rules.shuffle is not Shuffle.CUT_CARD or rules.cut_default is None:
+        return None
+    return fairness.cut_index(rules.decks, rules.cut_default)
+
+
+def _settlement_stats(round_: Round, net: Decimal) -> Stats:
+    results = [hand.result for box in round_.boxes if box.is_user for hand in box.hands]
+    return Stats(
+        rounds=1,
+        hands_won=sum(result in _WON for result in results),
+        hands_lost=sum(result in _LOST for result in results),
+        hands_pushed=sum(result is Result.PUSH for result in results),
+        net=net,
+    )
+
+
+def _distinct(by_box: dict[int, _V], given: int) -> dict[int, _V]:
+    if len(by_box) != given:
+        raise BetOutOfLimits("a box can be taken only once")
+    return by_box
+
+
+def _etag_version(if_match: str) -> int | None:
+    match = _ETAG.fullmatch(if_match)
+    return None if match is None else int(match.group(1))
+
+
+def _decode_cursor(cursor: str | None) -> str | None:
+    if cursor is None:
+        return None
+    try:
+        position = base64.urlsafe_b64decode(cursor.encode("ascii")).decode("ascii")
+    except (binascii.Error, UnicodeError, ValueError) as error:
+        raise ValidationFailed("bad cursor") from error
+    if _CURSOR.fullmatch(position) is None:
+        raise ValidationFailed("bad cursor")
+    return position
+
+
+def _unpack(cards: str) -> list[str]:
+    return [cards[i : i + 2] for i in range(0, len(cards), 2)]

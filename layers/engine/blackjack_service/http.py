@@ -1,0 +1,232 @@
+"""The HTTP shape shared by every function: the resolver, the problem documents of API.md,
+the checks every request body passes before validation, and the Lambda entry point.
+
+A function module builds `app = create_app()`, declares its routes, and exposes
+`handler = lambda_handler(app)`; errors raised anywhere become problem documents here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from http import HTTPStatus
+from typing import Any
+
+from aws_lambda_powertools.event_handler import (
+    APIGatewayRestResolver,
+    CORSConfig,
+    Response,
+)
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from blackjack.errors import GameError
+
+from .errors import (
+    MalformedRequest,
+    PayloadTooLarge,
+    ServiceError,
+    Unauthorized,
+    UnsupportedMediaType,
+    ValidationFailed,
+)
+from .identity import Identity
+from .models import IDEMPOTENCY_KEY_PATTERN
+from .observability import logger, metrics, tracer
+from .settings import settings
+
+PROBLEM_JSON = "application/problem+json"
+MAX_BODY_BYTES = 16 * 1024
+IDEMPOTENCY_HEADER = "idempotency-key"
+_GAME_ERROR_STATUS = {"illegal_action": 409, "bet_out_of_limits": 422, "validation_error": 422}
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+_IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
+
+LambdaEvent = dict[str, Any]
+LambdaResponse = dict[str, Any]
+
+
+def problem(
+    status: int, code: str, detail: str, headers: Mapping[str, str] | None = None, **extra: Any
+) -> Response[str]:
+    """An RFC 9457 problem document."""
+    document = {
+        "type": f"https://blackjack.example/problems/{code.replace('_', '-')}",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    return Response(
+        status_code=status,
+        content_type=PROBLEM_JSON,
+        body=json.dumps(document),
+        headers=dict(headers or {}),
+    )
+
+
+def problem_of(error: ServiceError) -> Response[str]:
+    return problem(error.status, error.code, error.detail, error.headers)
+
+
+def json_response(
+    body: Any, status: int = 200, headers: Mapping[str, str] | None = None
+) -> Response[str]:
+    return Response(
+        status_code=status,
+        content_type="application/json",
+        body=json.dumps(body),
+        headers=dict(headers or {}),
+    )
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+def create_app() -> APIGatewayRestResolver:
+    cors = CORSConfig(
+        allow_origin=settings().cors_origin,
+        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match"],
+        expose_headers=["ETag", "Retry-After"],
+        max_age=600,
+    )
+    app = APIGatewayRestResolver(cors=cors, enable_validation=True)
+    app.exception_handler(ServiceError)(problem_of)
+    app.exception_handler(GameError)(_game_error)
+    app.exception_handler(RequestValidationError)(_validation_error)
+    app.not_found(_not_found)
+    app.exception_handler(Exception)(_unexpected)
+    return app
+
+
+def current_identity(app: APIGatewayRestResolver) -> Identity:
+    """The user the authorizer let in (its `context`)."""
+    authorizer = app.current_event.request_context.authorizer.raw_event or {}
+    login, nick = authorizer.get("login"), authorizer.get("nick")
+    if not isinstance(login, str) or not isinstance(nick, str) or not login:
+        raise Unauthorized("no authenticated user")
+    return Identity(login=login, nick=nick)
+
+
+def lambda_handler(
+    app: APIGatewayRestResolver,
+) -> Callable[[LambdaEvent, LambdaContext], LambdaResponse]:
+    """The function's entry point: logging with the request id as correlation id, tracing,
+    metrics, the body checks, then the route (through idempotency when a key is sent)."""
+
+    @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
+    @tracer.capture_lambda_handler(capture_response=False)
+    @metrics.log_metrics
+    def handler(event: LambdaEvent, context: LambdaContext) -> LambdaResponse:
+        refused = _check_body(event)
+        if refused is not None:
+            return _as_proxy(refused)
+        key = _idempotency_key(event)
+        if key is None:
+            return app.resolve(event, context)
+        if not _IDEMPOTENCY_KEY.fullmatch(key):
+            invalid = ValidationFailed("Idempotency-Key is 1 to 128 printable characters")
+            return _as_proxy(problem_of(invalid))
+        from .idempotency import resolve_once  # only requests that carry a key pay for it
+
+        return resolve_once(app, event, context, key)
+
+    return handler  # type: ignore[no-any-return]  # Powertools' decorators are untyped
+
+
+# ---- body checks ------------------------------------------------------------------------
+
+
+def _check_body(event: LambdaEvent) -> Response[str] | None:
+    """413, 415 and 400 before any validation: the body must be a JSON object sent as JSON."""
+    if event.get("httpMethod") not in _BODY_METHODS:
+        return None
+    raw = event.get("body")
+    body = raw or ""
+    size = len(body) * 3 // 4 if event.get("isBase64Encoded") else len(body.encode())
+    if size > MAX_BODY_BYTES:
+        return problem_of(PayloadTooLarge(f"the body is over {MAX_BODY_BYTES} bytes"))
+    content_type = _header(event, "content-type")
+    media_type = (content_type or "application/json").split(";")[0].strip().lower()
+    if raw and media_type != "application/json":
+        return problem_of(UnsupportedMediaType("send the body as application/json"))
+    if event.get("isBase64Encoded"):
+        import base64
+        import binascii
+
+        try:
+            body = base64.b64decode(body).decode()
+        except (binascii.Error, UnicodeDecodeError):
+            return problem_of(MalformedRequest("the body is not UTF-8 JSON"))
+        event["body"], event["isBase64Encoded"] = body, False
+    try:
+        parsed = json.loads(body, parse_constant=_refuse_constant)
+    except ValueError:
+        return problem_of(MalformedRequest("the body is not valid JSON"))
+    if not isinstance(parsed, dict):
+        return problem_of(MalformedRequest("the body must be a JSON object"))
+    return None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _header(event: LambdaEvent, name: str) -> str | None:
+    for key, value in (event.get("headers") or {}).items():
+        if key.lower() == name:
+            return str(value)
+    return None
+
+
+def _idempotency_key(event: LambdaEvent) -> str | None:
+    if event.get("httpMethod") != "POST":
+        return None
+    authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
+    if not authorizer.get("login"):  # public POSTs do not replay
+        return None
+    return _header(event, IDEMPOTENCY_HEADER)
+
+
+# ---- exception handlers -----------------------------------------------------------------
+
+
+def _game_error(error: GameError) -> Response[str]:
+    return problem(_GAME_ERROR_STATUS.get(error.code, 409), error.code, str(error))
+
+
+def _validation_error(error: RequestValidationError) -> Response[str]:
+    errors = [
+        {"loc": [str(part) for part in item.get("loc", ())], "msg": str(item.get("msg", ""))}
+        for item in error.errors()
+    ]
+    detail = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors) or "invalid request"
+    return problem(422, "validation_error", detail, errors=errors)
+
+
+def _not_found(_: NotFoundError) -> Response[str]:
+    return problem(404, "not_found", "no such route")
+
+
+def _unexpected(error: Exception) -> Response[str]:
+    logger.exception("unexpected error")
+    return problem(500, "internal_error", "something went wrong; the request may be retried")
+
+
+def _as_proxy(response: Response[str]) -> LambdaResponse:
+    """A response made before routing, in the proxy shape, with the CORS origin."""
+    return {
+        "statusCode": response.status_code,
+        "headers": {
+            **response.headers,
+            "Access-Control-Allow-Origin": settings().cors_origin,
+        },
+        "multiValueHeaders": {},
+        "body": response.body,
+        "isBase64Encoded": False,
+    }

@@ -1,0 +1,41 @@
+"""The service objects a function uses, built once per Lambda environment from settings.
+Each factory imports its service when first called, so a function imports only what its
+routes use (argon2 for accounts, the engine for the game)."""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from .settings import settings
+from .store import Store
+
+if TYPE_CHECKING:
+    from .accounts import AccountService
+    from .game import GameService
+
+
+@functools.cache
+def store() -> Store:
+    return Store(settings().table_name)
+
+
+@functools.cache
+def accounts() -> AccountService:
+    from .accounts import AccountService
+
+    return AccountService(store())
+
+
+@functools.cache
+def game() -> GameService:
+    from .game import GameService, SystemSeeds
+
+    return GameService(store(), seeds=SystemSeeds())
+
+
+def reset() -> None:
+    """Forget the built objects (a new environment: tests start each case afresh)."""
+    for factory in (store, accounts, game):
+        factory.cache_clear()
+    settings.cache_clear()

@@ -1,0 +1,116 @@
+"""moto for every test (no network, no credentials), the table and the token secret as
+the template provisions them, and a gateway that calls the real function handlers."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from blackjack_service import services
+
+from .harness import Gateway
+
+os.environ.update(
+    {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
+        "TABLE_NAME": "blackjack-test",
+        "TOKEN_TTL_SECONDS": "3600",
+        "POWERTOOLS_SERVICE_NAME": "blackjack",
+        "POWERTOOLS_METRICS_NAMESPACE": "Blackjack",
+        "POWERTOOLS_LOG_LEVEL": "WARNING",
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        "CORS_ORIGIN": "*",
+        "AWS_LAMBDA_FUNCTION_NAME": "blackjack-test",
+    }
+)
+
+
+def create_table(table_name: str) -> None:
+    client = boto3.client("dynamodb")
+    client.create_table(
+        TableName=table_name,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[
+            {"AttributeName": name, "AttributeType": "S"}
+            for name in ("pk", "sk", "gsi1pk", "gsi1sk")
+        ],
+        KeySchema=[
+            {"AttributeName": "pk", "KeyType": "HASH"},
+            {"AttributeName": "sk", "KeyType": "RANGE"},
+        ],
+        GlobalSecondaryIndexes=[
+            {
+                "IndexName": "gsi1",
+                "KeySchema": [
+                    {"AttributeName": "gsi1pk", "KeyType": "HASH"},
+                    {"AttributeName": "gsi1sk", "KeyType": "RANGE"},
+                ],
+                "Projection": {"ProjectionType": "ALL"},
+            }
+        ],
+    )
+    client.update_time_to_live(
+        TableName=table_name,
+        TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires_at"},
+    )
+
+
+@pytest.fixture
+def aws() -> Iterator[None]:
+    with mock_aws():
+        create_table(os.environ["TABLE_NAME"])
+        secret = boto3.client("secretsmanager").create_secret(
+            Name="blackjack-token-key", SecretString="test-hmac-key-" + "k" * 40
+        )
+        os.environ["TOKEN_SECRET_ARN"] = secret["ARN"]
+        services.reset()
+        from aws_lambda_powertools.utilities import parameters
+
+        parameters.clear_caches()  # type: ignore[no-untyped-call]
+        yield
+        services.reset()
+
+
+@pytest.fixture
+def api(aws: None) -> Gateway:
+    return Gateway()
+
+
+class Player:
+    """A registered, logged-in user driving the API."""
+
+    def __init__(self, api: Gateway, login: str, password: str = "password1") -> None:
+        self.api = api
+        self.login = login
+        reply = api.request(
+            "POST", "/v1/users", {"login": login, "nick": "Nick" + login[:8], "password": password}
+        )
+        assert reply.status == 201, reply.text
+        reply = api.request("POST", "/v1/sessions", {"login": login, "password": password})
+        assert reply.status == 200, reply.text
+        self.token: str = reply.body["token"]
+
+    def get(self, url: str, **kwargs: Any) -> Any:
+        return self.api.request("GET", url, token=self.token, **kwargs)
+
+    def post(self, url: str, body: Any = None, **kwargs: Any) -> Any:
+        return self.api.request("POST", url, body, token=self.token, **kwargs)
+
+
+@pytest.fixture
+def alice(api: Gateway) -> Player:
+    return Player(api, "alice1")
+
+
+@pytest.fixture
+def bob(api: Gateway) -> Player:
+    return Player(api, "bob123")
