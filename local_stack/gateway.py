@@ -449,7 +449,7 @@ def _context_value(value: Any) -> str:
 
 # -- the gateway --------------------------------------------------------------------
 
-Invoker = Callable[[LambdaFunction, dict[str, Any], str, bool], Any]
+Invoker = Callable[[LambdaFunction, dict[str, Any], str], Any]
 
 
 class Gateway:
@@ -516,9 +516,8 @@ class Gateway:
             authorizer=authorizer_context,
             binary=self._is_binary(request),
         )
-        may_write = request.method not in ("GET", "HEAD", "OPTIONS")
         try:
-            result = self.invoke(route.function, event, request.request_id, may_write)
+            result = self.invoke(route.function, event, request.request_id)
             return proxy_response(result)
         except MalformedProxyResponse as exc:
             log.error("%s: malformed Lambda proxy response: %s", route.function.logical_id, exc)
@@ -561,7 +560,6 @@ class Gateway:
                     authorizer.function,
                     token_authorizer_event(token, arn),
                     request.request_id,
-                    False,
                 )
             except Exception as exc:
                 if str(exc) == "Unauthorized":

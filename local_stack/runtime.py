@@ -81,6 +81,8 @@ class LambdaFunction:
             # as `sam local` does: libraries (Powertools' tracer) see they are not in AWS
             "AWS_SAM_LOCAL": "true",
             "POWERTOOLS_TRACE_DISABLED": "true",
+            # EMF metrics would be printed to the console on every request
+            "POWERTOOLS_METRICS_DISABLED": "true",
             **self.environment,
         }
 

@@ -167,10 +167,8 @@ class LocalStack:
                 return function
         raise TemplateError(f"authorizer function {value!r} is not a function of the template")
 
-    def invoke(
-        self, function: LambdaFunction, event: dict[str, Any], request_id: str, may_write: bool
-    ) -> Any:
-        return self.store.run(lambda: function.invoke(event, request_id), may_write=may_write)
+    def invoke(self, function: LambdaFunction, event: dict[str, Any], request_id: str) -> Any:
+        return self.store.run(lambda: function.invoke(event, request_id))
 
     # -- APIs ------------------------------------------------------------------------
 

@@ -5,10 +5,14 @@ it without any network hop, and nothing can reach real AWS. moto is not thread-s
 so every use of it goes through `Store.lock`, held for a whole invocation; that is also
 what keeps DynamoDB's conditional writes atomic under concurrent HTTP requests.
 
-Persistence: after an invocation that wrote to DynamoDB, every table's items are
-written to `DATA_DIR/dynamodb.json` (temp file, fsync, atomic rename) before the
-HTTP response goes out, and loaded back at start. Secrets are generated once and kept
-in `DATA_DIR/secrets.json`.
+Persistence, before the HTTP response goes out: an invocation that wrote to DynamoDB
+appends one line to `DATA_DIR/dynamodb.journal` holding the new state of every item it
+touched (found from the requests it sent), then fsyncs. One line per invocation, so a
+crash mid-write loses the unacknowledged request whole, never half of it. At start,
+and when the journal grows long, the tables are written to `DATA_DIR/dynamodb.json`
+(temp file, fsync, atomic rename) and the journal emptied. Writing every table after
+every request would cost milliseconds per item already stored. Secrets are generated
+once and kept in `DATA_DIR/secrets.json`.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from local_stack.template import ACCOUNT_ID, REGION, Physical, Template
 log = logging.getLogger("local_stack")
 
 SNAPSHOT_FILE = "dynamodb.json"
+JOURNAL_FILE = "dynamodb.journal"
+JOURNAL_LIMIT = 1000  # lines; then the tables are written whole and the journal emptied
 SECRETS_FILE = "secrets.json"
 SNAPSHOT_FORMAT = 1
 
@@ -61,23 +67,63 @@ _DYNAMODB_WRITES = frozenset(
 
 
 class _WriteWatch:
-    """Notices DynamoDB writes made by any boto3 client in this process.
+    """Collects the DynamoDB items the requests of one invocation write.
 
     The hook sits in botocore's built-in handlers, which every new session copies,
     and moto resets boto3's default session when it starts, so every client the
-    functions create carries it.
+    functions create carries it. It sees the request body as sent to moto.
     """
 
     def __init__(self) -> None:
-        self.dirty = False
+        self.reset()
 
-    def __call__(self, model: Any = None, **_: Any) -> None:
-        if getattr(model, "name", None) in _DYNAMODB_WRITES:
-            self.dirty = True
+    def reset(self) -> None:
+        self.writes: list[tuple[str, dict[str, Any]]] = []  # (table, item or key)
+        self.unknown = False  # a write whose items cannot be told (PartiQL)
+
+    def __call__(self, model: Any = None, params: Any = None, **_: Any) -> None:
+        operation = getattr(model, "name", None)
+        if operation not in _DYNAMODB_WRITES:
+            return
+        try:
+            body = json.loads((params or {}).get("body") or b"{}")
+            self.writes.extend(_written(str(operation), body))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            self.unknown = True
 
 
 _write_watch = _WriteWatch()
 botocore.handlers.BUILTIN_HANDLERS.append(("before-call.dynamodb", _write_watch))
+
+
+def _table_name(name_or_arn: str) -> str:
+    return name_or_arn.rsplit(":table/", 1)[-1]
+
+
+def _written(operation: str, body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(table, attributes holding the key) for each item a write request may change."""
+    if operation == "PutItem":
+        return [(_table_name(body["TableName"]), body["Item"])]
+    if operation in ("UpdateItem", "DeleteItem"):
+        return [(_table_name(body["TableName"]), body["Key"])]
+    if operation == "BatchWriteItem":
+        return [
+            (_table_name(table), request["PutRequest"]["Item"])
+            if "PutRequest" in request
+            else (_table_name(table), request["DeleteRequest"]["Key"])
+            for table, requests in body["RequestItems"].items()
+            for request in requests
+        ]
+    if operation == "TransactWriteItems":
+        found = []
+        for entry in body["TransactItems"]:
+            for kind, spec in entry.items():
+                if kind == "Put":
+                    found.append((_table_name(spec["TableName"]), spec["Item"]))
+                elif kind in ("Update", "Delete"):
+                    found.append((_table_name(spec["TableName"]), spec["Key"]))
+        return found
+    raise KeyError(operation)  # PartiQL: the items are in a statement
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -179,6 +225,9 @@ class Store:
         self._mock: Any = None
         self._clients: dict[str, Any] = {}
         self._saved_environ: dict[str, str | None] = {}
+        self._key_names: dict[str, list[str]] = {}
+        self._journal: Any = None
+        self._journal_lines = 0
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -194,13 +243,15 @@ class Store:
             self._create_tables()
             self._create_secrets()
             self._load_items()
-            _write_watch.dirty = False
+            self.save()  # the journal, replayed, goes into a fresh snapshot
+            _write_watch.reset()
 
     def stop(self) -> None:
         with self.lock:
             if self._mock is not None:
-                if _write_watch.dirty:
-                    self.save()
+                if self._journal is not None:
+                    self._journal.close()
+                    self._journal = None
                 self._mock.stop()
                 self._mock = None
                 self._clients.clear()
@@ -229,6 +280,7 @@ class Store:
             else:
                 request = self._table_request(name, props)
             ddb.create_table(**request)
+            self._key_names[name] = [k["AttributeName"] for k in request["KeySchema"]]
             ttl = props.get("TimeToLiveSpecification") or {}
             if ttl.get("Enabled") and ttl.get("AttributeName"):
                 ddb.update_time_to_live(
@@ -316,28 +368,44 @@ class Store:
     # -- persistence -----------------------------------------------------------------
 
     def _load_items(self) -> None:
-        path = self.data_dir / SNAPSHOT_FILE
-        if not path.exists():
-            return
-        snapshot = json.loads(path.read_text(encoding="utf-8"))
-        if snapshot.get("format") != SNAPSHOT_FORMAT:
-            raise RuntimeError(f"{path}: unknown snapshot format {snapshot.get('format')!r}")
+        """The last snapshot, then the journal written since (up to a torn last line)."""
         ddb = self.client("dynamodb")
-        for name, items in (snapshot.get("tables") or {}).items():
-            if name not in self.table_names:
-                log.warning("%s: table %s is no longer in the template; not loaded", path, name)
-                continue
-            for start in range(0, len(items), 25):
-                requests = [
-                    {"PutRequest": {"Item": _decode(item)}} for item in items[start : start + 25]
-                ]
-                pending: dict[str, Any] = {name: requests}
-                while pending:
-                    answer = ddb.batch_write_item(RequestItems=pending)
-                    pending = answer.get("UnprocessedItems") or {}
+        path = self.data_dir / SNAPSHOT_FILE
+        if path.exists():
+            snapshot = json.loads(path.read_text(encoding="utf-8"))
+            if snapshot.get("format") != SNAPSHOT_FORMAT:
+                raise RuntimeError(f"{path}: unknown snapshot format {snapshot.get('format')!r}")
+            for name, items in (snapshot.get("tables") or {}).items():
+                if name not in self.table_names:
+                    log.warning("%s: table %s is not in the template; not loaded", path, name)
+                    continue
+                for start in range(0, len(items), 25):
+                    batch = [
+                        {"PutRequest": {"Item": _decode(i)}} for i in items[start : start + 25]
+                    ]
+                    pending: dict[str, Any] = {name: batch}
+                    while pending:
+                        pending = ddb.batch_write_item(RequestItems=pending).get("UnprocessedItems")
+        journal = self.data_dir / JOURNAL_FILE
+        if journal.exists():
+            for line in journal.read_bytes().splitlines():
+                try:
+                    changes = json.loads(line)
+                except ValueError:
+                    log.warning(
+                        "%s: a torn last line (an unacknowledged write) is ignored", journal
+                    )
+                    break
+                for table, key, item in changes:
+                    if table not in self.table_names:
+                        continue
+                    if item is None:
+                        ddb.delete_item(TableName=table, Key=_decode(key))
+                    else:
+                        ddb.put_item(TableName=table, Item=_decode(item))
 
     def save(self) -> None:
-        """Write every table's items to disk, atomically; call with the lock held."""
+        """Write every table's items to the snapshot, atomically, and empty the journal."""
         ddb = self.client("dynamodb")
         tables: dict[str, list[Any]] = {}
         for name in self.table_names:
@@ -352,21 +420,48 @@ class Store:
             tables[name] = items
         data = json.dumps({"format": SNAPSHOT_FORMAT, "tables": tables}, separators=(",", ":"))
         atomic_write(self.data_dir / SNAPSHOT_FILE, data.encode())
-        _write_watch.dirty = False
+        # Replaying the journal over the new snapshot would change nothing: a crash
+        # between these two steps is harmless.
+        if self._journal is not None:
+            self._journal.close()
+        self._journal = open(self.data_dir / JOURNAL_FILE, "wb")  # noqa: SIM115 (kept open)
+        os.fsync(self._journal.fileno())
+        self._journal_lines = 0
 
-    def run(self, call: Callable[[], Any], *, may_write: bool = False) -> Any:
-        """Run call with moto to itself, and persist what it wrote before returning.
+    def _record(self) -> None:
+        """Append the state of the items this invocation wrote to the journal; fsync."""
+        if _write_watch.unknown or self._journal_lines >= JOURNAL_LIMIT:
+            self.save()
+            return
+        ddb = self.client("dynamodb")
+        changes: dict[str, tuple[str, Any, Any]] = {}
+        for table, attributes in _write_watch.writes:
+            if table not in self._key_names:
+                continue
+            key = {name: attributes[name] for name in self._key_names[table]}
+            key_id = json.dumps([table, key], sort_keys=True)
+            if key_id in changes:
+                continue
+            item = ddb.get_item(TableName=table, Key=key, ConsistentRead=True).get("Item")
+            changes[key_id] = (table, key, None if item is None else _encode(item))
+        if not changes:
+            return
+        line = json.dumps(list(changes.values()), separators=(",", ":")).encode() + b"\n"
+        self._journal.write(line)
+        self._journal.flush()
+        os.fsync(self._journal.fileno())
+        self._journal_lines += 1
 
-        may_write forces the save even if no write was noticed: a client created
-        before this module was imported would not carry the write hook.
-        """
+    def run(self, call: Callable[[], Any]) -> Any:
+        """Run call with moto to itself; what it wrote is on disk before this returns."""
         with self.lock:
             if self._mock is None:
                 # after stop() a call would reach real AWS: refuse it
                 raise RuntimeError("the local store is stopped")
-            _write_watch.dirty = False
+            _write_watch.reset()
             try:
                 return call()
             finally:
-                if _write_watch.dirty or may_write:
-                    self.save()
+                if _write_watch.writes or _write_watch.unknown:
+                    self._record()
+                _write_watch.reset()

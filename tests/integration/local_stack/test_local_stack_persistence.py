@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -14,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from local_stack.store import SECRETS_FILE, SNAPSHOT_FILE
+from local_stack.store import JOURNAL_FILE, SECRETS_FILE, SNAPSHOT_FILE
 from tests.integration.local_stack.harness import TEMPLATE, WEB_DIR, Client, Reply, running_stack
 
 REPO = Path(__file__).resolve().parents[3]
@@ -26,7 +27,7 @@ def test_data_survives_a_restart(tmp_path: Path) -> None:
         bumped = first.client.request("POST", "/v1/items/a1/bump", {"expected": 0}, token="user-x")
         assert bumped.status == 200
         first_secret = first.client.request("GET", "/v1/echo/s", token="user-x").json()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [SNAPSHOT_FILE, SECRETS_FILE]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [JOURNAL_FILE, SNAPSHOT_FILE, SECRETS_FILE]
 
     with running_stack(tmp_path) as second:
         assert second.client.request("POST", "/v1/users", {"login": "ALICE"}).status == 409
@@ -45,18 +46,26 @@ def test_data_survives_a_restart(tmp_path: Path) -> None:
         assert fresh.client.request("POST", "/v1/users", {"login": "alice"}).status == 201
 
 
-def test_an_acknowledged_write_is_already_on_disk(tmp_path: Path) -> None:
-    with running_stack(tmp_path) as running:
+def test_an_acknowledged_write_survives_a_crash(tmp_path: Path) -> None:
+    live, crashed = tmp_path / "live", tmp_path / "crashed"
+    with running_stack(live) as running:
         assert running.client.request("POST", "/v1/users", {"login": "bob"}).status == 201
-        # read while the stack still runs: the response came after the snapshot
-        snapshot = json.loads((tmp_path / SNAPSHOT_FILE).read_text())
-        items = snapshot["tables"]["GameTable"]
-        assert {"pk": {"S": "user#bob"}, "sk": {"S": "profile"}} in [
-            {"pk": i["pk"], "sk": i["sk"]} for i in items
-        ]
-        # a GET that writes (the first view commits a shoe, in the real API) is saved too
-        running.client.request("GET", "/v1/items/none", token="user-x")
-        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp left
+        bumped = running.client.request(
+            "POST", "/v1/items/c1/bump", {"expected": 0}, token="user-x"
+        )
+        assert bumped.status == 200
+        # the data dir as a crash right after the answers would leave it (no clean stop)
+        shutil.copytree(live, crashed)
+    journal = crashed / JOURNAL_FILE
+    assert len(journal.read_bytes().splitlines()) == 2  # one line per writing request
+    with journal.open("ab") as torn:
+        torn.write(b'[["GameTable",{"pk":{"S":"user#eve"}')  # a write cut short, never answered
+    with running_stack(crashed) as restarted:
+        assert restarted.client.request("POST", "/v1/users", {"login": "bob"}).status == 409
+        assert restarted.client.request("POST", "/v1/users", {"login": "eve"}).status == 201
+        item = restarted.client.request("GET", "/v1/items/c1", token="user-x").json()["item"]
+        assert int(item["version"]) == 1
+    assert not [p for p in crashed.iterdir() if p.name.startswith(".")]  # no temp file left
 
 
 def _race(client: Client, item: str, expected: int, threads: int) -> list[Reply]:

@@ -1,0 +1,28 @@
+"""A template with no Api resource, authorizer or gateway responses of its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.integration.local_stack.harness import FIXTURES, running_stack
+
+MINIMAL = FIXTURES / "minimal" / "template.yaml"
+
+
+def test_implicit_api_and_api_gateways_default_answers(tmp_path: Path) -> None:
+    with running_stack(tmp_path, MINIMAL) as running:
+        client = running.client
+        echo = client.request("GET", "/v1/public/echo")
+        assert echo.status == 200, echo.body
+        event = echo.json()["event"]
+        assert event["requestContext"]["stage"] == "Prod"  # SAM's implicit stage
+        assert event["resource"] == "/v1/public/echo"
+
+        missing = client.request("GET", "/v1/nothing")
+        assert missing.status == 403
+        assert missing.json() == {"message": "Missing Authentication Token"}
+        assert missing.header("Content-Type") == "application/json"
+        assert missing.header("x-amzn-ErrorType") == "MissingAuthenticationTokenException"
+        assert client.request("POST", "/v1/public/echo").status == 403
+        # no Cors on this Api: a preflight is an unknown method too
+        assert client.request("OPTIONS", "/v1/public/echo").status == 403
