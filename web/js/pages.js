@@ -270,7 +270,9 @@ export async function showHistory(main, isCurrent) {
     cursor = null;
     page(true);
   }
-  more.addEventListener("click", () => page(false));
+  more.addEventListener("click", () => {
+    if (cursor) page(false);
+  });
   reload();
 }
 

@@ -277,6 +277,7 @@ function render() {
   const target = focused && main.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
   if (target && !target.disabled) target.focus({ preventScroll: true });
   if (S.busy) lockControls(main, true);
+  else main.setAttribute("aria-busy", "false");
   markSeen(S.round);
 }
 
@@ -471,6 +472,7 @@ function renderBetting() {
   let shoeOpts = null;
   if (fresh) {
     const seedErr = clientSeedError(S.clientSeed.trim());
+    const seedErrEl = h("span", { class: "field-error", testid: "client-seed-error", "aria-live": "polite" }, seedErr || "");
     shoeOpts = h(
       "div",
       { class: "shoe-options" },
@@ -482,10 +484,15 @@ function renderBetting() {
         h("input", {
           type: "text", testid: "client-seed", value: S.clientSeed, maxlength: "64", autocomplete: "off", spellcheck: "false",
           placeholder: S.shoe?.client_seed || "", "aria-invalid": seedErr ? "true" : "false",
-          oninput: (e) => { S.clientSeed = e.target.value; },
-          onchange: () => render(),
+          // No re-render while typing or on blur: a re-render on blur would swallow the click on Deal.
+          oninput: (e) => {
+            S.clientSeed = e.target.value;
+            const err = clientSeedError(S.clientSeed.trim());
+            seedErrEl.textContent = err || "";
+            e.target.setAttribute("aria-invalid", err ? "true" : "false");
+          },
         }),
-        seedErr ? h("span", { class: "field-error" }, seedErr) : null,
+        seedErrEl,
       ),
       caps.cutRange
         ? h(
