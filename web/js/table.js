@@ -147,7 +147,7 @@ async function deal() {
     } catch (e) {
       if (S !== me) return;
       if (e.status === 422 && e.code === "validation_error" && (body.client_seed || body.cut !== undefined)) {
-        toast(`${errorText(e)} — the client seed and the cut can only be chosen before the first card of a new shoe is dealt; this shoe has already started, so deal without them (the form has been refreshed).`);
+        toast(`${errorText(e)} This shoe has already started (perhaps in another tab), so its client seed and cut can no longer be chosen: the table is refreshed, deal again.`);
         S.clientSeed = "";
         S.cutTouched = false;
         await refresh().catch(() => {});

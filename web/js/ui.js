@@ -20,9 +20,16 @@ export function toast(message, { tone = "error", timeout = 7000 } = {}) {
 /** Words for an ApiError (problem document): detail, else title, plus hints. */
 export function errorText(err) {
   if (!err) return "Something went wrong.";
-  let text = err.detail || err.title || err.message || "Something went wrong.";
+  let text = sentence(err.detail || err.title || err.message || "Something went wrong");
   if (err.status === 429 && err.retryAfter) text += ` Try again in ${err.retryAfter} s.`;
   return text;
+}
+
+/** Ending with a full stop (the API's details may start with a field name: kept as is). */
+export function sentence(text) {
+  const t = String(text).trim();
+  if (!t) return t;
+  return /[.!?…]$/.test(t) ? t : `${t}.`;
 }
 
 export function reportError(err, prefix = "") {
