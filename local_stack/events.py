@@ -206,6 +206,8 @@ def proxy_response(result: Any) -> HttpResponse:
         pair = (str(key), _header_value(value))
         if not any(k.lower() == pair[0].lower() and v == pair[1] for k, v in headers):
             headers.append(pair)
+    if not any(k.lower() == "content-type" for k, _ in headers):
+        headers.append(("Content-Type", "application/json"))  # API Gateway's default
     return HttpResponse(status=status, headers=headers, body=raw)
 
 

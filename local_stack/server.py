@@ -95,7 +95,7 @@ class RequestHandler(BaseHTTPRequestHandler):
             method=self.command,
             raw_path=parts.path or "/",
             query=parts.query,
-            headers=list(self.headers.items()),
+            headers=self._forwarded_headers(),
             body=b"",
             source_ip=self.client_address[0],
             request_id=str(uuid.uuid4()),
@@ -111,6 +111,19 @@ class RequestHandler(BaseHTTPRequestHandler):
         self._send(response)
         elapsed = (time.perf_counter() - started) * 1000
         log.info("%s %s %d %.1fms", self.command, self.path, response.status, elapsed)
+
+    def _forwarded_headers(self) -> list[tuple[str, str]]:
+        """The request's headers plus those API Gateway adds in front of a function."""
+        headers = list(self.headers.items())
+        present = {name.lower() for name, _ in headers}
+        added = {
+            "X-Forwarded-For": self.client_address[0],
+            "X-Forwarded-Port": str(self.server.server_address[1]),
+            "X-Forwarded-Proto": "http",
+            "X-Amzn-Trace-Id": f"Root=1-{int(time.time()):08x}-{uuid.uuid4().hex[:24]}",
+        }
+        headers.extend((k, v) for k, v in added.items() if k.lower() not in present)
+        return headers
 
     def _respond(self, request: HttpRequest) -> HttpResponse:
         length = int(self.headers.get("Content-Length") or 0)

@@ -75,6 +75,7 @@ class _WriteWatch:
     """
 
     def __init__(self) -> None:
+        self.active = False  # only while a Store runs an invocation: other code is not ours
         self.reset()
 
     def reset(self) -> None:
@@ -83,7 +84,7 @@ class _WriteWatch:
 
     def __call__(self, model: Any = None, params: Any = None, **_: Any) -> None:
         operation = getattr(model, "name", None)
-        if operation not in _DYNAMODB_WRITES:
+        if not self.active or operation not in _DYNAMODB_WRITES:
             return
         try:
             body = json.loads((params or {}).get("body") or b"{}")
@@ -459,9 +460,11 @@ class Store:
                 # after stop() a call would reach real AWS: refuse it
                 raise RuntimeError("the local store is stopped")
             _write_watch.reset()
+            _write_watch.active = True
             try:
                 return call()
             finally:
+                _write_watch.active = False
                 if _write_watch.writes or _write_watch.unknown:
                     self._record()
                 _write_watch.reset()

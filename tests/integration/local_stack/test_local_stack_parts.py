@@ -394,7 +394,9 @@ def test_proxy_responses_map_to_http() -> None:
         {"statusCode": 200, "body": base64.b64encode(b"\x00\x01").decode(), "isBase64Encoded": True}
     )
     assert binary.body == b"\x00\x01"
-    assert proxy_response({"statusCode": 204}).body == b""
+    empty = proxy_response({"statusCode": 204})
+    assert empty.body == b""
+    assert empty.headers == [("Content-Type", "application/json")]  # API Gateway's default
 
 
 @pytest.mark.parametrize(
