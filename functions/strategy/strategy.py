@@ -1,5 +1,9 @@
 """GET /v1/tables/{table_id}/strategy (public): the table's strategy card."""
 
+import importlib
+from collections.abc import Callable
+from typing import Any
+
 from aws_lambda_powertools.event_handler import Response
 
 from blackjack.rules import TABLES
@@ -13,13 +17,21 @@ app = create_app()
 def strategy(table_id: str) -> Response[str]:
     if table_id not in TABLES:
         raise NotFound(f"no table {table_id!r}")
-    try:  # the exact analysis is heavy: imported when first asked for
-        from blackjack.strategy import strategy_card  # type: ignore[import-not-found,unused-ignore]
+    return json_response(_strategy_card()(table_id))
+
+
+def _strategy_card() -> Callable[[str], dict[str, Any]]:
+    """The engine's `strategy_card`, imported when first asked for (the analysis is heavy)."""
+    try:
+        module = importlib.import_module("blackjack.strategy")
     except ModuleNotFoundError as error:
         if error.name != "blackjack.strategy":
             raise
-        raise NotImplementedYet("the strategy analysis is not available yet") from None
-    return json_response(strategy_card(table_id))
+        module = None
+    card: Callable[[str], dict[str, Any]] | None = getattr(module, "strategy_card", None)
+    if card is None:
+        raise NotImplementedYet("the strategy analysis is not available yet")
+    return card
 
 
 handler = lambda_handler(app)

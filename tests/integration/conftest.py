@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import boto3
@@ -64,8 +65,9 @@ def create_table(table_name: str) -> None:
     )
 
 
-@pytest.fixture
-def aws() -> Iterator[None]:
+@contextmanager
+def fresh_aws() -> Iterator[None]:
+    """An empty moto account with the stack's table and secret, and services built anew."""
     with mock_aws():
         create_table(os.environ["TABLE_NAME"])
         secret = boto3.client("secretsmanager").create_secret(
@@ -78,6 +80,12 @@ def aws() -> Iterator[None]:
         parameters.clear_caches()  # type: ignore[no-untyped-call]
         yield
         services.reset()
+
+
+@pytest.fixture
+def aws() -> Iterator[None]:
+    with fresh_aws():
+        yield
 
 
 @pytest.fixture

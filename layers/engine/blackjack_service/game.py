@@ -46,7 +46,7 @@ from .store import Page, Play, Profile, Seat, SettledRound, ShoeRecord, Stats, S
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
-_CURSOR = re.compile(r"\d{15}#[0-9a-f]{32}")
+_CURSOR = re.compile(r"\d{16}#[0-9a-f]{32}")
 _ETAG = re.compile(r'\s*(?:W/)?"?(\d+)"?\s*')
 
 
@@ -279,7 +279,7 @@ class GameService:
                 round_id=round_id,
                 table=table.id,
                 view=view,
-                settled_at_ms=int(self.clock() * 1000),
+                settled_at_us=int(self.clock() * 1_000_000),
             )
             if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
                 shoe_record.in_play = False

@@ -41,7 +41,7 @@ class _Unkept(Exception):
 
 
 @functools.cache
-def _runner() -> Callable[..., LambdaResponse]:
+def _runner() -> tuple[Callable[..., LambdaResponse], IdempotencyConfig]:
     persistence = DynamoDBPersistenceLayer(
         table_name=store().table_name,
         key_attr="pk",
@@ -71,7 +71,7 @@ def _runner() -> Callable[..., LambdaResponse]:
             raise _Unkept(response)
         return response
 
-    return run  # type: ignore[no-any-return]
+    return run, config
 
 
 def resolve_once(
@@ -84,8 +84,10 @@ def resolve_once(
         "key": key,
         "body": json.loads(event.get("body") or "{}"),
     }
+    run, config = _runner()
+    config.register_lambda_context(context)  # in-progress records expire with the invocation
     try:
-        return _runner()(request=request, app=app, event=event, context=context)
+        return run(request=request, app=app, event=event, context=context)
     except _Unkept as unkept:
         return unkept.response
     except IdempotencyValidationError:

@@ -1,10 +1,14 @@
 """One logger, one metrics emitter and one tracer per function (Powertools), configured by
 the template's POWERTOOLS_* environment."""
 
+import warnings
 from decimal import Decimal
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+
+# Most requests record no metric; that is expected, not worth a warning per request.
+warnings.filterwarnings("ignore", "No application metrics to publish", UserWarning)
 
 logger = Logger()
 metrics = Metrics()

@@ -9,7 +9,7 @@ Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
 - seat at a table (version; shoe in play or the next shoe committed; current or last
   round): `USER#<login>` / `SEAT#<table>`
 - settled round (its public view as JSON): `USER#<login>` / `ROUND#<round_id>`, and in
-  `gsi1`: `HISTORY#<login>` / `<settled at, ms, 15 digits>#<round_id>`
+  `gsi1`: `HISTORY#<login>` / `<settled at, µs, 16 digits>#<round_id>`
 - ledger entry, one per balance change: `USER#<login>` / `LEDGER#<time>#<id>`
 - shoe (commitment, seeds, round ids; dealt cards once retired): `USER#<login>` /
   `SHOE#<shoe_id>`
@@ -17,7 +17,7 @@ Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
 - idempotency records (Powertools): `idempotency#<function>` / `<hash>`
 
 `<login>` is the login lower-cased, so logins are unique ignoring case (a conditional put
-on the profile key). A settled round's `gsi1sk` is its settle time (ms) and id, so the
+on the profile key). A settled round's `gsi1sk` is its settle time (µs) and id, so the
 history reads last settled first from one GSI query. Only `gsi1` is used.
 
 Every change is conditional: a seat write expects the seat's `version` (or its absence),
@@ -137,12 +137,12 @@ class SettledRound:
     round_id: str
     table: str
     view: dict[str, Any]
-    settled_at_ms: int
+    settled_at_us: int
 
 
-def history_position(settled_at_ms: int, round_id: str) -> str:
+def history_position(settled_at_us: int, round_id: str) -> str:
     """A settled round's place in the history index: settle time, then id for ties."""
-    return f"{settled_at_ms:015d}#{round_id}"
+    return f"{settled_at_us:016d}#{round_id}"
 
 
 @dataclass(slots=True)
@@ -369,7 +369,7 @@ class Store:
                         "table": settled.table,
                         "view": _dumps(settled.view),
                         "gsi1pk": f"HISTORY#{play.login}",
-                        "gsi1sk": history_position(settled.settled_at_ms, settled.round_id),
+                        "gsi1sk": history_position(settled.settled_at_us, settled.round_id),
                     }
                 ),
             },

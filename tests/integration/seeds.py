@@ -1,0 +1,48 @@
+"""Known shoes for scenario tests: a seed source the tests hand to their own GameService
+(the deployed functions always use the system's generator)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from blackjack.fairness import shuffled_shoe
+from blackjack_service import services
+from blackjack_service.game import GameService
+
+CLIENT_SEED = "tests"
+
+
+class FixedSeeds:
+    def __init__(self, server_seeds: list[str]) -> None:
+        self._seeds: Iterator[str] = iter(server_seeds)
+        self._counter = 10**6
+
+    def server_seed(self) -> str:
+        try:
+            return next(self._seeds)
+        except StopIteration:
+            self._counter += 1
+            return f"{self._counter:064x}"
+
+    def client_seed(self) -> str:
+        return CLIENT_SEED
+
+
+def find_seed(decks: int, wanted: Callable[[list[str]], bool], nonce: int = 1) -> str:
+    """The first counter seed whose shoe (client seed `tests`) satisfies `wanted`."""
+    for counter in range(200_000):
+        seed = f"{counter:064x}"
+        if wanted(shuffled_shoe(seed, CLIENT_SEED, nonce, decks)):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def use_seeds(monkeypatch: pytest.MonkeyPatch, *server_seeds: str) -> None:
+    game = GameService(services.store(), seeds=FixedSeeds(list(server_seeds)))
+    monkeypatch.setattr(services, "game", lambda: game)
+
+
+def value(card: str) -> int:
+    return {"A": 11, "T": 10, "J": 10, "Q": 10, "K": 10}.get(card[0]) or int(card[0])

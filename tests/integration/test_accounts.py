@@ -1,0 +1,193 @@
+"""Registration, login, lockout, the profile, and the authorizer through the gateway."""
+
+from __future__ import annotations
+
+import time
+
+import jwt
+import pytest
+
+from .conftest import Player
+from .harness import Gateway
+
+
+def problem(reply, status: int, code: str) -> None:
+    assert reply.status == status, reply.text
+    assert reply.header("Content-Type") == "application/problem+json"
+    body = reply.body
+    assert set(body) >= {"type", "title", "status", "detail", "code"}
+    assert body["status"] == status and body["code"] == code
+    assert "Traceback" not in reply.text
+
+
+def test_register_and_login(api: Gateway) -> None:
+    reply = api.request(
+        "POST", "/v1/users", {"login": "Carol99", "nick": "carol", "password": "pass1234"}
+    )
+    assert reply.status == 201
+    assert reply.body == {"login": "Carol99", "nick": "carol", "balance": 10000}
+    reply = api.request("POST", "/v1/sessions", {"login": "carol99", "password": "pass1234"})
+    assert reply.status == 200
+    body = reply.body
+    assert body["token_type"] == "Bearer" and body["expires_in"] == 3600
+    assert body["user"] == {"login": "Carol99", "nick": "carol", "balance": 10000}
+    assert [t["id"] for t in body["tables"]] == ["classic", "bicycle", "casino", "european"]
+    claims = jwt.decode(body["token"], options={"verify_signature": False})
+    assert claims["sub"] == "Carol99" and claims["nick"] == "carol"
+    assert claims["exp"] - claims["iat"] == 3600
+
+
+def test_login_unique_ignoring_case(api: Gateway) -> None:
+    Player(api, "dave1234")
+    reply = api.request(
+        "POST", "/v1/users", {"login": "DAVE1234", "nick": "other", "password": "pass1234"}
+    )
+    problem(reply, 409, "login_taken")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"login": "abc", "nick": "nick1", "password": "pass1234"},
+        {"login": "abcd_e", "nick": "nick1", "password": "pass1234"},
+        {"login": "a" * 33, "nick": "nick1", "password": "pass1234"},
+        {"login": "abcd", "nick": "ni", "password": "pass1234"},
+        {"login": "abcd", "nick": "nick1", "password": "pass 1234"},
+        {"login": "abcd", "nick": "nick1"},
+        {"login": 12345, "nick": "nick1", "password": "pass1234"},
+        {"login": "abcd", "nick": "nick1", "password": "pass1234", "admin": True},
+        {"login": "abcdé", "nick": "nick1", "password": "pass1234"},
+    ],
+)
+def test_register_validation(api: Gateway, body: dict[str, object]) -> None:
+    problem(api.request("POST", "/v1/users", body), 422, "validation_error")
+
+
+def test_body_checks(api: Gateway) -> None:
+    problem(api.request("POST", "/v1/users", raw="{not json"), 400, "malformed_request")
+    problem(api.request("POST", "/v1/users", raw="[1, 2]"), 400, "malformed_request")
+    problem(api.request("POST", "/v1/users", raw='"text"'), 400, "malformed_request")
+    problem(api.request("POST", "/v1/users", raw=""), 400, "malformed_request")
+    problem(api.request("POST", "/v1/users", raw='{"login": NaN}'), 400, "malformed_request")
+    reply = api.request(
+        "POST",
+        "/v1/users",
+        raw="login=abcd",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    problem(reply, 415, "unsupported_media_type")
+    big = '{"login": "' + "a" * 17000 + '"}'
+    problem(api.request("POST", "/v1/users", raw=big), 413, "payload_too_large")
+    ok = api.request(
+        "POST",
+        "/v1/users",
+        raw='{"login": "erin1234", "nick": "erin", "password": "pass1234"}',
+        headers={"Content-Type": "application/json; charset=utf-8"},
+    )
+    assert ok.status == 201
+
+
+def test_bad_credentials_same_for_unknown_and_wrong(api: Gateway) -> None:
+    Player(api, "frank123")
+    wrong = api.request("POST", "/v1/sessions", {"login": "frank123", "password": "nope12345"})
+    unknown = api.request("POST", "/v1/sessions", {"login": "nobody99", "password": "nope12345"})
+    problem(wrong, 401, "bad_credentials")
+    problem(unknown, 401, "bad_credentials")
+    assert wrong.body == unknown.body
+
+
+def test_lockout_after_five_failures(api: Gateway) -> None:
+    Player(api, "gina1234")
+    for attempt, login in enumerate(["gina1234", "GINA1234", "Gina1234", "gina1234", "gINA1234"]):
+        reply = api.request(
+            "POST", "/v1/sessions", {"login": login, "password": f"wrong{attempt}x"}
+        )
+        problem(reply, 401, "bad_credentials")
+    reply = api.request("POST", "/v1/sessions", {"login": "gina1234", "password": "password1"})
+    problem(reply, 429, "too_many_attempts")
+    retry = int(reply.header("Retry-After") or 0)
+    assert 0 < retry <= 900
+
+
+def test_lockout_of_unknown_login(api: Gateway) -> None:
+    for _ in range(5):
+        problem(
+            api.request("POST", "/v1/sessions", {"login": "ghost123", "password": "x"}),
+            401,
+            "bad_credentials",
+        )
+    problem(
+        api.request("POST", "/v1/sessions", {"login": "Ghost123", "password": "x"}),
+        429,
+        "too_many_attempts",
+    )
+
+
+def test_success_clears_the_count(api: Gateway) -> None:
+    Player(api, "hank1234")
+    for _ in range(4):
+        api.request("POST", "/v1/sessions", {"login": "hank1234", "password": "wrong"})
+    assert (
+        api.request("POST", "/v1/sessions", {"login": "hank1234", "password": "password1"}).status
+        == 200
+    )
+    for _ in range(4):
+        problem(
+            api.request("POST", "/v1/sessions", {"login": "hank1234", "password": "wrong"}),
+            401,
+            "bad_credentials",
+        )
+    assert (
+        api.request("POST", "/v1/sessions", {"login": "hank1234", "password": "password1"}).status
+        == 200
+    )
+
+
+def test_me(alice: Player) -> None:
+    reply = alice.get("/v1/me")
+    assert reply.status == 200
+    assert reply.body == {
+        "login": "alice1",
+        "nick": "Nickalice1",
+        "balance": 10000,
+        "stats": {"rounds": 0, "hands_won": 0, "hands_lost": 0, "hands_pushed": 0, "net": 0},
+    }
+
+
+def _token(secret: str, **claims: object) -> str:
+    now = int(time.time())
+    base = {"sub": "alice1", "nick": "Nickalice1", "iat": now, "exp": now + 600}
+    return jwt.encode({**base, **claims}, secret, algorithm="HS256")
+
+
+def test_authorizer_refuses_bad_tokens(api: Gateway, alice: Player) -> None:
+    from blackjack_service.tokens import signing_key
+
+    key = signing_key()
+    assert api.request("GET", "/v1/me").status == 401
+    for token in [
+        "garbage",
+        _token("another-key-entirely-" + "x" * 30),
+        _token(key, exp=int(time.time()) - 10),
+        _token(key, sub=None),
+        jwt.encode({"sub": "alice1", "nick": "n", "iat": 1, "exp": 2**40}, key, algorithm="HS512"),
+    ]:
+        problem(api.request("GET", "/v1/me", token=token), 401, "unauthorized")
+    problem(
+        api.request("GET", "/v1/me", headers={"Authorization": "Basic abc"}), 401, "unauthorized"
+    )
+    assert api.request("GET", "/v1/me", token=_token(key)).status == 200
+
+
+def test_authorizer_policy_covers_the_stage(api: Gateway, alice: Player) -> None:
+    from .harness import LambdaContext, sample
+
+    event = sample("authorizer_token")
+    event["authorizationToken"] = f"Bearer {alice.token}"
+    policy = api.modules["authorizer"].handler(event, LambdaContext())
+    assert policy["principalId"] == "alice1"
+    assert policy["context"] == {"login": "alice1", "nick": "Nickalice1"}
+    assert policy["policyDocument"]["Statement"][0]["Resource"].endswith("abc123/Prod/*/*")
+    event["authorizationToken"] = "Bearer nope"
+    with pytest.raises(Exception, match=r"^Unauthorized$"):
+        api.modules["authorizer"].handler(event, LambdaContext())

@@ -1,0 +1,134 @@
+"""Health, the OpenAPI document, routing inside a function, unexpected errors, imports."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .harness import FUNCTIONS, MODULES, ROOT, ROUTES, Gateway, LambdaContext, sample
+from .helpers import dynamodb, table_name
+from .test_accounts import problem
+
+SPEC = Path("/work/shared/spec/API.md")
+
+
+def test_health(api: Gateway) -> None:
+    reply = api.request("GET", "/v1/health", headers={"Origin": "https://play.example"})
+    assert reply.status == 200 and reply.body == {"status": "ok"}
+    assert reply.header("Access-Control-Allow-Origin") == "*"
+
+
+def _spec_routes() -> set[tuple[str, str]]:
+    text = SPEC.read_text() if SPEC.exists() else ""
+    found = re.findall(r"`(GET|POST|PUT|PATCH|DELETE) (/v1/[^`?\s,]*)", text)
+    return {(method, path) for method, path in found}
+
+
+def _template_routes() -> set[tuple[str, str]]:
+    template = ROOT / "template.yaml"
+    if not template.exists():
+        return set()
+    import yaml
+
+    class CloudFormationLoader(yaml.SafeLoader):
+        """Reads !Ref, !Sub, !GetAtt and the like as plain values."""
+
+    def any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> object:
+        return None
+
+    yaml.add_multi_constructor("!", any_tag, Loader=CloudFormationLoader)
+    document = yaml.load(template.read_text(), Loader=CloudFormationLoader)
+    routes = set()
+    for resource in (document.get("Resources") or {}).values():
+        events = ((resource or {}).get("Properties") or {}).get("Events") or {}
+        for event in events.values():
+            if event.get("Type") == "Api":
+                properties = event["Properties"]
+                routes.add((properties["Method"].upper(), properties["Path"]))
+    return routes
+
+
+def test_openapi_covers_every_route(api: Gateway) -> None:
+    reply = api.request("GET", "/v1/openapi.json")
+    assert reply.status == 200
+    document = reply.body
+    assert document["openapi"].startswith("3.")
+    served = {(method.upper(), path) for path, item in document["paths"].items() for method in item}
+    expected = {(method, resource) for method, resource, *_ in ROUTES}
+    expected |= _spec_routes() | _template_routes()
+    assert expected <= served, expected - served
+    assert "StartRoundRequest" in document["components"]["schemas"]
+
+
+@pytest.mark.parametrize("module", sorted(set(MODULES) - {"authorizer"}))
+def test_unknown_route_inside_a_function_is_404(api: Gateway, module: str) -> None:
+    event = sample("me_get")
+    event["path"] = event["resource"] = "/v1/nothing-here"
+    event["httpMethod"] = "DELETE"
+    response = api.modules[module].handler(event, LambdaContext())
+    assert response["statusCode"] == 404
+    body = json.loads(response["body"])
+    assert body["code"] == "not_found" and body["status"] == 404
+
+
+def test_gateway_unknown_route(api: Gateway) -> None:
+    problem(api.request("GET", "/v1/nowhere"), 404, "not_found")
+    problem(api.request("DELETE", "/v1/me"), 404, "not_found")
+
+
+def test_unexpected_error_is_a_bare_500(api: Gateway, alice) -> None:
+    dynamodb().delete_table(TableName=table_name())
+    reply = alice.get("/v1/me")
+    problem(reply, 500, "internal_error")
+    assert "ResourceNotFound" not in reply.text and "dynamodb" not in reply.text.lower()
+
+
+def test_unknown_table_is_404(alice) -> None:
+    problem(alice.get("/v1/tables/nowhere"), 404, "not_found")
+
+
+def test_tables_public(api: Gateway) -> None:
+    reply = api.request("GET", "/v1/tables")
+    assert reply.status == 200
+    tables = reply.body["tables"]
+    assert [t["id"] for t in tables] == ["classic", "bicycle", "casino", "european"]
+    assert set(tables[2]) == {"id", "name", "description", "min_bet", "max_bet", "boxes", "rules"}
+
+
+_GUARD = """
+import socket, sys
+def refuse(*args, **kwargs):
+    raise RuntimeError("network used at import")
+socket.socket.connect = refuse
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+sys.path[:0] = {paths!r}
+import {module}
+assert callable({module}.handler)
+"""
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_function_imports_without_credentials_or_network(module: str, tmp_path: Path) -> None:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("AWS_") and key not in {"TABLE_NAME", "TOKEN_SECRET_ARN"}
+    }
+    env |= {
+        "HOME": str(tmp_path),
+        "AWS_CONFIG_FILE": "/nonexistent",
+        "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent",
+    }
+    paths = [str(FUNCTIONS / module), str(ROOT / "layers" / "engine")]
+    code = _GUARD.format(paths=paths, module=module)
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
