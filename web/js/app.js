@@ -12,6 +12,7 @@ let routeGen = 0;
 
 setUnauthorizedHandler(() => {
   clearSession();
+  if (location.hash && !location.hash.startsWith("#/login")) sessionStorage.setItem("blackjack.after_login", location.hash);
   toast("Please log in (your session ended).");
   go("#/login");
 });
@@ -57,6 +58,9 @@ async function route() {
   const session = getSession();
   leaveTable();
   renderNav();
+  // A new page: start at the top, and let assistive technology land on the content.
+  window.scrollTo(0, 0);
+  main.focus({ preventScroll: true });
   const isPublic = page === "login" || page === "strategy" || (page === "verify" && !arg);
   if (!session && !isPublic) {
     if (page && page !== "login") sessionStorage.setItem("blackjack.after_login", location.hash);

@@ -180,7 +180,8 @@ async function act(name) {
     } catch (e) {
       if (S !== me) return;
       if (e.status === 412 || e.code === "conflict" || e.code === "no_round") {
-        toast(`${errorText(e)} The table has been refreshed.`, { tone: "info" });
+        const why = e.status === 412 ? "The round moved on elsewhere (another tab?)" : "The table changed meanwhile";
+        toast(`${why}: ${errorText(e)} The table has been refreshed.`, { tone: "info" });
         await refresh().catch((e2) => reportError(e2));
       } else reportError(e);
     }
@@ -274,7 +275,9 @@ function render() {
       renderFairness(),
     ),
   );
-  const target = focused && main.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
+  let target = focused && main.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
+  // The action just used has gone (round settled): put the focus on Deal, so Enter deals again.
+  if (!target && focused && focused.startsWith("action-")) target = main.querySelector('[data-testid="deal"]') || main.querySelector('[data-testid^="action-"]');
   if (target && !target.disabled) target.focus({ preventScroll: true });
   if (S.busy) lockControls(main, true);
   else main.setAttribute("aria-busy", "false");
