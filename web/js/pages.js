@@ -5,7 +5,7 @@ import { toast, reportError, errorText, setBalance, go } from "./ui.js";
 import { ruleSentences, tableSummary } from "./rules.js";
 import {
   formatCoins, formatSigned, formatEv, credentialError, handTotalLabel, dealerTotalLabel, resultLabel, resultTone,
-  UP_CARDS, chartRowKeys, chartRowLabel, CHART_LETTER,
+  UP_CARDS, chartRowKeys, chartRowLabel, CHART_LETTER, rowHandEvs, ACTION_LABEL,
 } from "./view.js";
 import { verifyShoe, shuffleShoe, serverSeedHash } from "./fairness.js";
 
@@ -311,6 +311,25 @@ export async function showStrategy(main, id, isCurrent) {
   if (!isCurrent()) return;
   const pe = Number(data.player_ev);
   const sections = ["hard", "soft", "pairs"].filter((s) => data.chart && data.chart[s]);
+  const hasEv = data.ev && Object.keys(data.ev).length > 0;
+  const detail = h("div", { class: "panel ev-detail", testid: "strategy-ev", "aria-live": "polite", hidden: true });
+  const showCell = (section, row, up) => {
+    clear(detail);
+    detail.hidden = false;
+    const hands = rowHandEvs(data.ev, section, row, up);
+    detail.append(
+      h("h2", {}, `${chartRowLabel(section, row)} against ${up === "T" ? "10" : up}: ${data.chart[section][row][up]}`),
+      hands.length
+        ? h(
+            "table",
+            { class: "ev-table" },
+            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "EV per unit bet, best first"))),
+            h("tbody", {}, hands.map((x) => h("tr", {}, h("th", { scope: "row" }, x.hand.replace(/T/g, "10")), h("td", {}, x.evs.map(([a, v], i) => h("span", { class: i === 0 ? "best" : "" }, `${ACTION_LABEL[a] || a} ${formatEv(v)}`)))))),
+          )
+        : h("p", { class: "muted" }, "No per-hand values for this cell."),
+    );
+    detail.scrollIntoView({ block: "nearest" });
+  };
   clear(main).appendChild(
     h(
       "section",
@@ -327,12 +346,14 @@ export async function showStrategy(main, id, isCurrent) {
         { class: "legend", "aria-label": "Legend" },
         Object.entries(CHART_LETTER).map(([a, l]) => h("li", {}, h("span", { class: `cell act-${a}` }, l), ` ${a}`)),
       ),
-      sections.map((s) => chartTable(s, data.chart[s])),
+      hasEv ? h("p", { class: "muted small" }, "Pick a cell to see the expected value of every action for the two-card hands of that row.") : null,
+      sections.map((s) => chartTable(s, data.chart[s], hasEv ? showCell : null)),
+      detail,
     ),
   );
 }
 
-function chartTable(section, rows) {
+function chartTable(section, rows, onPick) {
   const names = { hard: "Hard totals", soft: "Soft totals", pairs: "Pairs" };
   return h(
     "div",
@@ -352,7 +373,13 @@ function chartTable(section, rows) {
             h("th", { scope: "row" }, chartRowLabel(section, k)),
             UP_CARDS.map((u) => {
               const a = rows[k]?.[u];
-              return h("td", { class: `cell act-${a || "none"}`, title: a ? `${chartRowLabel(section, k)} vs ${u === "T" ? "10" : u}: ${a}` : null }, a ? CHART_LETTER[a] || a : "");
+              const words = a ? `${chartRowLabel(section, k)} against ${u === "T" ? "10" : u}: ${a}` : null;
+              const letter = a ? CHART_LETTER[a] || a : "";
+              return h(
+                "td",
+                { class: `cell act-${a || "none"}`, title: words },
+                onPick && a ? h("button", { type: "button", class: "cell-btn", "aria-label": words, onclick: () => onPick(section, k, u) }, letter) : letter,
+              );
             }),
           ),
         ),

@@ -217,3 +217,29 @@ export function userStake(round) {
   }
   return s;
 }
+
+const RANK_VALUE = (r) => (r === "A" ? 11 : r === "T" ? 10 : Number(r));
+/** Which chart row a two-card hand key ("2,9", "7,A", "8,8") belongs to: {section, row} or null (natural). */
+export function chartRowOfHand(key) {
+  const [a, b] = String(key).split(",");
+  if (!a || !b) return null;
+  if (a === b) return { section: "pairs", row: a };
+  if (a === "A" || b === "A") {
+    const other = a === "A" ? b : a;
+    if (other === "T") return null;
+    return { section: "soft", row: String(11 + RANK_VALUE(other)) };
+  }
+  return { section: "hard", row: String(RANK_VALUE(a) + RANK_VALUE(b)) };
+}
+
+/** The two-card hands of a chart row with their EVs against one up card, best action first. */
+export function rowHandEvs(evMap, section, row, up) {
+  const out = [];
+  for (const [key, byUp] of Object.entries(evMap || {})) {
+    const where = chartRowOfHand(key);
+    if (!where || where.section !== section || where.row !== String(row)) continue;
+    const evs = Object.entries((byUp || {})[up] || {}).sort((x, y) => y[1] - x[1]);
+    out.push({ hand: key, evs });
+  }
+  return out.sort((x, y) => x.hand.localeCompare(y.hand));
+}

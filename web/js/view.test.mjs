@@ -123,3 +123,16 @@ test("chart rows in reading order", () => {
   assert.equal(chartRowLabel("soft", "21"), "Soft 21 (A,T)");
   assert.equal(chartRowLabel("pairs", "T"), "10,10");
 });
+
+import { chartRowOfHand, rowHandEvs } from "./view.js";
+test("two-card hands map to chart rows", () => {
+  assert.deepEqual(chartRowOfHand("2,9"), { section: "hard", row: "11" });
+  assert.deepEqual(chartRowOfHand("7,A"), { section: "soft", row: "18" });
+  assert.deepEqual(chartRowOfHand("T,T"), { section: "pairs", row: "T" });
+  assert.deepEqual(chartRowOfHand("A,A"), { section: "pairs", row: "A" });
+  assert.equal(chartRowOfHand("T,A"), null);
+  const ev = { "2,T": { "4": { hit: -0.25, stand: -0.21 } }, "3,9": { "4": { hit: -0.23, stand: -0.2 } }, "6,6": { "4": { split: 0.1 } } };
+  const rows = rowHandEvs(ev, "hard", "12", "4");
+  assert.deepEqual(rows.map((r) => r.hand), ["2,T", "3,9"]);
+  assert.deepEqual(rows[0].evs[0], ["stand", -0.21]);
+});
