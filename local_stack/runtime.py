@@ -2,11 +2,13 @@
 
 Lambda puts a function's CodeUri at the root of sys.path, its layers' code beside it,
 imports `module` from `Handler: module.function` and calls it per event with a context.
-Here every function shares the process, so each one keeps its own modules: the
-modules imported from its CodeUri are held aside between its invocations and put back
-in sys.modules only while it runs (two functions may both have `app.py`). Its
-environment (template Globals merged with its own, plus what Lambda sets) is applied
-for its import and for each invocation.
+Here every function shares the process, so each one keeps its own modules, as each
+Lambda function has its own memory: the modules imported from its CodeUri and from
+its layers are held aside between its invocations and put back in sys.modules only
+while it runs (two functions may both have `app.py`; module-level caches in a layer
+are not shared between functions, nor kept across restarts of the stack). Libraries
+installed in the environment are shared. Its environment (template Globals merged with
+its own, plus what Lambda sets) is applied for its import and for each invocation.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -101,7 +104,7 @@ class LambdaFunction:
                 f"{self.logical_id}: Handler {self.handler!r} is not module.function"
             )
         module = importlib.import_module(module_name)
-        if not self._is_own(module):
+        if not str(getattr(module, "__file__", "")).startswith(str(self.code_dir) + os.sep):
             raise RuntimeError(
                 f"{self.logical_id}: {module_name} was imported from {module.__file__}, "
                 f"not from its CodeUri {self.code_dir}"
@@ -111,16 +114,21 @@ class LambdaFunction:
     @contextmanager
     def _activated(self) -> Iterator[None]:
         """sys.path, sys.modules and os.environ as this function's own, for a while."""
-        code_dir = str(self.code_dir)
-        paths = [code_dir, *(str(p) for p in self.layer_dirs)]
+        paths = [str(self.code_dir), *(str(p) for p in self.layer_dirs)]
         saved_path = list(sys.path)
         environment = self.lambda_environment()
         saved_environ = {key: os.environ.get(key) for key in environment}
-        # Modules of the same name another function or the host left would shadow ours.
+        # What the host or another function left under our names would shadow ours.
         top = self.handler.rpartition(".")[0].split(".")[0]
-        in_code_dir = (self.code_dir / f"{top}.py").exists() or (self.code_dir / top).is_dir()
-        names = {*self._own_modules, *([top] if in_code_dir else [])}
-        displaced = {n: sys.modules.pop(n) for n in names if n in sys.modules}
+        tops = self._top_names
+        displaced = {
+            name: module
+            for name, module in list(sys.modules.items())
+            if name.partition(".")[0] in tops and (name == top or self._is_own(module))
+        }
+        displaced.update((n, sys.modules[n]) for n in self._own_modules if n in sys.modules)
+        for name in displaced:
+            del sys.modules[name]
         sys.modules.update(self._own_modules)
         before = set(sys.modules)
         sys.path[:0] = paths
@@ -144,7 +152,20 @@ class LambdaFunction:
                 else:
                     os.environ[key] = value
 
+    @cached_property
+    def _top_names(self) -> frozenset[str]:
+        """The top-level module names the code and layer folders provide."""
+        names: set[str] = set()
+        for folder in (self.code_dir, *self.layer_dirs):
+            if folder.is_dir():
+                names.update(p.stem if p.suffix == ".py" else p.name for p in folder.iterdir())
+        return frozenset(names)
+
+    @cached_property
+    def _own_prefixes(self) -> tuple[str, ...]:
+        return tuple(str(d) + os.sep for d in (self.code_dir, *self.layer_dirs))
+
     def _is_own(self, module: ModuleType | None) -> bool:
-        # code_dir is absolute and first on sys.path, so its modules' files start with it
+        """Whether a module was loaded from this function's code or its layers."""
         file = getattr(module, "__file__", None)
-        return isinstance(file, str) and file.startswith(str(self.code_dir) + os.sep)
+        return isinstance(file, str) and file.startswith(self._own_prefixes)

@@ -152,6 +152,11 @@ def test_functions_keep_their_own_modules(client: Client) -> None:
     leaked = sys.modules.get("app")
     assert leaked is None or not str(getattr(leaked, "__file__", "")).startswith(str(FIXTURES))
     assert "users" not in sys.modules
+    # each function has its own copy of the layer's modules, as each Lambda has its memory
+    users = client.request("GET", "/v1/public/echo").json()
+    assert users["layer_module"] != second["layer_module"]
+    assert first["layer_module"] == second["layer_module"]
+    assert "fixture_shared" not in sys.modules
 
 
 def test_literal_segment_beats_path_parameter(client: Client) -> None:
