@@ -1,7 +1,7 @@
 // Login/register, lobby, history + stats, strategy card, shoe verifier.
-import { api, saveSession, getSession } from "./api.js";
+import { api, saveSession } from "./api.js";
 import { h, card, clear } from "./dom.js";
-import { toast, reportError, errorText, setBalance, go } from "./ui.js";
+import { toast, reportError, errorText, setBalance } from "./ui.js";
 import { ruleSentences, tableSummary } from "./rules.js";
 import {
   formatCoins, formatSigned, formatEv, credentialError, handTotalLabel, dealerTotalLabel, resultLabel, resultTone,
@@ -520,4 +520,3 @@ function showManualVerify(main) {
   );
 }
 
-export { getSession, go };

@@ -4,7 +4,7 @@ import { h, card, clear } from "./dom.js";
 import { toast, reportError, errorText, setBalance, lockControls } from "./ui.js";
 import { ruleSentences, tableSummary, tableCapabilities } from "./rules.js";
 import {
-  ACTIONS, ACTION_BY_KEY, ACTION_LABEL, formatCoins, formatSigned, formatPercent, formatEv,
+  ACTIONS, ACTION_BY_KEY, ACTION_LABEL, formatCoins, formatPercent, formatEv,
   handTotalLabel, dealerTotalLabel, resultLabel, resultTone, statusLabel, netSentence,
   roundStatusLabel, chipValues, insuranceAmounts, isShoeFresh, buildRoundRequest, clientSeedError,
 } from "./view.js";
@@ -51,7 +51,6 @@ export async function showTable(main, id, isCurrent) {
     coach: sessionStorage.getItem(COACH_KEY) === "1",
     insuranceAmount: null,
     seen: new Set(),
-    lastShoeId: view.round ? view.round.shoe_id : null,
   };
   slips.set(id, S.slip);
   const chips = chipValues(S.table.min_bet, S.table.max_bet);
