@@ -52,12 +52,12 @@ def test_keys_are_per_user_and_route(alice: Player, bob: Player) -> None:
 
 
 def test_action_retried(alice: Player) -> None:
-    view = alice.post("/v1/tables/casino/rounds", BET).body
+    view = alice.post("/v1/tables/european/rounds", BET).body
     if view["status"] == "settled":
         return
     key = {"Idempotency-Key": "stand-1"}
-    first = alice.post("/v1/tables/casino/round/actions", {"action": "stand"}, headers=key)
-    again = alice.post("/v1/tables/casino/round/actions", {"action": "stand"}, headers=key)
+    first = alice.post("/v1/tables/european/round/actions", {"action": "stand"}, headers=key)
+    again = alice.post("/v1/tables/european/round/actions", {"action": "stand"}, headers=key)
     assert first.status == again.status == 200
     assert first.body == again.body
     assert_ledger("alice1")

@@ -7,6 +7,7 @@ A function module builds `app = create_app()`, declares its routes, and exposes
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -120,9 +121,16 @@ def lambda_handler(
     metrics, the body checks, then the route (through idempotency when a key is sent)."""
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
-    @tracer.capture_lambda_handler(capture_response=False)
     @metrics.log_metrics
     def handler(event: LambdaEvent, context: LambdaContext) -> LambdaResponse:
+        return traced()(event, context)
+
+    @functools.cache
+    def traced() -> Callable[[LambdaEvent, LambdaContext], LambdaResponse]:
+        # Made on the first invocation, with the tracer (see `observability.tracer`).
+        return tracer().capture_lambda_handler(route, capture_response=False)
+
+    def route(event: LambdaEvent, context: LambdaContext) -> LambdaResponse:
         refused = _check_body(event)
         if refused is not None:
             return _as_proxy(refused)
@@ -136,7 +144,7 @@ def lambda_handler(
 
         return resolve_once(app, event, context, key)
 
-    return handler  # type: ignore[no-any-return]  # Powertools' decorators are untyped
+    return handler
 
 
 # ---- body checks ------------------------------------------------------------------------

@@ -3,16 +3,33 @@ the template's POWERTOOLS_* environment."""
 
 import warnings
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools import Tracer
 
 # Most requests record no metric; that is expected, not worth a warning per request.
 warnings.filterwarnings("ignore", "No application metrics to publish", UserWarning)
 
 logger = Logger()
 metrics = Metrics()
-tracer = Tracer()
+_tracer: "Tracer | None" = None
+
+
+def tracer() -> "Tracer":
+    """The function's tracer, made on its first invocation: Powertools' Tracer imports the
+    X-Ray SDK and patches botocore when made (~0.2 s), which the import of every function
+    would otherwise pay before it could even answer a health check."""
+    global _tracer
+    if _tracer is None:
+        from aws_lambda_powertools import Tracer
+
+        _tracer = Tracer()
+    return _tracer
+
 
 ROUNDS_STARTED = "RoundsStarted"
 ROUNDS_SETTLED = "RoundsSettled"

@@ -1,5 +1,5 @@
 """The one data-access class: every DynamoDB read and write of the service goes through
-`Store`, and this is the only module that imports boto3.
+`Store`, and this is the only module that imports boto3 (on first use).
 
 Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
 `gsi1pk`/`gsi1sk` projecting ALL, TTL attribute `expires_at`):
@@ -27,6 +27,7 @@ ledger, round and shoes in one `TransactWriteItems`, so a lost race changes noth
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 import uuid
@@ -35,21 +36,26 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-import boto3
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-from botocore.exceptions import ClientError
-
 from .errors import Conflict, InsufficientFunds, LoginTaken
 
 if TYPE_CHECKING:
+    from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+    from botocore.exceptions import ClientError
     from mypy_boto3_dynamodb.client import DynamoDBClient
 
 PROFILE = "PROFILE"
 ATTEMPTS = "ATTEMPTS"
 HISTORY_INDEX = "gsi1"
-_SERIALIZER = TypeSerializer()
-_DESERIALIZER = TypeDeserializer()
 _ZERO = Decimal(0)
+
+
+@functools.cache
+def _types() -> tuple[TypeSerializer, TypeDeserializer]:
+    # boto3 is imported on the first DynamoDB call, not with the function (it is a third
+    # of a function's import time, and the routes that need no table never pay it).
+    from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+
+    return TypeSerializer(), TypeDeserializer()
 
 
 def _user_key(login: str) -> str:
@@ -61,11 +67,13 @@ def _key(pk: str, sk: str) -> dict[str, Any]:
 
 
 def _to_item(values: Mapping[str, Any]) -> dict[str, Any]:
-    return {name: _SERIALIZER.serialize(value) for name, value in values.items()}
+    serializer = _types()[0]
+    return {name: serializer.serialize(value) for name, value in values.items()}
 
 
 def _from_item(item: Mapping[str, Any]) -> dict[str, Any]:
-    return {name: _DESERIALIZER.deserialize(value) for name, value in item.items()}
+    deserializer = _types()[1]
+    return {name: deserializer.deserialize(value) for name, value in item.items()}
 
 
 def _dumps(value: Any) -> str:
@@ -181,6 +189,8 @@ class Store:
     @property
     def client(self) -> DynamoDBClient:
         if self._client is None:
+            import boto3
+
             self._client = boto3.client("dynamodb")
         return self._client
 
@@ -194,7 +204,7 @@ class Store:
                 Item=self._profile_item(profile),
                 ConditionExpression="attribute_not_exists(pk)",
             )
-        except ClientError as error:
+        except _client_error() as error:
             if _error_code(error) == "ConditionalCheckFailedException":
                 raise LoginTaken("this login is taken") from error
             raise
@@ -283,7 +293,7 @@ class Store:
                 ConditionExpression="version = :expected",
                 ExpressionAttributeValues={":expected": {"N": str(expected_version)}},
             )
-        except ClientError as error:
+        except _client_error() as error:
             if _error_code(error) == "ConditionalCheckFailedException":
                 raise Conflict("the round changed meanwhile; read it again") from error
             raise
@@ -504,7 +514,7 @@ class Store:
     def _transact(self, items: list[dict[str, Any]], wallet_index: int | None) -> None:
         try:
             self.client.transact_write_items(TransactItems=items)  # type: ignore[arg-type]
-        except ClientError as error:
+        except _client_error() as error:
             if _error_code(error) != "TransactionCanceledException":
                 raise
             reasons = error.response.get("CancellationReasons", [])
@@ -516,6 +526,14 @@ class Store:
             ):
                 raise InsufficientFunds("the balance cannot cover this stake") from error
             raise Conflict("lost a race with a concurrent request; read the table again") from error
+
+
+def _client_error() -> type[ClientError]:
+    """botocore's ClientError, looked up only when a call failed (botocore is loaded by
+    then: the client made the call)."""
+    from botocore.exceptions import ClientError
+
+    return ClientError
 
 
 def _error_code(error: ClientError) -> str:
