@@ -1,0 +1,126 @@
+"""What the `hard` AI and the hint endpoint see: the EV of each legal action of a hand.
+
+Values are per unit of the hand's original bet (a double stakes two units). Where the
+dealer has checked for a natural (peek tables, ace or ten up) they are conditional on
+there being none; elsewhere they are unconditional, a dealer natural taking all staked.
+A dealt two-card hand reads the shipped strategy card; any other hand (three or more
+cards, or made by a split) is computed on demand by the memoised solver of its table and
+up card, which removes the hand's own cards and, for a split hand, one card of the pair
+it was split from (the analysis's approximation: the view shows no sibling hand).
+
+Insurance phase (one decision per box, taken on its two cards): `decline_insurance` is
+the EV of the hand played at best from here, before the dealer checks; `insurance` adds
+the insurance bet of half the hand's bet, which pays 2:1 on a dealer natural:
+0.5 * (3b - 1), b the chance of a ten in the hole given the hand; `even_money` is 1.
+At `casino` the insurance of a box whose hands all bust is lost even against a natural;
+the figure shown ignores that, so it is an upper bound. Off the top of a shoe insurance
+and even money are never worth it, and `hard` declines them.
+"""
+
+from ..actions import Action, Phase
+from ..cards import Card, points
+from ..players import PlayerView
+from .analysis import DOUBLE, EMPTY, HIT, SPLIT, STAND, SURRENDER, merge, of_ranks, solver
+from .card import hand_key, label, strategy_card, table_of
+from .dealer import Comp, total
+
+_ACTIONS = {
+    STAND: Action.STAND,
+    HIT: Action.HIT,
+    DOUBLE: Action.DOUBLE,
+    SPLIT: Action.SPLIT,
+    SURRENDER: Action.SURRENDER,
+}
+# Ties (equal EVs) go to the first of these: the simplest play.
+_PREFERENCE = (
+    Action.DECLINE_INSURANCE,
+    Action.STAND,
+    Action.HIT,
+    Action.DOUBLE,
+    Action.SPLIT,
+    Action.SURRENDER,
+    Action.INSURANCE,
+    Action.EVEN_MONEY,
+)
+
+
+def rank(card: Card) -> int:
+    """A card's rank index in the analysis: 0 the ace, 9 every ten-value card."""
+    return points(card) - 1
+
+
+def _dealt_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
+    """The first decision of a dealt two-card hand: the shipped card where the table is
+    known, else computed (custom rules, as in the tests)."""
+    table_id = table_of(view.rules)
+    first, second = (rank(card) for card in view.cards)
+    if table_id is not None:
+        values: dict[str, float] = strategy_card(table_id)["ev"][hand_key(first, second)][label(up)]
+        return values
+    s = solver(view.rules, up)
+    return {a: s.conditional(v, hand) for a, v in s.first_decision(hand).items()}
+
+
+def _computed_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
+    """A hand of three or more cards, or one made by a split."""
+    s = solver(view.rules, up)
+    extra = of_ranks(rank(view.cards[0])) if view.split_hand else EMPTY
+    removed = merge(extra, hand)
+    legal = set(view.legal_actions)
+    values: dict[str, float] = {}
+    if Action.STAND in legal:
+        values[STAND] = s.stand(extra, hand)
+    if Action.HIT in legal:
+        if extra == EMPTY or sum(hand) == 2:
+            values[HIT] = s.hit(extra, hand)
+        else:  # on from a split hand's third card: an ordinary hand, renormalised
+            values[HIT] = s.hit(EMPTY, hand) * s.renormalise(hand, removed)
+    if Action.DOUBLE in legal:
+        values[DOUBLE] = s.double(extra, hand)
+    if Action.SPLIT in legal:
+        values[SPLIT] = s.split(rank(view.cards[0]), extra, view.hands_in_box)
+    if Action.SURRENDER in legal:
+        values[SURRENDER] = s.surrender(extra, hand)
+    return {a: s.conditional(v, removed) for a, v in values.items()}
+
+
+def _insurance_values(view: PlayerView, hand: Comp, up: int) -> dict[Action, float]:
+    s = solver(view.rules, up)
+    b = s.natural_chance(hand)
+    first = _dealt_values(view, hand, up)
+    natural = total(hand)[0] == 21
+    if natural:
+        decline = 1.5 * (1.0 - b)  # natural against natural: a push
+    elif s.peeked:
+        decline = (1.0 - b) * max(first.values()) - b
+    else:
+        decline = max(first.values())
+    values = {
+        Action.DECLINE_INSURANCE: decline,
+        Action.INSURANCE: decline + 0.5 * (3.0 * b - 1.0),
+        Action.EVEN_MONEY: 1.0,
+    }
+    return {a: v for a, v in values.items() if a in view.legal_actions}
+
+
+def action_values(view: PlayerView) -> dict[Action, float] | None:
+    """The EV of each legal action (see the module docstring); None when nothing is asked."""
+    if not view.legal_actions or view.phase is Phase.SETTLED:
+        return None
+    up = rank(view.up_card)
+    hand = of_ranks(*(rank(card) for card in view.cards))
+    if view.phase is Phase.INSURANCE:
+        return _insurance_values(view, hand, up)
+    if len(view.cards) == 2 and not view.split_hand and view.hands_in_box == 1:
+        values = _dealt_values(view, hand, up)
+    else:
+        values = _computed_values(view, hand, up)
+    return {_ACTIONS[a]: v for a, v in values.items() if _ACTIONS[a] in view.legal_actions}
+
+
+def best_action(view: PlayerView) -> Action:
+    """The legal action of highest EV (ties: the simplest play)."""
+    values = action_values(view)
+    if not values:
+        return view.legal_actions[0]
+    return max(values, key=lambda a: (values[a], -_PREFERENCE.index(a)))

@@ -1,0 +1,352 @@
+"""Exact combinatorial analysis of a table's rules: the EV of every action.
+
+Everything is per up card and per unit of a hand's original bet. Removal is exact: the
+dealer's up card, the player's cards and, for a hand made by a split, the other card of
+the pair are gone from the shoe, and the dealer's probabilities and every hit are
+computed from what is left (`dealer.py`). Nothing else is known: no other box, no count,
+no hole card.
+
+Peek. Where the dealer checks for a natural under an ace or a ten (`Peek.ACE_AND_TEN`),
+the EVs of the player's decisions are conditional on the dealer having no natural. The
+solver works with U = E[result * 1{no dealer natural}] (a natural outcome contributes 0),
+which is additive over the player's draws; the conditional EV is U / (1 - b), b being the
+chance of a dealer natural given the player's cards. Elsewhere (no peek, no hole card)
+a dealer natural beats every non-natural hand and takes all that is staked: doubled
+stakes and every split hand included, and values are unconditional.
+
+Splits (the stated approximation). Each hand made by a split is played optimally (double
+after split where allowed; split aces take one card) with the up card, both cards of the
+original pair and the hand's own cards removed, and nothing of the sibling hands. Resplits
+are counted, not simulated: with q the chance that a split hand's second card pairs it
+again (from that same composition), a small Markov chain over (hands waiting, hands
+made) gives the expected number of final hands that drew a non-pair card and of those
+that drew a pair card when no resplit was allowed any more (played without splitting);
+the split EV is n_other * E[hand | non-pair card] + n_pair * E[pair hand, no split]. With
+one split only (no resplit) this is exact but for the sibling's cards.
+
+`classic`: naturals and any 21 of three or more cards win 3:2 at once, whatever the
+dealer holds. Early surrender (`casino`, not against an ace) returns half the bet before
+the dealer's natural is known.
+"""
+
+import operator
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from operator import sub
+
+from ..rules import Double, Peek, Rules, Split, Surrender
+from .dealer import ACE, RANKS, TEN, Comp, add, stand_values, total
+
+EMPTY: Comp = (0,) * RANKS
+
+STAND = "stand"
+HIT = "hit"
+DOUBLE = "double"
+SPLIT = "split"
+SURRENDER = "surrender"
+
+
+def shoe_counts(decks: int) -> Comp:
+    return (4 * decks,) * 9 + (16 * decks,)
+
+
+def merge(a: Comp, b: Comp) -> Comp:
+    return tuple(map(operator.add, a, b))
+
+
+def of_ranks(*ranks: int) -> Comp:
+    comp = EMPTY
+    for rank in ranks:
+        comp = add(comp, rank)
+    return comp
+
+
+@cache
+def split_hand_counts(q: float, hands: int, max_hands: int) -> tuple[float, float]:
+    """Expected final hands (drew a non-pair card, drew a pair card with no resplit left)
+    when a split brings a box to `hands` hands, each new hand pairing again with
+    probability q."""
+
+    def play(waiting: int, made: int) -> tuple[float, float]:
+        if waiting == 0:
+            return 0.0, 0.0
+        other, pair = play(waiting - 1, made)
+        other += 1.0
+        if made < max_hands:
+            resplit_other, resplit_pair = play(waiting + 1, made + 1)
+        else:
+            resplit_other, resplit_pair = other - 1.0, pair + 1.0
+        return (
+            (1 - q) * other + q * resplit_other,
+            (1 - q) * pair + q * resplit_pair,
+        )
+
+    return play(2, hands)
+
+
+@dataclass
+class UpCardSolver:
+    """Values of player hands against one up card; memoised, filled on demand."""
+
+    rules: Rules
+    up: int
+    counts: Comp = field(init=False)
+    size: int = field(init=False)
+    peeked: bool = field(init=False)
+    _natural_loss: float = field(init=False)
+    _stand: dict[tuple[Comp, int], float] = field(default_factory=dict, init=False)
+    _best: dict[Comp, float] = field(default_factory=dict, init=False)
+    _explored: set[Comp] = field(default_factory=set, init=False)  # subtree prepared
+
+    def __post_init__(self) -> None:
+        self.counts = add(shoe_counts(self.rules.decks), self.up, -1)
+        self.size = sum(self.counts)
+        self.peeked = self.rules.peek is Peek.ACE_AND_TEN and self.up in (ACE, TEN)
+        self._natural_loss = 0.0 if self.peeked else 1.0
+
+    # ---- probabilities ------------------------------------------------------------
+
+    def left(self, removed: Comp, rank: int) -> int:
+        return self.counts[rank] - removed[rank]
+
+    def draw(self, removed: Comp) -> list[tuple[int, float]]:
+        """Each rank that can come next, with its probability."""
+        remaining = self.size - sum(removed)
+        return [
+            (rank, n / remaining) for rank, n in enumerate(map(sub, self.counts, removed)) if n > 0
+        ]
+
+    def natural_chance(self, removed: Comp) -> float:
+        """The chance the dealer's (hole or second) card makes a natural."""
+        if self.up == ACE:
+            need = TEN
+        elif self.up == TEN:
+            need = ACE
+        else:
+            return 0.0
+        return self.left(removed, need) / (self.size - sum(removed))
+
+    # ---- filling the memo -----------------------------------------------------------
+
+    def _pays_at_once(self, hand: Comp) -> bool:
+        """`classic`: a 21 of three or more cards wins 3:2 whatever the dealer holds."""
+        return self.rules.any_21_pays_3_2 and sum(hand) >= 3 and total(hand)[0] == 21
+
+    def prepare(
+        self, hands: Iterable[Comp] = (), shallow: Iterable[tuple[Comp, Comp]] = ()
+    ) -> None:
+        """Compute in one batch the stand values that every hand reachable by hitting from
+        `hands` may need, and those of the (extra removed cards, hand) pairs `shallow`."""
+        wanted: dict[int, set[Comp]] = defaultdict(set)
+
+        def want(removed: Comp, hand: Comp) -> None:
+            points = total(hand)[0]
+            key = (removed, max(points, 16))
+            if points <= 21 and key not in self._stand and not self._pays_at_once(hand):
+                wanted[key[1]].add(removed)
+
+        for extra, hand in shallow:
+            want(merge(extra, hand), hand)
+        seen = self._explored
+        stack = [hand for hand in hands if hand not in seen]
+        while stack:
+            hand = stack.pop()
+            if hand in seen:
+                continue
+            seen.add(hand)  # its whole subtree is wanted in this batch
+            points = total(hand)[0]
+            if points > 21:
+                continue
+            want(hand, hand)
+            if points < 21:
+                stack.extend(add(hand, rank) for rank, _ in self.draw(hand))
+        if wanted:
+            self._stand.update(
+                stand_values(
+                    self.counts,
+                    self.up,
+                    self.rules.dealer_hits_soft_17,
+                    wanted,
+                    self._natural_loss,
+                )
+            )
+
+    # ---- values (U: see the module docstring) ----------------------------------------
+
+    def bust(self, removed: Comp) -> float:
+        return -1.0 + (1.0 - self._natural_loss) * self.natural_chance(removed)
+
+    def stand(self, extra: Comp, hand: Comp) -> float:
+        points = total(hand)[0]
+        removed = merge(extra, hand)
+        if points > 21:
+            return self.bust(removed)
+        if self._pays_at_once(hand):
+            return 1.5
+        key = (removed, max(points, 16))
+        value = self._stand.get(key)
+        if value is None:
+            self.prepare(shallow=[(extra, hand)])
+            value = self._stand[key]
+        return value
+
+    def best(self, hand: Comp) -> float:
+        """A hand not made by a split, standing or hitting, whichever is better, played on
+        to the end."""
+        value = self._best.get(hand)
+        if value is None:
+            points = total(hand)[0]
+            if points > 21:
+                value = self.bust(hand)
+            elif points == 21:
+                value = self.stand(EMPTY, hand)
+            else:
+                if hand not in self._explored:
+                    self.prepare([hand])
+                value = max(self.stand(EMPTY, hand), self.hit(EMPTY, hand))
+            self._best[hand] = value
+        return value
+
+    def hit(self, extra: Comp, hand: Comp) -> float:
+        """Take a card, then play on. A hand made by a split (`extra` not empty) plays its
+        third card with the sibling's card removed, and on from there as an ordinary
+        hand (the stated approximation)."""
+        removed = merge(extra, hand)
+        if extra == EMPTY:
+            return sum(p * self.best(add(hand, rank)) for rank, p in self.draw(removed))
+        value = 0.0
+        for rank, p in self.draw(removed):
+            more = add(hand, rank)
+            points = total(more)[0]
+            if points >= 21:
+                value += p * self.stand(extra, more)
+            else:
+                on = self.hit(EMPTY, more) * self.renormalise(more, merge(extra, more))
+                value += p * max(self.stand(extra, more), on)
+        return value
+
+    def renormalise(self, known: Comp, removed: Comp) -> float:
+        """Scale a U computed with `known` removed to the no-natural chance of `removed`."""
+        if not self.peeked:
+            return 1.0
+        return (1.0 - self.natural_chance(removed)) / (1.0 - self.natural_chance(known))
+
+    def double(self, extra: Comp, hand: Comp) -> float:
+        removed = merge(extra, hand)
+        return 2.0 * sum(p * self.stand(extra, add(hand, rank)) for rank, p in self.draw(removed))
+
+    def surrender(self, extra: Comp, hand: Comp) -> float:
+        if self.peeked:
+            return -0.5 * (1.0 - self.natural_chance(merge(extra, hand)))
+        return -0.5
+
+    # ---- splits ------------------------------------------------------------------------
+
+    def split_hand_options(self, pair: int, extra: Comp, hand: Comp) -> dict[str, float]:
+        """A two-card hand made by splitting `pair` cards, without a further split."""
+        if pair == ACE and self.rules.split_aces_one_card:
+            return {STAND: self.stand(extra, hand)}
+        options = {STAND: self.stand(extra, hand)}
+        if total(hand)[0] < 21:
+            options[HIT] = self.hit(extra, hand)
+        if self.rules.double_after_split and may_double(self.rules, hand):
+            options[DOUBLE] = self.double(extra, hand)
+        return options
+
+    def split_roots(
+        self, pair: int, extra: Comp = EMPTY
+    ) -> tuple[list[Comp], list[tuple[Comp, Comp]]]:
+        """What `prepare` needs for splitting `pair` cards: the ordinary hands the split
+        hands continue as, and the (extra, hand) pairs valued with the sibling removed."""
+        removed = merge(extra, of_ranks(pair, pair))
+        after = add(extra, pair)
+        hands: list[Comp] = []
+        shallow: list[tuple[Comp, Comp]] = []
+        for rank, _ in self.draw(removed):
+            two = of_ranks(pair, rank)
+            shallow.append((after, two))
+            for third, _ in self.draw(merge(after, two)):
+                three = add(two, third)
+                shallow.append((after, three))
+                hands.append(three)
+        return hands, shallow
+
+    def split(self, pair: int, extra: Comp = EMPTY, hands: int = 1) -> float:
+        """Split a pair of `pair` cards from a box holding `hands` hands; `extra` is
+        what else is known gone (for a resplit, the first split's other card)."""
+        rules = self.rules
+        removed = merge(extra, of_ranks(pair, pair))
+        after = add(extra, pair)  # each new hand also lacks its sibling's first card
+        max_hands = rules.max_hands if pair != ACE or rules.resplit_aces else 2
+        remaining = self.size - sum(removed)
+        if rules.split is Split.SAME_RANK and pair == TEN:
+            # Two of one ten-value rank: only that rank pairs them again.
+            q = max(0, 4 * rules.decks - removed[TEN]) / remaining
+        else:
+            q = self.left(removed, pair) / remaining
+        self.prepare(*self.split_roots(pair, extra))
+        other = 0.0
+        pair_hand = 0.0
+        for rank, p in self.draw(removed):
+            value = max(self.split_hand_options(pair, after, of_ranks(pair, rank)).values())
+            if rank == pair:
+                pair_hand = value
+            else:
+                other += p * value
+        n_other, n_pair = split_hand_counts(q, hands + 1, max_hands)
+        p_pair = self.left(removed, pair) / remaining
+        per_other = other / (1.0 - p_pair) if p_pair < 1.0 else 0.0
+        return n_other * per_other + n_pair * pair_hand
+
+    # ---- a two-card hand's first decision --------------------------------------------
+
+    def first_decision(self, hand: Comp) -> dict[str, float]:
+        """U of every action legal on a dealt two-card hand (a natural: {"stand": U})."""
+        rules = self.rules
+        if total(hand)[0] == 21:
+            if rules.natural_paid_at_deal:
+                return {STAND: 1.5}
+            # Natural against natural is a push.
+            return {STAND: 1.5 * (1.0 - self.natural_chance(hand))}
+        self.prepare([hand])
+        options = {STAND: self.stand(EMPTY, hand), HIT: self.hit(EMPTY, hand)}
+        if may_double(rules, hand):
+            options[DOUBLE] = self.double(EMPTY, hand)
+        pair = pair_rank(hand)
+        if pair is not None and rules.split is not Split.NONE and rules.max_hands > 1:
+            options[SPLIT] = self.split(pair)
+        if rules.surrender is Surrender.EARLY_NOT_ACE and self.up != ACE:
+            options[SURRENDER] = self.surrender(EMPTY, hand)
+        return options
+
+    def conditional(self, value: float, removed: Comp) -> float:
+        """EV given the dealer showed no natural, from U (peek tables); else unchanged."""
+        if not self.peeked:
+            return value
+        return value / (1.0 - self.natural_chance(removed))
+
+
+def may_double(rules: Rules, hand: Comp) -> bool:
+    if sum(hand) != 2 or rules.double is Double.NONE:
+        return False
+    if rules.double is Double.ANY:
+        return True
+    points, soft = total(hand)
+    return not soft and points in (9, 10, 11)
+
+
+def pair_rank(hand: Comp) -> int | None:
+    """The rank of a two-card pair (ten-value cards as one rank), else None."""
+    if sum(hand) == 2:
+        for rank in range(RANKS):
+            if hand[rank] == 2:
+                return rank
+    return None
+
+
+@cache
+def solver(rules: Rules, up: int) -> UpCardSolver:
+    """One memoised solver per rule set and up card: it lives as long as the process."""
+    return UpCardSolver(rules, up)

@@ -1,0 +1,179 @@
+"""A table's strategy card (API.md `GET /v1/tables/{id}/strategy`): computed by `build_card`,
+shipped as JSON in `data/`, read lazily by `strategy_card`."""
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..rules import TABLES, Rules, Split
+from .analysis import UpCardSolver, of_ranks, pair_rank, solver
+from .dealer import ACE, RANKS, TEN, Comp, total
+
+DATA = Path(__file__).parent / "data"
+
+# API.md writes ranks 2..9, T, A in this order; internally the ace is rank 0.
+RANK_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
+DIGITS = 8  # decimals kept in the shipped EVs
+
+
+def label(rank: int) -> str:
+    return "A" if rank == ACE else "T" if rank == TEN else str(rank + 1)
+
+
+def hand_key(first: int, second: int) -> str:
+    """ "2,9", "7,A", "T,A": the two ranks in API.md's order."""
+    a, b = sorted((first, second), key=RANK_ORDER.index)
+    return f"{label(a)},{label(b)}"
+
+
+def two_card_hands() -> list[tuple[int, int]]:
+    return [(a, b) for i, a in enumerate(RANK_ORDER) for b in RANK_ORDER[i:]]
+
+
+def deal_chance(counts: Comp, first: int, second: int) -> float:
+    """The chance of being dealt these two ranks from `counts` (the shoe less the up card)."""
+    size = sum(counts)
+    if first == second:
+        return counts[first] * (counts[first] - 1) / (size * (size - 1))
+    return 2 * counts[first] * counts[second] / (size * (size - 1))
+
+
+@dataclass(frozen=True)
+class UpCardResult:
+    up: int
+    solver: UpCardSolver
+    values: dict[tuple[int, int], dict[str, float]]  # U of each first decision
+
+    def unconditional_best(self, hand: tuple[int, int]) -> float:
+        """The EV of the best first decision before the dealer checks for a natural."""
+        comp = of_ranks(*hand)
+        best = max(self.values[hand].values())
+        if self.solver.peeked and total(comp)[0] != 21:
+            best -= self.solver.natural_chance(comp)  # a dealer natural takes the bet
+        return best
+
+
+def analyse(rules: Rules) -> list[UpCardResult]:
+    """Every first decision of every two-card hand against every up card."""
+    results = []
+    for up in range(RANKS):
+        s = solver(rules, up)
+        hands = [h for h in two_card_hands() if _possible(s.counts, h)]
+        roots = [of_ranks(*h) for h in hands]
+        shallow: list[tuple[Comp, Comp]] = []
+        if rules.split is not Split.NONE:
+            # The hands a split makes, in the same batch (see `UpCardSolver.split`).
+            for pair in range(RANKS):
+                if s.left(of_ranks(pair, pair), pair) >= 0:
+                    more, pairs = s.split_roots(pair)
+                    roots += more
+                    shallow += pairs
+        s.prepare(roots, shallow)
+        values = {h: s.first_decision(of_ranks(*h)) for h in hands}
+        results.append(UpCardResult(up, s, values))
+    return results
+
+
+def _possible(counts: Comp, hand: tuple[int, int]) -> bool:
+    a, b = hand
+    return counts[a] >= (2 if a == b else 1) and counts[b] >= 1
+
+
+def player_ev(rules: Rules, results: list[UpCardResult]) -> float:
+    """EV per initial bet of the best play at a fresh shoe, dealer naturals included."""
+    full = sum(results[0].solver.counts) + 1
+    ev = 0.0
+    for result in results:
+        up_chance = (result.solver.counts[result.up] + 1) / full
+        for hand in result.values:
+            chance = deal_chance(result.solver.counts, *hand)
+            ev += up_chance * chance * result.unconditional_best(hand)
+    return ev
+
+
+def _rows() -> dict[str, dict[str, list[tuple[int, int]]]]:
+    """The chart's rows and the two-card hands each covers."""
+    hard: dict[str, list[tuple[int, int]]] = {str(t): [] for t in range(5, 20)}
+    soft: dict[str, list[tuple[int, int]]] = {str(t): [] for t in range(13, 21)}
+    pairs: dict[str, list[tuple[int, int]]] = {label(r): [] for r in RANK_ORDER}
+    for a, b in two_card_hands():
+        comp = of_ranks(a, b)
+        points, is_soft = total(comp)
+        if pair_rank(comp) is not None:
+            pairs[label(a)].append((a, b))
+        elif is_soft and str(points) in soft:
+            soft[str(points)].append((a, b))
+        elif not is_soft and str(points) in hard:
+            hard[str(points)].append((a, b))
+    return {"hard": hard, "soft": soft, "pairs": pairs}
+
+
+def chart(results: list[UpCardResult]) -> dict[str, dict[str, dict[str, str]]]:
+    """Per row and up card, the action of highest EV over the row's hands weighted by how
+    likely each is to be dealt against that up card."""
+    by_up = sorted(results, key=lambda r: RANK_ORDER.index(r.up))
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for kind, rows in _rows().items():
+        out[kind] = {}
+        for row, hands in rows.items():
+            cells: dict[str, str] = {}
+            for result in by_up:
+                present = [h for h in hands if h in result.values]
+                actions = set.intersection(*(set(result.values[h]) for h in present))
+                weights = {h: deal_chance(result.solver.counts, *h) for h in present}
+                scores = {
+                    a: sum(weights[h] * result.values[h][a] for h in present) for a in actions
+                }
+                cells[label(result.up)] = max(sorted(scores), key=scores.__getitem__)
+            out[kind][row] = cells
+    return out
+
+
+def build_card(table_id: str) -> dict[str, Any]:
+    """The strategy card of a table, computed afresh."""
+    rules = TABLES[table_id].rules
+    results = analyse(rules)
+    by_up = sorted(results, key=lambda r: RANK_ORDER.index(r.up))
+    ev: dict[str, dict[str, dict[str, float]]] = {}
+    for hand in two_card_hands():
+        row: dict[str, dict[str, float]] = {}
+        for result in by_up:
+            if hand not in result.values:
+                continue
+            comp = of_ranks(*hand)
+            row[label(result.up)] = {
+                action: round(result.solver.conditional(value, comp), DIGITS)
+                for action, value in result.values[hand].items()
+            }
+        ev[hand_key(*hand)] = row
+    return {
+        "table": table_id,
+        "player_ev": round(100 * player_ev(rules, results), 6),
+        "chart": chart(results),
+        "ev": ev,
+    }
+
+
+def card_path(table_id: str) -> Path:
+    return DATA / f"{table_id}.json"
+
+
+@cache
+def _card_text(table_id: str) -> str:
+    return card_path(table_id).read_text(encoding="utf-8")
+
+
+def strategy_card(table_id: str) -> dict[str, Any]:
+    """The shipped strategy card of a table (a fresh copy); KeyError for an unknown table."""
+    if table_id not in TABLES:
+        raise KeyError(table_id)
+    card: dict[str, Any] = json.loads(_card_text(table_id))
+    return card
+
+
+@cache
+def table_of(rules: Rules) -> str | None:
+    """The id of the table with these rules, if one is shipped."""
+    return next((t.id for t in TABLES.values() if t.rules == rules), None)

@@ -1,0 +1,212 @@
+"""The dealer's final outcome with exact removal, for many player compositions at once.
+
+A composition is a tuple of ten counts indexed by rank: 0 is the ace, 1..8 the ranks 2..9,
+9 every ten-value card. Removal matters only through these counts.
+
+For one up card, the dealer's play is a set of *final multisets* K of drawn cards (hole card
+and hits): every K has one outcome (a total of 17..21, bust, or a natural) and a number
+c(K) of orders in which the dealer can draw it without stopping early. Every order of K
+is equally likely, so with the player's cards R removed from a shoe of counts n (N cards):
+
+    P(K | R) = c(K) * prod_r ff(n_r - R_r, k_r) / ff(N - |R|, |K|)
+
+where ff is the falling factorial. The sum over K for thousands of compositions R is the
+hot spot of the analysis; done naively it costs |R| x |K| products. The product is
+separable by rank, so the sum is contracted one rank at a time (a sum-product over a table
+keyed by the player's counts of the ranks already contracted and the dealer's counts of
+the others), which shares the work between compositions with common counts. The player's
+stand value is a weighted sum of outcome probabilities, so only one scalar is carried per
+entry, with compositions grouped by the player's total.
+"""
+
+from collections import defaultdict
+from collections.abc import Iterable
+from functools import cache
+
+Comp = tuple[int, ...]
+
+ACE = 0
+TEN = 9
+RANKS = 10
+BUST = 5
+NATURAL = 6
+OUTCOMES = 7  # dealer totals 17..21 are outcomes 0..4
+
+# Contract the ten-value rank first: the ranks with few cards in any hand keep the
+# intermediate table small (measured: about three times faster than ace first).
+_ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+
+
+def value(rank: int) -> int:
+    """The points of a rank with an ace counted 1."""
+    return rank + 1
+
+
+@cache
+def total(hand: Comp) -> tuple[int, bool]:
+    """The best total of a hand and whether it is soft (memoised: the solver asks often)."""
+    hard = sum((rank + 1) * count for rank, count in enumerate(hand))
+    if hand[ACE] and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+def add(comp: Comp, rank: int, count: int = 1) -> Comp:
+    return (*comp[:rank], comp[rank] + count, *comp[rank + 1 :])
+
+
+def falling(n: int, k: int) -> int:
+    product = 1
+    for i in range(k):
+        product *= n - i
+    return product
+
+
+@cache
+def _falling_table(n: int) -> tuple[tuple[int, ...], ...]:
+    """ff(n - a, k) for a in 0..n and k in 0..21 (a dealer never draws more cards)."""
+    rows = []
+    for a in range(n + 1):
+        row = [1]
+        for k in range(1, 22):
+            row.append(row[-1] * (n - a - k + 1))
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+@cache
+def _inverse_falling(size: int) -> dict[tuple[int, int], float]:
+    """1 / ff(size - s, m) for s player cards gone and m dealer cards drawn."""
+    return {
+        (s, m): 1.0 / falling(size - s, m)
+        for s in range(size + 1)
+        for m in range(22)
+        if m <= size - s
+    }
+
+
+@cache
+def dealer_finals(up: int, hits_soft_17: bool) -> tuple[tuple[Comp, int, int], ...]:
+    """Every final multiset of the dealer's drawn cards for an up card, with its outcome
+    and its number of valid drawing orders. Independent of the shoe: impossible draws get a
+    zero falling factorial later."""
+    finals: dict[tuple[Comp, int], int] = defaultdict(int)
+    drawn = [0] * RANKS
+
+    def play(hard: int, aces: bool, cards: int) -> None:
+        soft = aces and hard + 10 <= 21
+        best = hard + 10 if soft else hard
+        if cards == 1 and best == 21:
+            outcome = NATURAL
+        elif best > 21:
+            outcome = BUST
+        elif best >= 17 and not (hits_soft_17 and soft and best == 17):
+            outcome = best - 17
+        else:
+            for rank in range(RANKS):
+                drawn[rank] += 1
+                play(hard + rank + 1, aces or rank == ACE, cards + 1)
+                drawn[rank] -= 1
+            return
+        finals[(tuple(drawn), outcome)] += 1
+
+    play(value(up), up == ACE, 0)
+    return tuple((comp, outcome, orders) for (comp, outcome), orders in finals.items())
+
+
+def _contract(
+    counts: Comp, finals: Iterable[tuple[Comp, float]], comps: list[Comp]
+) -> dict[Comp, float]:
+    """sum_K weight(K) * P(K | R) for every composition R in `comps` (all feasible).
+
+    The table maps the player's counts of the ranks contracted so far (a prefix of some
+    wanted R) to the dealer's counts of the other ranks, then the number of dealer cards
+    m, with the summed weight."""
+    tables: dict[tuple[int, ...], dict[tuple[int, ...], float]] = {(): defaultdict(float)}
+    for drawn, weight in finals:
+        tables[()][(*(drawn[r] for r in _ORDER), sum(drawn))] += weight
+    for stage, rank in enumerate(_ORDER):
+        # The player's counts of this rank that extend each prefix to a wanted R:
+        # nothing else is ever computed.
+        extend: dict[tuple[int, ...], set[int]] = defaultdict(set)
+        for comp in comps:
+            extend[tuple(comp[r] for r in _ORDER[:stage])].add(comp[rank])
+        factors = _falling_table(counts[rank])
+        new: dict[tuple[int, ...], dict[tuple[int, ...], float]] = {}
+        for prefix, suffixes in tables.items():
+            options = extend.get(prefix)
+            if not options:
+                continue
+            by_count: dict[int, dict[tuple[int, ...], float]] = defaultdict(dict)
+            for suffix, weight in suffixes.items():
+                by_count[suffix[0]][suffix[1:]] = weight
+            for a in options:
+                row = factors[a]
+                target: dict[tuple[int, ...], float] = {}
+                get = target.get
+                for k, rests in by_count.items():
+                    factor = row[k]
+                    if factor:
+                        for rest, weight in rests.items():
+                            target[rest] = get(rest, 0.0) + weight * factor
+                if target:
+                    new[(*prefix, a)] = target
+        tables = new
+    inverse = _inverse_falling(sum(counts))
+    back = [_ORDER.index(r) for r in range(RANKS)]
+    result: dict[Comp, float] = {}
+    for ordered, by_m in tables.items():
+        s = sum(ordered)
+        comp = tuple(ordered[i] for i in back)
+        result[comp] = sum(weight * inverse[(s, m[0])] for m, weight in by_m.items())
+    return result
+
+
+def payoffs(player_total: int, natural_loss: float) -> list[float]:
+    """What standing on `player_total` wins per unit against each dealer outcome."""
+    row = [0.0] * OUTCOMES
+    for outcome in range(5):
+        dealer = 17 + outcome
+        row[outcome] = (player_total > dealer) - (player_total < dealer)
+    row[BUST] = 1.0
+    row[NATURAL] = -natural_loss
+    return row
+
+
+def stand_values(
+    counts: Comp,
+    up: int,
+    hits_soft_17: bool,
+    wanted: dict[int, set[Comp]],
+    natural_loss: float,
+) -> dict[tuple[Comp, int], float]:
+    """The expected result of standing, per unit, for each player total and removed
+    composition in `wanted` (totals 16 or less grouped as 16: they lose to every dealer
+    total). `counts` is the shoe without the up card. A dealer natural costs the player
+    `natural_loss` (1 when it takes the stake, 0 when the analysis is conditioned on the
+    dealer having checked for one and the natural outcome is left out of the sum)."""
+    finals = dealer_finals(up, hits_soft_17)
+    result: dict[tuple[Comp, int], float] = {}
+    for player_total, comps in wanted.items():
+        feasible = [c for c in comps if all(c[r] <= counts[r] for r in range(RANKS))]
+        if not feasible:
+            continue
+        row = payoffs(player_total, natural_loss)
+        # Subtract the constant that zeroes the most dealer finals: probabilities sum to
+        # one, so the constant comes back exactly and the contraction carries fewer terms.
+        frequency = [0] * OUTCOMES
+        for _, outcome, _ in finals:
+            frequency[outcome] += 1
+        offset = max(
+            (-1.0, 0.0, 1.0),
+            key=lambda c: sum(f for o, f in enumerate(frequency) if row[o] == c),
+        )
+        weighted = [
+            (drawn, (row[outcome] - offset) * orders)
+            for drawn, outcome, orders in finals
+            if row[outcome] != offset
+        ]
+        sums = _contract(counts, weighted, feasible)
+        for comp in feasible:
+            result[(comp, player_total)] = offset + sums.get(comp, 0.0)
+    return result

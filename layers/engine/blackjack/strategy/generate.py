@@ -1,0 +1,42 @@
+"""Regenerate the shipped strategy cards: `python -m blackjack.strategy.generate`
+(PYTHONPATH=layers/engine). `--check` only compares them with a fresh computation."""
+
+import argparse
+import json
+import sys
+import time
+
+from ..rules import TABLES
+from .card import build_card, card_path
+
+
+def dumps(card: dict[str, object]) -> str:
+    return json.dumps(card, separators=(",", ":"), sort_keys=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("tables", nargs="*", default=list(TABLES), help="table ids")
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    args = parser.parse_args(argv)
+    stale = []
+    for table_id in args.tables:
+        start = time.perf_counter()
+        text = dumps(build_card(table_id))
+        elapsed = time.perf_counter() - start
+        path = card_path(table_id)
+        same = path.exists() and path.read_text(encoding="utf-8") == text
+        if not args.check:
+            path.write_text(text, encoding="utf-8")
+        elif not same:
+            stale.append(table_id)
+        ev = json.loads(text)["player_ev"]
+        print(f"{table_id:9} player EV {ev:+.4f}%  computed in {elapsed:.2f} s", flush=True)
+    if stale:
+        print(f"stale: {', '.join(stale)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
