@@ -112,8 +112,14 @@ def medium(view: PlayerView) -> Action:
     return _legal_or_stand(action, view)
 
 
-# `hard` plays the exact best strategy once the analysis is in; until then, the chart.
-hard: Policy = medium
+def hard(view: PlayerView) -> Action:
+    """The legal action of highest exact EV for its own cards against the up card at its
+    table (composition-dependent, removal from a full shoe; no count, no hole card); never
+    insures: insurance and even money are never worth it off the top."""
+    from .strategy import best_action  # on first use: the analysis stays out of cold starts
+
+    return best_action(view)
+
 
 POLICIES: dict[str, Policy] = {"easy": easy, "medium": medium, "hard": hard}
 LEVELS = tuple(POLICIES)
@@ -125,5 +131,8 @@ def decide(level: str, view: PlayerView) -> Action:
 
 def action_values(view: PlayerView) -> dict[Action, float] | None:
     """The expected value of each legal action per unit of the hand's original bet, by the
-    exact analysis; None until the analysis is in."""
-    return None
+    exact analysis (`blackjack.strategy.advisor` says what is shown in each phase); None
+    when nothing is asked."""
+    from .strategy import action_values as exact  # on first use, as in `hard`
+
+    return exact(view)
