@@ -67,6 +67,7 @@ def _computed_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
     extra = of_ranks(rank(view.cards[0])) if view.split_hand else EMPTY
     removed = merge(extra, hand)
     legal = set(view.legal_actions)
+    s.prepare([hand], [(extra, hand)])  # one batch for the hand and all it can become
     values: dict[str, float] = {}
     if Action.STAND in legal:
         values[STAND] = s.stand(extra, hand)

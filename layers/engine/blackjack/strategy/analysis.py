@@ -159,7 +159,8 @@ class UpCardSolver:
             points = total(hand)[0]
             if points > 21:
                 continue
-            want(hand, hand)
+            if not stand_dominated(hand):
+                want(hand, hand)
             if points < 21:
                 stack.extend(add(hand, rank) for rank, _ in self.draw(hand))
         if wanted:
@@ -205,7 +206,9 @@ class UpCardSolver:
             else:
                 if hand not in self._explored:
                     self.prepare([hand])
-                value = max(self.stand(EMPTY, hand), self.hit(EMPTY, hand))
+                value = self.hit(EMPTY, hand)
+                if not stand_dominated(hand):
+                    value = max(self.stand(EMPTY, hand), value)
             self._best[hand] = value
         return value
 
@@ -310,7 +313,7 @@ class UpCardSolver:
                 return {STAND: 1.5}
             # Natural against natural is a push.
             return {STAND: 1.5 * (1.0 - self.natural_chance(hand))}
-        self.prepare([hand])
+        self.prepare([hand], [(EMPTY, hand)])
         options = {STAND: self.stand(EMPTY, hand), HIT: self.hit(EMPTY, hand)}
         if may_double(rules, hand):
             options[DOUBLE] = self.double(EMPTY, hand)
@@ -326,6 +329,14 @@ class UpCardSolver:
         if not self.peeked:
             return value
         return value / (1.0 - self.natural_chance(removed))
+
+
+def stand_dominated(hand: Comp) -> bool:
+    """Hitting is at least as good as standing: the hand cannot bust on one card and
+    stands on 16 or less (which loses to every dealer total). Averaged over the next card
+    the dealer's chances are unchanged, and any total reached is at least as good."""
+    points, soft = total(hand)
+    return points <= 16 if soft else points <= 11
 
 
 def may_double(rules: Rules, hand: Comp) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules import TABLES, Rules, Split
-from .analysis import UpCardSolver, of_ranks, pair_rank, solver
+from .analysis import EMPTY, UpCardSolver, of_ranks, pair_rank, solver
 from .dealer import ACE, RANKS, TEN, Comp, total
 
 DATA = Path(__file__).parent / "data"
@@ -62,7 +62,7 @@ def analyse(rules: Rules) -> list[UpCardResult]:
         s = solver(rules, up)
         hands = [h for h in two_card_hands() if _possible(s.counts, h)]
         roots = [of_ranks(*h) for h in hands]
-        shallow: list[tuple[Comp, Comp]] = []
+        shallow = [(EMPTY, hand) for hand in roots]  # stand is shown even where dominated
         if rules.split is not Split.NONE:
             # The hands a split makes, in the same batch (see `UpCardSolver.split`).
             for pair in range(RANKS):

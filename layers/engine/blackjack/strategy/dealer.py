@@ -32,9 +32,13 @@ BUST = 5
 NATURAL = 6
 OUTCOMES = 7  # dealer totals 17..21 are outcomes 0..4
 
-# Contract the ten-value rank first: the ranks with few cards in any hand keep the
-# intermediate table small (measured: about three times faster than ace first).
-_ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+# Contraction orders. For the thousands of hands of a full analysis, the ten-value rank
+# first: ranks with few cards in any player hand keep the table small (measured: about
+# three times faster than ace first). For the few hands of one request, the low ranks
+# first: the dealer's many ways to draw them merge at once.
+_ORDER_MANY = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+_ORDER_FEW = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+_FEW = 400
 
 
 def value(rank: int) -> int:
@@ -122,15 +126,16 @@ def _contract(
     The table maps the player's counts of the ranks contracted so far (a prefix of some
     wanted R) to the dealer's counts of the other ranks, then the number of dealer cards
     m, with the summed weight."""
+    order = _ORDER_FEW if len(comps) < _FEW else _ORDER_MANY
     tables: dict[tuple[int, ...], dict[tuple[int, ...], float]] = {(): defaultdict(float)}
     for drawn, weight in finals:
-        tables[()][(*(drawn[r] for r in _ORDER), sum(drawn))] += weight
-    for stage, rank in enumerate(_ORDER):
+        tables[()][(*(drawn[r] for r in order), sum(drawn))] += weight
+    for stage, rank in enumerate(order):
         # The player's counts of this rank that extend each prefix to a wanted R:
         # nothing else is ever computed.
         extend: dict[tuple[int, ...], set[int]] = defaultdict(set)
         for comp in comps:
-            extend[tuple(comp[r] for r in _ORDER[:stage])].add(comp[rank])
+            extend[tuple(comp[r] for r in order[:stage])].add(comp[rank])
         factors = _falling_table(counts[rank])
         new: dict[tuple[int, ...], dict[tuple[int, ...], float]] = {}
         for prefix, suffixes in tables.items():
@@ -153,7 +158,7 @@ def _contract(
                     new[(*prefix, a)] = target
         tables = new
     inverse = _inverse_falling(sum(counts))
-    back = [_ORDER.index(r) for r in range(RANKS)]
+    back = [order.index(r) for r in range(RANKS)]
     result: dict[Comp, float] = {}
     for ordered, by_m in tables.items():
         s = sum(ordered)
