@@ -14,6 +14,7 @@ from moto import mock_aws
 
 from blackjack_service import services
 
+from .exposure import assert_reveals_nothing
 from .harness import Gateway
 
 os.environ.update(
@@ -108,10 +109,14 @@ class Player:
         self.token: str = reply.body["token"]
 
     def get(self, url: str, **kwargs: Any) -> Any:
-        return self.api.request("GET", url, token=self.token, **kwargs)
+        reply = self.api.request("GET", url, token=self.token, **kwargs)
+        assert_reveals_nothing(self.login, reply.text)
+        return reply
 
     def post(self, url: str, body: Any = None, **kwargs: Any) -> Any:
-        return self.api.request("POST", url, body, token=self.token, **kwargs)
+        reply = self.api.request("POST", url, body, token=self.token, **kwargs)
+        assert_reveals_nothing(self.login, reply.text)
+        return reply
 
 
 @pytest.fixture

@@ -84,7 +84,7 @@ def test_gateway_unknown_route(api: Gateway) -> None:
 
 def test_unexpected_error_is_a_bare_500(api: Gateway, alice) -> None:
     dynamodb().delete_table(TableName=table_name())
-    reply = alice.get("/v1/me")
+    reply = api.request("GET", "/v1/me", token=alice.token)
     problem(reply, 500, "internal_error")
     assert "ResourceNotFound" not in reply.text and "dynamodb" not in reply.text.lower()
 
