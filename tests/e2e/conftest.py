@@ -1,0 +1,196 @@
+"""End-to-end fixtures: the real local stack (repo's template.yaml and web/) on a free
+loopback port, Debian's chromium driven by Playwright, and known shoes.
+
+The stack runs in this process, in a thread, so a test can fix the server seeds the way
+`tests/integration/seeds.py` does; the local stack keeps one copy of the engine layer per
+function (each Lambda has its own memory), so `StackSeeds` patches every copy (see there).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+
+from local_stack.server import start_server, stop_server
+from local_stack.stack import LocalStack
+from tests.integration.local_stack.harness import Client
+from tests.integration.seeds import FixedSeeds
+
+from .helpers import E2E_TIMEOUT_MS, ROOT, Api
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+
+MISSING_CHROMIUM = (
+    f"{CHROMIUM} is missing: `make test` installs Debian's chromium (`apt-get install -y "
+    "chromium`); the e2e tests never download a browser"
+)
+
+
+def chromium_missing() -> bool:
+    return shutil.which(str(CHROMIUM)) is None
+
+
+class Stack:
+    """The running local stack: its base URL, an HTTP client and the stack itself."""
+
+    def __init__(self, stack: LocalStack, base_url: str, port: int) -> None:
+        self.stack = stack
+        self.base_url = base_url
+        self.api = Api(Client(port))
+
+
+# Package scope (not session): the stack keeps moto started while it runs, which must be
+# over before tests/integration start their own moto.
+@pytest.fixture(scope="package")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    data_dir = tmp_path_factory.mktemp("e2e_data")
+    local = LocalStack(ROOT / "template.yaml", data_dir)
+    local.start()
+    try:
+        server, thread = start_server(local, "127.0.0.1", 0, ROOT / "web")
+        try:
+            port = int(server.server_address[1])
+            running = Stack(local, f"http://127.0.0.1:{port}", port)
+            running.api.warm_up()
+            yield running
+        finally:
+            stop_server(server, thread)
+    finally:
+        local.stop()
+
+
+class StackSeeds:
+    """`use_seeds` for the local stack: known server seeds for the next shoes committed.
+
+    `use_seeds` replaces `blackjack_service.services.game` in this process; the local
+    stack's functions each import their own copy of the layer, so the same replacement
+    is made in every copy found (this process's and each function's). The copies exist
+    once each function has run (the stack fixture warms them up).
+    """
+
+    def __init__(self, stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.stack = stack
+        self.monkeypatch = monkeypatch
+
+    def copies(self) -> list[tuple[ModuleType, ModuleType]]:
+        found: list[tuple[ModuleType, ModuleType]] = []
+        spaces: list[dict[str, ModuleType]] = [dict(sys.modules)]
+        spaces += [dict(f._own_modules) for f in self.stack.stack.functions.values()]
+        for modules in spaces:
+            services = modules.get("blackjack_service.services")
+            game = modules.get("blackjack_service.game")
+            if services is None or game is None:
+                continue
+            if all(services is not known for known, _ in found):
+                found.append((services, game))
+        return found
+
+    def use(self, *server_seeds: str) -> None:
+        source = FixedSeeds(list(server_seeds))
+        copies = self.copies()
+        assert len(copies) >= 2, "the functions' copies of blackjack_service were not found"
+        for services, game in copies:
+
+            def factory(services: ModuleType = services, game: ModuleType = game) -> object:
+                return game.GameService(services.store(), seeds=source)
+
+            self.monkeypatch.setattr(services, "game", factory)
+
+
+@pytest.fixture
+def seeds(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> StackSeeds:
+    return StackSeeds(stack, monkeypatch)
+
+
+@pytest.fixture(scope="package")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="package")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if chromium_missing():
+        pytest.skip(MISSING_CHROMIUM)
+    launched = playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, timeout=30_000
+    )
+    yield launched
+    launched.close()
+
+
+class Contexts:
+    """New browser contexts (each its own sessionStorage), closed after the test."""
+
+    def __init__(self, browser: Browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.opened: list[BrowserContext] = []
+
+    def page(self, width: int = 1280, height: int = 900, mobile: bool = False) -> Page:
+        context = self.browser.new_context(
+            base_url=self.base_url,
+            viewport={"width": width, "height": height},
+            device_scale_factor=1 if not mobile else 2,
+            is_mobile=mobile,
+            has_touch=mobile,
+            service_workers="block",
+        )
+        context.set_default_timeout(E2E_TIMEOUT_MS)
+        context.set_default_navigation_timeout(E2E_TIMEOUT_MS)
+        self.opened.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        return page
+
+    errors: list[str]
+
+    def close(self) -> None:
+        for context in self.opened:
+            context.close()
+
+
+@pytest.fixture
+def contexts(browser: Browser, stack: Stack) -> Iterator[Contexts]:
+    opened = Contexts(browser, stack.base_url)
+    opened.errors = []
+    yield opened
+    opened.close()
+    assert not opened.errors, f"uncaught errors in the page: {opened.errors}"
+
+
+@pytest.fixture
+def page(contexts: Contexts) -> Page:
+    return contexts.page()
+
+
+@pytest.fixture(scope="package", autouse=True)
+def _expect_timeout() -> None:
+    expect.set_options(timeout=E2E_TIMEOUT_MS)
+
+
+@pytest.fixture(scope="package")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+def update_screenshot() -> bool:
+    return os.environ.get("UPDATE_SCREENSHOT") == "1"

@@ -1,0 +1,282 @@
+"""Helpers for the browser tests: the API seen from the test (to check what the page
+shows), money as the web client writes it, and the steps a player takes in the page."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, Response, expect
+
+from tests.integration.local_stack.harness import Client
+
+ROOT = Path(__file__).resolve().parents[2]
+E2E_TIMEOUT_MS = 5_000
+PASSWORD = "secret123"
+_counter = itertools.count(1)
+
+RESULT_WORDS = {
+    "win": "Win",
+    "lose": "Lose",
+    "push": "Push",
+    "blackjack": "Blackjack!",
+    "even_money": "Even money",
+    "surrender": "Surrendered",
+}
+
+
+def new_login(prefix: str = "e2e") -> str:
+    return f"{prefix}{next(_counter)}x{id(_counter) % 10_000}"
+
+
+# ---- money as web/js/view.js writes it ----------------------------------------------
+
+
+def coins(amount: Any) -> str:
+    """formatCoins: thousands separated, at most two decimals, no trailing zeros."""
+    text = f"{Decimal(str(amount)):,.2f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def signed(amount: Any) -> str:
+    value = Decimal(str(amount))
+    if value > 0:
+        return f"+{coins(value)}"
+    if value < 0:
+        return f"\u2212{coins(-value)}"
+    return "0"
+
+
+def net_sentence(net: Any) -> str:
+    value = Decimal(str(net))
+    if value > 0:
+        return f"You won {coins(value)} coins this round."
+    if value < 0:
+        return f"You lost {coins(-value)} coins this round."
+    return "Even round: no gain, no loss."
+
+
+def result_label(hand: dict[str, Any]) -> str:
+    return f"{RESULT_WORDS[hand['result']]} · paid {coins(hand['payout'])}"
+
+
+# ---- the API, from the test's side ----------------------------------------------------
+
+
+class ApiFailed(AssertionError):
+    pass
+
+
+class Api:
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        reply = self.client.request(method, path, body, token=token)
+        if reply.status >= 300:
+            raise ApiFailed(f"{method} {path}: {reply.status} {reply.body.decode()[:300]}")
+        return reply.json()
+
+    def register(self, login: str, password: str = PASSWORD, nick: str | None = None) -> None:
+        nick = nick or f"N{login}"[:32]
+        self.call("POST", "/v1/users", {"login": login, "nick": nick, "password": password})
+
+    def login(self, login: str, password: str = PASSWORD) -> str:
+        return str(
+            self.call("POST", "/v1/sessions", {"login": login, "password": password})["token"]
+        )
+
+    def me(self, token: str) -> Any:
+        return self.call("GET", "/v1/me", token=token)
+
+    def round(self, token: str, round_id: str) -> Any:
+        return self.call("GET", f"/v1/rounds/{round_id}", token=token)
+
+    def rounds(self, token: str) -> Any:
+        return self.call("GET", "/v1/rounds?limit=100", token=token)["rounds"]
+
+    def shoe(self, token: str, shoe_id: str) -> Any:
+        return self.call("GET", f"/v1/shoes/{shoe_id}", token=token)
+
+    def warm_up(self) -> None:
+        """Run every function that plays once, so each has imported its modules."""
+        login = new_login("warm")
+        self.register(login)
+        token = self.login(login)
+        self.call("GET", "/v1/tables/classic", token=token)
+        self.call("GET", "/v1/rounds", token=token)
+        self.call("GET", "/v1/me", token=token)
+        for path in ("/v1/tables/classic/round/hint", f"/v1/shoes/{'0' * 32}"):
+            reply = self.client.request("GET", path, token=token)
+            assert reply.status in (404, 409), (path, reply.status, reply.body)
+
+
+# ---- the player's steps in the page --------------------------------------------------
+
+
+def tid(page: Page, testid: str) -> Any:
+    return page.get_by_test_id(testid)
+
+
+def session_token(page: Page) -> str:
+    return str(page.evaluate("JSON.parse(sessionStorage.getItem('blackjack.session')).token"))
+
+
+def login_ui(page: Page, login: str, password: str = PASSWORD, nick: str | None = None) -> None:
+    page.goto("/#/login")
+    tid(page, "login-login").fill(login)
+    tid(page, "login-password").fill(password)
+    tid(page, "login-submit").click()
+    expect(tid(page, "table-list")).to_be_visible()
+    expect(tid(page, "user-nick")).to_have_text(nick or f"N{login}"[:32])
+
+
+def new_player(page: Page, api: Api, prefix: str = "p", nick: str | None = None) -> tuple[str, str]:
+    """A new account (registered through the API), logged in through the page."""
+    login = new_login(prefix)
+    api.register(login, nick=nick)
+    login_ui(page, login, nick=nick)
+    return login, session_token(page)
+
+
+def open_table(page: Page, table_id: str) -> None:
+    if not tid(page, f"table-link-{table_id}").is_visible():
+        tid(page, "nav-lobby").click()
+    tid(page, f"table-link-{table_id}").click()
+    expect(tid(page, "table-view")).to_have_attribute("data-table", table_id)
+    expect(tid(page, "deal").or_(tid(page, "actions"))).to_be_visible()
+
+
+def set_bet(page: Page, box: int, amount: int, chip: int) -> None:
+    assert amount % chip == 0
+    tid(page, f"bet-clear-{box}").click()
+    tid(page, f"chip-{chip}").click()
+    expect(tid(page, f"chip-{chip}")).to_have_attribute("aria-pressed", "true")
+    for _ in range(amount // chip):
+        tid(page, f"bet-add-{box}").click()
+    expect(tid(page, f"bet-amount-{box}")).to_have_text(coins(amount))
+
+
+def _json(response: Response) -> Any:
+    assert response.ok, (
+        f"{response.request.method} {response.url}: {response.status} {response.text()}"
+    )
+    return response.json()
+
+
+def posted(suffix: str) -> Callable[[Response], bool]:
+    return lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith(suffix)
+
+
+def deal(page: Page, table_id: str) -> Any:
+    """Click Deal; the round view the API answered (the page also shows it)."""
+    with page.expect_response(posted(f"/v1/tables/{table_id}/rounds")) as info:
+        tid(page, "deal").click()
+    view = _json(info.value)
+    wait_round_shown(page, view)
+    return view
+
+
+def act(page: Page, table_id: str, action: str, key: str | None = None) -> Any:
+    """One decision, by its button (or its keyboard shortcut); the API's round view."""
+    view_before = tid(page, "round-status").get_attribute("data-status")
+    assert view_before in ("insurance", "player_turn"), view_before
+    button = tid(page, f"action-{action}")
+    expect(button).to_be_enabled()
+    with page.expect_response(posted(f"/v1/tables/{table_id}/round/actions")) as info:
+        if key is None:
+            button.click()
+        else:
+            page.keyboard.press(key)
+    view = _json(info.value)
+    sent = json.loads(info.value.request.post_data or "{}")
+    assert sent.get("action") == action, sent
+    wait_round_shown(page, view)
+    return view
+
+
+def wait_round_shown(page: Page, view: dict[str, Any]) -> None:
+    expect(tid(page, "round-status")).to_have_attribute("data-status", view["status"])
+    if view["status"] == "settled":
+        expect(tid(page, "deal")).to_be_visible()
+    else:
+        # only the legal actions are offered
+        expect(tid(page, "actions").locator("[data-testid^='action-']")).to_have_count(
+            len(view["legal_actions"])
+        )
+        for name in view["legal_actions"]:
+            expect(tid(page, f"action-{name}")).to_be_enabled()
+
+
+def user_boxes(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [b for b in view["boxes"] if b["player"] == "user"]
+
+
+def check_cards_shown(page: Page, view: dict[str, Any]) -> None:
+    dealer = tid(page, "dealer")
+    shown = dealer.locator("[data-card]")
+    expect(shown).to_have_count(len(view["dealer"]["cards"]))
+    for i, card in enumerate(view["dealer"]["cards"]):
+        expect(shown.nth(i)).to_have_attribute("data-card", card)
+    expect(dealer.get_by_test_id("card-back")).to_have_count(view["dealer"]["hidden"])
+    for box in view["boxes"]:
+        for h, hand in enumerate(box["hands"]):
+            cards = tid(page, f"hand-{box['box']}-{h}").locator("[data-card]")
+            expect(cards).to_have_count(len(hand["cards"]))
+            for i, card in enumerate(hand["cards"]):
+                expect(cards.nth(i)).to_have_attribute("data-card", card)
+
+
+def check_settled(page: Page, api: Api, token: str, view: dict[str, Any]) -> dict[str, Any]:
+    """What the page shows of a settled round is the API's round view; returns it as
+    `GET /v1/rounds/{id}` gives it."""
+    assert view["status"] == "settled"
+    stored = api.round(token, view["round_id"])
+    for key in ("round_id", "status", "boxes", "dealer", "net", "shoe_id"):
+        assert stored[key] == view[key], key
+    check_cards_shown(page, view)
+    for box in user_boxes(view):
+        for h, hand in enumerate(box["hands"]):
+            expect(tid(page, f"hand-{box['box']}-{h}")).to_have_attribute(
+                "data-result", hand["result"]
+            )
+            expect(tid(page, f"hand-result-{box['box']}-{h}")).to_have_text(result_label(hand))
+    expect(tid(page, "round-result")).to_have_text(net_sentence(view["net"]))
+    expect(tid(page, "balance")).to_have_text(coins(view["balance"]))
+    assert Decimal(str(api.me(token)["balance"])) == Decimal(str(view["balance"]))
+    return dict(stored)
+
+
+def net_of(view: dict[str, Any]) -> Decimal:
+    """The round's net from its hands and insurance (what `net` must be)."""
+    total = Decimal(0)
+    for box in user_boxes(view):
+        for hand in box["hands"]:
+            total += Decimal(str(hand["payout"])) - Decimal(str(hand["bet"]))
+        if box["insurance"] is not None:
+            total += Decimal(str(box["insurance_payout"] or 0)) - Decimal(str(box["insurance"]))
+    return total
+
+
+def play_out(page: Page, table_id: str, view: dict[str, Any]) -> dict[str, Any]:
+    """Stand on every hand still to play (declining insurance); the settled view."""
+    for _ in range(12):
+        if view["status"] == "settled":
+            return view
+        legal = view["legal_actions"]
+        action = "decline_insurance" if "decline_insurance" in legal else "stand"
+        assert action in legal, legal
+        view = act(page, table_id, action)
+    raise AssertionError("the round did not settle")
+
+
+def shoe_text(page: Page) -> str:
+    return str(tid(page, "shoe-hash").inner_text())
+
+
+HEX64 = re.compile(r"^[0-9a-f]{64}$")

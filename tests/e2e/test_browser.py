@@ -1,0 +1,593 @@
+"""The web client in a real headless Chromium against the real local stack.
+
+Rounds are deterministic: each scenario picks server seeds (`find_seed`) whose shoe deals
+the user what the scenario needs, and fixes them before the first view of the table (the
+view commits the shoe). Deal order (RULES.md), one user box and no AI: shoe[0] the
+user's first card, shoe[1] the dealer's up card, shoe[2] the user's second card, shoe[3]
+the hole card where the table deals one, then every later card in turn.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from blackjack.fairness import seed_hash, shuffled_shoe
+from tests.integration.seeds import CLIENT_SEED, find_seed, value
+
+from .conftest import (
+    MISSING_CHROMIUM,
+    Contexts,
+    Stack,
+    StackSeeds,
+    chromium_missing,
+    update_screenshot,
+)
+from .helpers import (
+    PASSWORD,
+    act,
+    check_cards_shown,
+    check_settled,
+    coins,
+    deal,
+    login_ui,
+    net_of,
+    new_login,
+    new_player,
+    open_table,
+    play_out,
+    posted,
+    session_token,
+    set_bet,
+    signed,
+    tid,
+    user_boxes,
+)
+
+if chromium_missing():
+    pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
+
+pytestmark = pytest.mark.e2e
+
+DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
+TEN = {"T", "J", "Q", "K"}
+HINT_TEXT = re.compile(
+    r"^Coach \(hard\): (Hit|Stand|Double|Split|Surrender|Insurance|Even money|No insurance)\.$"
+)
+EV_TEXT = re.compile(r"^EV ([+\u2212]\d\.\d{3}|0\.000)$")
+
+
+def total(cards: list[str]) -> int:
+    points = sum(value(c) for c in cards)
+    aces = sum(c[0] == "A" for c in cards)
+    while points > 21 and aces:
+        points -= 10
+        aces -= 1
+    return points
+
+
+def natural(a: str, b: str) -> bool:
+    return {a[0], b[0]} & {"A"} != set() and total([a, b]) == 21
+
+
+def hard(cards: list[str]) -> bool:
+    return all(c[0] != "A" for c in cards)
+
+
+def check_hint(page: Page, key: str | None = None) -> str:
+    """Ask the coach (button or C key): an action in words, EVs where the server gives them."""
+    with page.expect_response(lambda r: "/round/hint" in r.url) as info:
+        if key:
+            page.keyboard.press(key)
+        else:
+            tid(page, "hint").click()
+    hint = info.value.json()
+    assert info.value.ok, hint
+    expect(tid(page, "hint-output")).to_have_text(HINT_TEXT)
+    expect(tid(page, f"action-{hint['action']}")).to_contain_text("★")
+    evs = tid(page, "actions").locator("[data-testid^='action-ev-']")
+    if hint["ev"]:  # EVs land with the strategy module: accept their absence
+        expect(evs).to_have_count(len(hint["ev"]))
+        for i in range(evs.count()):
+            expect(evs.nth(i)).to_have_text(EV_TEXT)
+    else:
+        expect(evs).to_have_count(0)
+    return str(hint["action"])
+
+
+def check_fresh_shoe(page: Page, seed: str, nonce: int) -> None:
+    expect(tid(page, "shoe-hash")).to_have_text(seed_hash(seed))
+    expect(tid(page, "shoe-client-seed")).to_have_text(CLIENT_SEED)
+    expect(tid(page, "shoe-nonce")).to_have_text(str(nonce))
+
+
+def verify_in_browser(page: Page, shoe: dict[str, Any]) -> None:
+    expect(tid(page, "verify")).to_be_visible()
+    expect(tid(page, "verify-shoe-id")).to_have_text(shoe["shoe_id"])
+    expect(tid(page, "verify-hash")).to_have_text(shoe["server_seed_hash"])
+    expect(tid(page, "verify-server-seed")).to_have_text(shoe["server_seed"])
+    expect(tid(page, "verify-result")).to_have_attribute("data-verdict", "ok")
+    expect(tid(page, "verify-result")).to_contain_text(f"all {len(shoe['cards'])} dealt cards")
+    dealt = tid(page, "verify-order").locator(".dealt")
+    expect(dealt).to_have_count(len(shoe["cards"]))
+
+
+# ---- accounts ------------------------------------------------------------------------
+
+
+def test_register_log_in_and_errors_in_words(page: Page, stack: Stack) -> None:
+    login = new_login("reg")
+    # public pages: the verifier by hand (FAIRNESS.md's check values) and a strategy card
+    page.goto("/#/verify")
+    tid(page, "manual-server-seed").fill("00" * 32)
+    tid(page, "manual-client-seed").fill("player")
+    tid(page, "manual-nonce").fill("1")
+    tid(page, "manual-decks").fill("1")
+    tid(page, "manual-verify").click()
+    expect(tid(page, "manual-result")).to_contain_text(seed_hash("00" * 32))
+    first_ten = tid(page, "manual-result").locator("[data-card]")
+    expect(first_ten).to_have_count(52)
+    dealt = [first_ten.nth(i).get_attribute("data-card") for i in range(10)]
+    assert dealt == ["8H", "TD", "9D", "QD", "7C", "4S", "2C", "5D", "9H", "JD"]
+    page.goto("/#/strategy/bicycle")
+    expect(tid(page, "strategy").or_(tid(page, "strategy-unavailable"))).to_be_visible()
+
+    page.goto("/")
+    expect(tid(page, "login-form")).to_be_visible()
+    tid(page, "register-login").fill(login)
+    tid(page, "register-nick").fill("Alice" + login[-4:])
+    tid(page, "register-password").fill(PASSWORD)
+    tid(page, "register-submit").click()
+    expect(tid(page, "table-list")).to_be_visible()
+    expect(tid(page, "user-nick")).to_have_text("Alice" + login[-4:])
+    expect(tid(page, "balance")).to_have_text("10,000")
+    for table in ("classic", "bicycle", "casino", "european"):
+        expect(tid(page, f"table-card-{table}")).to_be_visible()
+
+    tid(page, "logout").click()
+    expect(tid(page, "login-form")).to_be_visible()
+    expect(tid(page, "nav-login")).to_be_visible()
+
+    # errors in words: the API's detail, as a sentence, never a code or a JSON document
+    taken = stack.api.client.request(
+        "POST", "/v1/users", {"login": login, "nick": "Other", "password": PASSWORD}
+    )
+    assert taken.status == 409
+    tid(page, "register-login").fill(login.upper())
+    tid(page, "register-nick").fill("Other1")
+    tid(page, "register-password").fill(PASSWORD)
+    tid(page, "register-submit").click()
+    expect(tid(page, "register-error")).to_have_text(sentence(taken.json()["detail"]))
+
+    wrong = stack.api.client.request(
+        "POST", "/v1/sessions", {"login": login, "password": "wrong" + PASSWORD}
+    )
+    assert wrong.status == 401
+    tid(page, "login-login").fill(login)
+    tid(page, "login-password").fill("nottheone1")
+    tid(page, "login-submit").click()
+    expect(tid(page, "login-error")).to_have_text(sentence(wrong.json()["detail"]))
+    expect(tid(page, "login-error")).not_to_contain_text("bad_credentials")
+
+    tid(page, "login-login").fill("ab")  # checked in the page before any request
+    tid(page, "login-submit").click()
+    expect(tid(page, "login-error")).to_have_text(re.compile(r"^Login: .+\.$"))
+
+    login_ui(page, login, nick="Alice" + login[-4:])
+
+    # a session the server no longer accepts: back to the login, said in words
+    page.evaluate(
+        """() => {
+        const s = JSON.parse(sessionStorage.getItem('blackjack.session'));
+        sessionStorage.setItem('blackjack.session', JSON.stringify({...s, token: 'x' + s.token}));
+    }"""
+    )
+    tid(page, "table-link-casino").click()
+    expect(tid(page, "login-form")).to_be_visible()
+    expect(tid(page, "toast-error")).to_contain_text("Please log in")
+    tid(page, "login-login").fill(login)
+    tid(page, "login-password").fill(PASSWORD)
+    tid(page, "login-submit").click()  # and back to the page that was asked for
+    expect(tid(page, "table-view")).to_have_attribute("data-table", "casino")
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
+# ---- classic: hit and stand by keyboard, the coach, the fairness check ----------------
+
+
+def test_classic_round_by_keyboard_then_verify_the_shoe(
+    page: Page, stack: Stack, seeds: StackSeeds
+) -> None:
+    def wanted(shoe: list[str]) -> bool:
+        mine = [shoe[0], shoe[2]]
+        return (
+            hard(mine)
+            and 12 <= total(mine) <= 15
+            and total([*mine, shoe[4]]) <= 20  # the hit neither busts nor makes 21 (3:2 here)
+            and not natural(shoe[1], shoe[3])
+        )
+
+    seed = find_seed(4, wanted)
+    shoe = shuffled_shoe(seed, CLIENT_SEED, 1, 4)
+    seeds.use(seed)
+    _, token = new_player(page, stack.api, "cla")
+    open_table(page, "classic")
+    check_fresh_shoe(page, seed, 1)
+
+    set_bet(page, 0, 30, 10)
+    expect(tid(page, "bet-total")).to_have_text("Total 30")
+    view = deal(page, "classic")
+    assert user_boxes(view)[0]["hands"][0]["cards"] == [shoe[0], shoe[2]]
+    assert view["dealer"]["cards"] == [shoe[1]] and view["dealer"]["hidden"] == 1
+    check_cards_shown(page, view)
+    expect(tid(page, "balance")).to_have_text(coins(10_000 - 30))
+    expect(tid(page, "hand-0-0")).to_have_attribute("aria-current", "true")
+    assert set(view["legal_actions"]) == {"hit", "stand"}  # classic: no double, no split
+    check_hint(page, key="c")
+
+    view = act(page, "classic", "hit", key="h")
+    assert user_boxes(view)[0]["hands"][0]["cards"] == [shoe[0], shoe[2], shoe[4]]
+    view = act(page, "classic", "stand", key="s")
+    stored = check_settled(page, stack.api, token, view)
+    assert Decimal(str(stored["net"])) == net_of(stored)
+    assert stored["dealer"]["cards"][:2] == [shoe[1], shoe[3]]
+    expect(tid(page, "announcer")).to_contain_text(coins(abs(Decimal(str(view["net"])))))
+    # the shoe is retired after the round (fresh shoe every round): the next one is shown
+    expect(tid(page, "shoe-nonce")).to_have_text("2")
+
+    tid(page, "verify-last-shoe").click()
+    retired = stack.api.shoe(token, view["shoe_id"])
+    assert retired["retired"] and retired["server_seed"] == seed
+    assert retired["cards"] == shoe[: len(retired["cards"])]
+    verify_in_browser(page, retired)
+
+
+# ---- bicycle: insurance under an ace, then a double -----------------------------------
+
+
+def test_bicycle_insurance_then_double(page: Page, stack: Stack, seeds: StackSeeds) -> None:
+    def ace_up_dealer_natural(shoe: list[str]) -> bool:
+        return shoe[1][0] == "A" and shoe[3][0] in TEN and not natural(shoe[0], shoe[2])
+
+    def hard_eleven_or_so(shoe: list[str]) -> bool:
+        mine = [shoe[0], shoe[2]]
+        return (
+            hard(mine)
+            and total(mine) in (9, 10, 11)
+            and shoe[0][0] != shoe[2][0]
+            and shoe[1][0] not in TEN | {"A"}
+        )
+
+    first = find_seed(1, ace_up_dealer_natural, nonce=1)
+    second = find_seed(1, hard_eleven_or_so, nonce=2)
+    seeds.use(first, second)
+    _, token = new_player(page, stack.api, "bic")
+    open_table(page, "bicycle")
+    check_fresh_shoe(page, first, 1)
+
+    set_bet(page, 0, 10, 5)
+    view = deal(page, "bicycle")
+    assert view["status"] == "insurance" and view["dealer"]["cards"][0][0] == "A"
+    assert set(view["legal_actions"]) == {"insurance", "decline_insurance"}
+    expect(tid(page, "round-status")).to_contain_text("Insurance")
+    amount = tid(page, "insurance-amount")
+    expect(amount.locator("option")).to_have_count(10)  # 0.5 .. 5 in steps of 0.5
+    amount.select_option("2.5")
+    view = act(page, "bicycle", "insurance")
+    box = user_boxes(view)[0]
+    assert Decimal(str(box["insurance"])) == Decimal("2.5")
+    assert view["status"] == "settled"  # the dealer's natural, seen at the peek
+    assert Decimal(str(box["insurance_payout"])) == Decimal("7.5")
+    expect(tid(page, "box-insurance-0")).to_have_text("insured 2.5 · insurance paid 7.5")
+    stored = check_settled(page, stack.api, token, view)
+    assert Decimal(str(stored["net"])) == net_of(stored) == Decimal(-5)
+
+    expect(tid(page, "shoe-nonce")).to_have_text("2")  # a fresh deck for the next round
+    check_fresh_shoe(page, second, 2)
+    expect(tid(page, "client-seed")).to_be_visible()  # offered on a fresh shoe
+    shoe = shuffled_shoe(second, CLIENT_SEED, 2, 1)
+    view = deal(page, "bicycle")
+    assert user_boxes(view)[0]["hands"][0]["cards"] == [shoe[0], shoe[2]]
+    assert "double" in view["legal_actions"]
+    view = act(page, "bicycle", "double", key="d")
+    hand = user_boxes(view)[0]["hands"][0]
+    assert hand["doubled"] and Decimal(str(hand["bet"])) == 20
+    assert hand["cards"] == [shoe[0], shoe[2], shoe[4]]
+    expect(tid(page, "hand-0-0")).to_contain_text("(doubled)")
+    stored = check_settled(page, stack.api, token, view)
+    assert Decimal(str(stored["net"])) == net_of(stored)
+
+
+# ---- casino: even money, then insurance with an AI player -----------------------------
+
+
+def test_casino_even_money_then_insurance_beside_an_ai(
+    page: Page, stack: Stack, seeds: StackSeeds
+) -> None:
+    def wanted(shoe: list[str]) -> bool:
+        # round 1 (one box): natural against an ace; even money settles it after 3 cards.
+        # round 2 (user on box 0, AI on box 1): shoe[3] box 0, shoe[4] box 1, shoe[5] up.
+        return (
+            shoe[1][0] == "A"
+            and natural(shoe[0], shoe[2])
+            and shoe[5][0] == "A"
+            and not natural(shoe[3], shoe[6])
+            and total([shoe[3], shoe[6]]) < 21
+        )
+
+    seed = find_seed(6, wanted)
+    shoe = shuffled_shoe(seed, CLIENT_SEED, 1, 6)
+    seeds.use(seed)
+    _, token = new_player(page, stack.api, "cas")
+    open_table(page, "casino")
+    check_fresh_shoe(page, seed, 1)
+    # the player places the cut card on a new shoe
+    tid(page, "cut").fill("0.6")
+    expect(tid(page, "cut-value")).to_have_text("60%")
+
+    set_bet(page, 0, 100, 100)
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/rounds")) as sent:
+        view = deal(page, "casino")
+    assert sent.value.post_data_json == {"bets": [{"box": 0, "amount": 100}], "cut": 0.6}
+    assert view["status"] == "insurance"
+    assert set(view["legal_actions"]) == {"even_money", "decline_insurance"}
+    assert view["dealer"]["hidden"] == 0  # no hole card at casino
+    expect(tid(page, "dealer").get_by_test_id("card-back")).to_have_count(0)
+    view = act(page, "casino", "even_money", key="e")
+    hand = user_boxes(view)[0]["hands"][0]
+    assert hand["result"] == "even_money" and Decimal(str(hand["payout"])) == 200
+    assert view["dealer"]["cards"] == [shoe[1]]  # nobody waits: no second dealer card
+    stored = check_settled(page, stack.api, token, view)
+    assert Decimal(str(stored["net"])) == 100
+
+    # round 2, same shoe: an AI player on box 1
+    expect(tid(page, "client-seed")).to_have_count(0)  # the shoe is in play: no seed, no cut
+    tid(page, "ai-level-1").select_option("hard")
+    expect(tid(page, "bet-amount-1")).to_have_text("AI hard")
+    view = deal(page, "casino")
+    assert view["shoe_id"] == stored["shoe_id"]
+    ai = [b for b in view["boxes"] if b["player"] != "user"]
+    assert [b["player"] for b in ai] == ["ai:hard"] and ai[0]["box"] == 1
+    assert user_boxes(view)[0]["hands"][0]["cards"] == [shoe[3], shoe[6]]
+    assert view["dealer"]["cards"] == [shoe[5]]
+    assert set(view["legal_actions"]) == {"insurance", "decline_insurance"}
+    expect(tid(page, "box-1")).to_contain_text("AI")
+    view = act(page, "casino", "insurance", key="i")
+    assert Decimal(str(user_boxes(view)[0]["insurance"])) == 50  # exactly half the bet
+    view = play_out(page, "casino", view)
+    stored = check_settled(page, stack.api, token, view)
+    assert Decimal(str(stored["net"])) == net_of(stored)
+    expect(tid(page, "box-insurance-0")).to_contain_text("insured 50")
+
+    in_play = stack.api.shoe(token, stored["shoe_id"])
+    assert in_play["cut_index"] == 187 and not in_play["retired"]  # floor(312 * 0.6)
+    assert len(in_play["rounds"]) == 2 and in_play["rounds"][-1] == stored["round_id"]
+    tid(page, "verify-last-shoe").click()  # nothing to check yet: the seed is still secret
+    expect(tid(page, "verify-result")).to_have_attribute("data-verdict", "in_play")
+    expect(tid(page, "verify-button")).to_be_disabled()
+    expect(tid(page, "verify-server-seed")).to_have_text("not revealed yet")
+
+
+# ---- european: a split, the coach, the screenshot ------------------------------------
+
+
+def test_european_split_beside_ai_players_with_the_coach(
+    page: Page, stack: Stack, seeds: StackSeeds, artifacts: Path
+) -> None:
+    # boxes 0 (the user), 1 and 2 (AI): first cards shoe[0..2], the up card shoe[3], second
+    # cards shoe[4..6], the hole card shoe[7]; after the split hand 1 gets shoe[8], then
+    # hand 2 gets shoe[9] when hand 1 stands.
+    def wanted(shoe: list[str]) -> bool:
+        return (
+            value(shoe[0]) == value(shoe[4]) in (8, 9)
+            and shoe[3][0] in "456"
+            and value(shoe[0]) + value(shoe[8]) < 21
+        )
+
+    seed = find_seed(6, wanted)
+    shoe = shuffled_shoe(seed, CLIENT_SEED, 1, 6)
+    seeds.use(seed)
+    _, token = new_player(page, stack.api, "eur", nick="Lovelace")
+    open_table(page, "european")
+    check_fresh_shoe(page, seed, 1)
+    expect(tid(page, "cut")).to_have_count(0)  # the server places the cut here
+
+    set_bet(page, 0, 50, 50)
+    tid(page, "ai-level-1").select_option("easy")
+    tid(page, "ai-level-2").select_option("hard")
+    expect(tid(page, "bet-total")).to_have_text("Total 50")  # the AI players bet the house's
+    view = deal(page, "european")
+    assert [b["player"] for b in view["boxes"]] == ["user", "ai:easy", "ai:hard"]
+    assert user_boxes(view)[0]["hands"][0]["cards"] == [shoe[0], shoe[4]]
+    assert view["dealer"]["cards"] == [shoe[3]]
+    assert "split" in view["legal_actions"]
+    expect(tid(page, "dealer").get_by_test_id("card-back")).to_have_count(1)
+    check_hint(page)
+    page.mouse.move(0, 0)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(artifacts / "table-desktop.png"), animations="disabled")
+    if update_screenshot():
+        DOCS_SCREENSHOT.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(DOCS_SCREENSHOT), animations="disabled")
+
+    view = act(page, "european", "split", key="p")
+    hands = user_boxes(view)[0]["hands"]
+    assert len(hands) == 2 and all(h["split"] for h in hands)
+    assert hands[0]["cards"] == [shoe[0], shoe[8]] and hands[1]["cards"] == [shoe[4]]
+    expect(tid(page, "hand-0-0")).to_have_attribute("aria-current", "true")
+    expect(tid(page, "round-status")).to_have_text("Your turn: box 1, hand 1.")
+    expect(tid(page, "balance")).to_have_text(coins(10_000 - 100))
+    view = act(page, "european", "stand")
+    expect(tid(page, "hand-0-1")).to_have_attribute("aria-current", "true")
+    expect(tid(page, "round-status")).to_have_text("Your turn: box 1, hand 2.")
+    assert user_boxes(view)[0]["hands"][1]["cards"] == [shoe[4], shoe[9]]
+    view = play_out(page, "european", view)
+    stored = check_settled(page, stack.api, token, view)
+    assert len(user_boxes(stored)[0]["hands"]) == 2
+    assert Decimal(str(stored["net"])) == net_of(stored)
+    for ai in (1, 2):  # the AI players played their own boxes; the user's net is theirs only
+        assert all(h["result"] for h in stored["boxes"][ai]["hands"])
+        expect(tid(page, f"box-{ai}")).to_contain_text("AI")
+
+
+# ---- history and stats ---------------------------------------------------------------
+
+
+def test_history_and_stats(page: Page, stack: Stack) -> None:
+    _, token = new_player(page, stack.api, "his")
+    open_table(page, "classic")
+    for _ in range(2):
+        view = play_out(page, "classic", deal(page, "classic"))
+        check_settled(page, stack.api, token, view)
+    open_table(page, "bicycle")
+    view = play_out(page, "bicycle", deal(page, "bicycle"))
+    check_settled(page, stack.api, token, view)
+
+    tid(page, "nav-history").click()
+    rounds = stack.api.rounds(token)
+    me = stack.api.me(token)
+    assert len(rounds) == 3
+    items = tid(page, "history-item")
+    expect(items).to_have_count(3)
+    for i, played in enumerate(rounds):  # the last settled first
+        expect(items.nth(i)).to_have_attribute("data-round-id", played["round_id"])
+        expect(items.nth(i).get_by_test_id("history-net")).to_have_text(signed(played["net"]))
+    stats = me["stats"]
+    expect(tid(page, "stats-balance")).to_have_text(coins(me["balance"]))
+    expect(tid(page, "stats-rounds")).to_have_text("3")
+    expect(tid(page, "stats-won")).to_have_text(str(stats["hands_won"]))
+    expect(tid(page, "stats-lost")).to_have_text(str(stats["hands_lost"]))
+    expect(tid(page, "stats-pushed")).to_have_text(str(stats["hands_pushed"]))
+    expect(tid(page, "stats-net")).to_have_text(signed(stats["net"]))
+    assert Decimal(str(stats["net"])) == sum(Decimal(str(r["net"])) for r in rounds)
+    assert Decimal(str(me["balance"])) == 10_000 + Decimal(str(stats["net"]))
+    expect(tid(page, "history-more")).to_be_hidden()
+
+    tid(page, "history-table").select_option("bicycle")
+    expect(items).to_have_count(1)
+    expect(items.first).to_have_attribute("data-round-id", rounds[0]["round_id"])
+    tid(page, "history-table").select_option("european")
+    expect(tid(page, "history-empty")).to_be_visible()
+    tid(page, "history-table").select_option("")
+    expect(items).to_have_count(3)
+
+    items.nth(2).get_by_test_id("history-verify").click()  # the first classic round's shoe
+    verify_in_browser(page, stack.api.shoe(token, rounds[2]["shoe_id"]))
+
+
+# ---- two accounts at once ------------------------------------------------------------
+
+
+def test_two_accounts_at_once(contexts: Contexts, stack: Stack, seeds: StackSeeds) -> None:
+    def loses(shoe: list[str]) -> bool:  # 12 to 16 against a dealer's 20: a loss standing
+        return (
+            hard([shoe[0], shoe[2]])
+            and 12 <= total([shoe[0], shoe[2]]) <= 16
+            and (total([shoe[1], shoe[3]]) == 20)
+        )
+
+    seed = find_seed(4, loses)
+    seeds.use(seed, seed)  # the same cards for both: only the bets differ
+    alice, bob = contexts.page(), contexts.page()
+    _, alice_token = new_player(alice, stack.api, "ali")
+    _, bob_token = new_player(bob, stack.api, "bob")
+    open_table(alice, "classic")
+    open_table(bob, "classic")
+    set_bet(alice, 0, 20, 10)
+    set_bet(bob, 0, 50, 10)
+    a = deal(alice, "classic")
+    b = deal(bob, "classic")
+    expect(alice.get_by_test_id("balance")).to_have_text("9,980")
+    expect(bob.get_by_test_id("balance")).to_have_text("9,950")
+    a = play_out(alice, "classic", a)
+    b = play_out(bob, "classic", b)
+    check_settled(alice, stack.api, alice_token, a)
+    check_settled(bob, stack.api, bob_token, b)
+    assert stack.api.me(alice_token)["balance"] != stack.api.me(bob_token)["balance"]
+    # each tab keeps its own session after a reload
+    alice.reload()
+    bob.reload()
+    expect(alice.get_by_test_id("balance")).to_have_text(coins(a["balance"]))
+    expect(bob.get_by_test_id("balance")).to_have_text(coins(b["balance"]))
+    assert session_token(alice) == alice_token and session_token(bob) == bob_token
+    expect(alice.get_by_test_id("user-nick")).not_to_have_text(
+        bob.get_by_test_id("user-nick").inner_text()
+    )
+
+
+# ---- a phone -------------------------------------------------------------------------
+
+
+def test_phone_table_keeps_the_actions_in_view(
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Path
+) -> None:
+    seed = find_seed(4, lambda s: hard([s[0], s[2]]) and total([s[0], s[2]]) <= 16)
+    seeds.use(seed)
+    page = contexts.page(390, 844, mobile=True)
+    _, token = new_player(page, stack.api, "pho")
+    open_table(page, "classic")
+    tid(page, "bets-clear").click()  # a bet slip error, in words, before any request
+    expect(tid(page, "bet-errors")).to_have_text("Put a bet on at least one box.")
+    expect(tid(page, "deal")).to_be_disabled()
+    set_bet(page, 0, 10, 10)
+    expect(tid(page, "bet-errors")).to_have_count(0)
+    view = deal(page, "classic")
+    # at the top of the page, one screen holds the dealer, the hand and every action
+    page.evaluate("window.scrollTo(0, 0)")
+    for name in view["legal_actions"]:
+        expect(tid(page, f"action-{name}")).to_be_in_viewport()
+    expect(tid(page, "hint")).to_be_in_viewport()
+    expect(tid(page, "hand-0-0")).to_be_in_viewport()
+    expect(tid(page, "dealer").get_by_test_id("card-back")).to_be_in_viewport()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways on a phone ({width} px)"
+    page.screenshot(path=str(artifacts / "table-phone.png"), animations="disabled")
+    view = act(page, "classic", "stand")
+    check_settled(page, stack.api, token, view)
+
+
+# ---- one account in two tabs ---------------------------------------------------------
+
+
+def test_one_account_in_two_tabs(contexts: Contexts, stack: Stack, seeds: StackSeeds) -> None:
+    seed = find_seed(4, lambda s: hard([s[0], s[2]]) and total([s[0], s[2]]) <= 16)
+    seeds.use(seed)
+    login = new_login("tab")
+    stack.api.register(login)
+    first, second = contexts.page(), contexts.page()
+    login_ui(first, login)
+    login_ui(second, login)
+    token = session_token(first)
+    open_table(first, "classic")
+    open_table(second, "classic")
+    view = deal(first, "classic")
+
+    # the second tab still shows the bets: its deal is refused, in words, and it catches up
+    with second.expect_response(posted("/v1/tables/classic/rounds")) as refused:
+        tid(second, "deal").click()
+    assert refused.value.status == 409
+    problem = refused.value.json()
+    assert problem["code"] == "round_in_progress"
+    expect(tid(second, "toast-error")).to_contain_text(problem["detail"].rstrip("."))
+    expect(tid(second, "round-status")).to_have_attribute("data-status", "player_turn")
+    expect(tid(second, "hand-0-0").locator("[data-card]")).to_have_count(2)
+
+    view = act(first, "classic", "stand")
+    # the second tab acts on the round it shows, which has moved on: refused and refreshed
+    with second.expect_response(posted("/v1/tables/classic/round/actions")) as stale:
+        second.keyboard.press("h")
+    assert stale.value.status in (409, 412), stale.value.status
+    expect(tid(second, "toast")).to_contain_text("The table has been refreshed")
+    expect(tid(second, "round-status")).to_have_attribute("data-status", "settled")
+    expect(tid(second, "round-result")).to_have_text(tid(first, "round-result").inner_text())
+    check_settled(first, stack.api, token, view)
+    check_settled(second, stack.api, token, view)
