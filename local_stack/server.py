@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import mimetypes
+import sys
 import threading
 import time
 import uuid
@@ -64,6 +65,9 @@ def static_file(web_dir: Path | None, raw_path: str) -> Path | None:
 
 class LocalServer(ThreadingHTTPServer):
     daemon_threads = True
+    # Do not wait, on stop, for connections a browser keeps open: data is safe anyway,
+    # since a write is on disk before its answer, and the store waits for invocations.
+    block_on_close = False
     allow_reuse_address = True
     request_queue_size = 128  # the default 5 resets connections a browser opens at once
 
@@ -71,6 +75,13 @@ class LocalServer(ThreadingHTTPServer):
         super().__init__(address, RequestHandler)
         self.stack = stack
         self.web_dir = web_dir
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away is no error; anything else is one line and a traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError | TimeoutError):
+            return
+        log.exception("HTTP error with %s", client_address[0])
 
     @property
     def url(self) -> str:
@@ -81,6 +92,7 @@ class LocalServer(ThreadingHTTPServer):
 class RequestHandler(BaseHTTPRequestHandler):
     server: LocalServer
     protocol_version = "HTTP/1.1"
+    timeout = 120  # seconds an idle keep-alive connection is kept
     disable_nagle_algorithm = True  # headers and body go out in two writes
 
     def do_GET(self) -> None:

@@ -3,6 +3,7 @@ atomic under concurrent HTTP requests, and `python -m local_stack` stops cleanly
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import select
@@ -167,12 +168,16 @@ def _interrupt(process: subprocess.Popen[str]) -> tuple[str, str]:
 def test_the_command_serves_logs_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     port = _free_port()
     process = _start_cli(tmp_path, port)
+    browser = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         client = Client(port)
         assert client.request("POST", "/v1/users", {"login": "carol"}).status == 201
-        assert client.request("GET", "/").status == 200
+        # a browser keeps its connection open: Ctrl-C must not wait for it
+        browser.request("GET", "/")
+        assert browser.getresponse().read()
     finally:
         _, err = _interrupt(process)
+        browser.close()
     assert "POST /v1/users 201" in err  # one line per request: method, path, status, ms
     assert "ms" in err.split("POST /v1/users 201")[1].splitlines()[0]
 
