@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 SAM_VENV := .venv-sam
 SAM := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam
-PY312 ?= $(shell command -v python3.12 || echo $(HOME)/.pyenv/versions/3.12.1/bin/python3.12)
+# sam build for the python3.12 runtime needs that Python on PATH (pyenv's, where it is).
+PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12); \
+	do $$p -c '' 2>/dev/null && command -v $$p && break; done)
 
 .PHONY: run test lint template browser unit integration e2e bench simulate build deploy clean
 
@@ -43,6 +45,8 @@ lint: $(VENV)/.installed
 template: $(VENV)/.installed $(SAM_VENV)/.installed
 	$(BIN)/cfn-lint template.yaml
 	$(SAM) validate --lint --region us-east-1 --template template.yaml
+	@if [ -n "$(PY312)" ]; then $(MAKE) --no-print-directory build; \
+	else echo "python3.12 not found: sam build skipped"; fi
 
 unit: $(VENV)/.installed
 	$(BIN)/python -m pytest tests/unit
@@ -63,7 +67,7 @@ simulate: $(VENV)/.installed
 
 ## build / deploy: the AWS SAM application (python3.12 must be on PATH for sam build)
 build: $(SAM_VENV)/.installed
-	PATH="$(dir $(PY312)):$$PATH" $(SAM) build
+	PATH="$(dir $(PY312)):$$PATH" $(SAM) build --template template.yaml
 
 deploy: build
 	$(SAM) deploy --guided
