@@ -172,7 +172,8 @@ def proxy_response(result: Any) -> HttpResponse:
         raise MalformedProxyResponse(
             f"the function returned {type(result).__name__}, not an object"
         )
-    allowed = {"statusCode", "headers", "multiValueHeaders", "body", "isBase64Encoded", "cookies"}
+    # REST APIs reject any other key (`cookies` is an HTTP API field)
+    allowed = {"statusCode", "headers", "multiValueHeaders", "body", "isBase64Encoded"}
     unknown = set(result) - allowed
     if unknown:
         raise MalformedProxyResponse(f"unknown fields {sorted(unknown)}")

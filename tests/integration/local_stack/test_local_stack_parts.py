@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import string
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,10 @@ import pytest
 
 from local_stack.events import ApiContext, HttpRequest, MalformedProxyResponse, proxy_response
 from local_stack.gateway import (
+    Authorizer,
     AuthorizerDenied,
     Cors,
+    Gateway,
     GatewayResponses,
     Route,
     RouteTable,
@@ -414,3 +417,123 @@ def test_proxy_responses_map_to_http() -> None:
 def test_malformed_proxy_responses_are_rejected(result: Any) -> None:
     with pytest.raises(MalformedProxyResponse):
         proxy_response(result)
+
+
+# -- the gateway with stand-in functions --------------------------------------------
+
+
+class Functions:
+    """Stands in for the Lambda runtime: records each invocation, answers per function."""
+
+    def __init__(self, answers: dict[str, Any]) -> None:
+        self.answers = answers
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    def __call__(self, function: LambdaFunction, event: dict[str, Any], request_id: str) -> Any:
+        self.calls.append((function.name, event))
+        answer = self.answers[function.name]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer(event) if callable(answer) else answer
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self.calls]
+
+
+def _gateway(functions: Functions, ttl_s: int = 0) -> Gateway:
+    authorizer = Authorizer(
+        name="TokenAuthorizer",
+        function=_function("auth"),
+        identity_header="X-Token",
+        validation_expression=re.compile(r"Bearer .+"),
+        ttl_s=ttl_s,
+    )
+    return Gateway(
+        api=API,
+        routes=[
+            Route("/v1/me", "GET", _function("me"), authorizer),
+            Route("/v1/me", "POST", _function("me"), authorizer),
+            Route("/v1/open", "GET", _function("me"), None),
+        ],
+        responses={},
+        throttle=Throttle([]),
+        invoke=functions,
+    )
+
+
+def _allow(event: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "principalId": "alice",
+        "policyDocument": _policy(("Allow", "execute-api:Invoke", f"{ARN}/GET/v1/me")),
+        "context": {"login": "alice", "vip": True, "level": 2},
+    }
+
+
+def _call(gateway: Gateway, method: str, path: str, token: str | None) -> Any:
+    headers = [("X-Token", token)] if token is not None else []
+    return gateway.handle(HttpRequest(method, path, "", headers, b""))
+
+
+def test_the_authorizer_runs_as_api_gateway_runs_it() -> None:
+    functions = Functions({"auth": _allow, "me": {"statusCode": 200, "body": "ok"}})
+    gateway = _gateway(functions)
+    # no identity header, or one the ValidationExpression refuses: 401, no authorizer call
+    assert _call(gateway, "GET", "/v1/me", None).status == 401
+    assert _call(gateway, "GET", "/v1/me", "Basic x").status == 401
+    assert functions.calls == []
+    # a public route: the function alone
+    assert _call(gateway, "GET", "/v1/open", None).status == 200
+    assert functions.names() == ["me"]
+    assert "authorizer" not in functions.calls[0][1]["requestContext"]
+    # allowed: the TOKEN event, then the function with principal and context as strings
+    functions.calls.clear()
+    reply = _call(gateway, "GET", "/v1/me", "Bearer t1")
+    assert (reply.status, reply.body) == (200, b"ok")
+    assert functions.names() == ["auth", "me"]
+    assert functions.calls[0][1] == {
+        "type": "TOKEN",
+        "authorizationToken": "Bearer t1",
+        "methodArn": f"{ARN}/GET/v1/me",
+    }
+    assert functions.calls[1][1]["requestContext"]["authorizer"] == {
+        "principalId": "alice",
+        "login": "alice",
+        "vip": "true",
+        "level": "2",
+    }
+    # the policy covers GET only: POST is denied, and the function is not called
+    functions.calls.clear()
+    denied = _call(gateway, "POST", "/v1/me", "Bearer t1")
+    assert denied.status == 403
+    assert json.loads(denied.body) == {"message": "User is not authorized to access this resource"}
+    assert functions.names() == ["auth"]
+
+
+def test_authorizer_errors() -> None:
+    gateway = _gateway(Functions({"auth": Exception("Unauthorized"), "me": {"statusCode": 200}}))
+    unauthorized = _call(gateway, "GET", "/v1/me", "Bearer t")
+    assert (unauthorized.status, json.loads(unauthorized.body)) == (
+        401,
+        {"message": "Unauthorized"},
+    )
+    gateway = _gateway(Functions({"auth": RuntimeError("bug"), "me": {"statusCode": 200}}))
+    assert _call(gateway, "GET", "/v1/me", "Bearer t").status == 500
+    gateway = _gateway(Functions({"auth": {"policyDocument": {}}, "me": {"statusCode": 200}}))
+    assert _call(gateway, "GET", "/v1/me", "Bearer t").status == 500
+
+
+def test_authorizer_answers_are_cached_per_token_when_asked() -> None:
+    functions = Functions({"auth": _allow, "me": {"statusCode": 200}})
+    gateway = _gateway(functions, ttl_s=300)
+    for _ in range(3):
+        assert _call(gateway, "GET", "/v1/me", "Bearer t1").status == 200
+    assert functions.names().count("auth") == 1
+    # the cached policy is evaluated against each request's ARN, as in API Gateway
+    assert _call(gateway, "POST", "/v1/me", "Bearer t1").status == 403
+    assert _call(gateway, "GET", "/v1/me", "Bearer t2").status == 200
+    assert functions.names().count("auth") == 2
+    uncached = Functions({"auth": _allow, "me": {"statusCode": 200}})
+    gateway = _gateway(uncached)
+    for _ in range(3):
+        _call(gateway, "GET", "/v1/me", "Bearer t1")
+    assert uncached.names().count("auth") == 3
