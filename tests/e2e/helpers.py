@@ -103,6 +103,17 @@ class Api:
     def shoe(self, token: str, shoe_id: str) -> Any:
         return self.call("GET", f"/v1/shoes/{shoe_id}", token=token)
 
+    def play_round(self, token: str, table: str, bet: int) -> Any:
+        """A round played through the API alone, standing (declining insurance)."""
+        body = {"bets": [{"box": 0, "amount": bet}]}
+        view = self.call("POST", f"/v1/tables/{table}/rounds", body, token=token)
+        while view["status"] != "settled":
+            legal = view["legal_actions"]
+            action = "decline_insurance" if "decline_insurance" in legal else "stand"
+            path = f"/v1/tables/{table}/round/actions"
+            view = self.call("POST", path, {"action": action}, token=token)
+        return view
+
     def warm_up(self) -> None:
         """Run every function that plays once, so each has imported its modules."""
         login = new_login("warm")

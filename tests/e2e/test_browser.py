@@ -196,9 +196,11 @@ def test_register_log_in_and_errors_in_words(page: Page, stack: Stack) -> None:
     expect(tid(page, "table-view")).to_have_attribute("data-table", "casino")
 
 
-def sentence(text: str) -> str:
-    text = text.strip()
-    return text if text.endswith((".", "!", "?", "…")) else text + "."
+def sentence(detail: str) -> re.Pattern[str]:
+    """The API's detail as the page writes it: a sentence (capital first, full stop)."""
+    text = detail.strip()
+    text = text if text.endswith((".", "!", "?", "…")) else text + "."
+    return re.compile("^" + re.escape(text) + "$", re.IGNORECASE)
 
 
 # ---- classic: hit and stand by keyboard, the coach, the fairness check ----------------
@@ -216,9 +218,14 @@ def test_classic_round_by_keyboard_then_verify_the_shoe(
             and not natural(shoe[1], shoe[3])
         )
 
+    def three_card_21(shoe: list[str]) -> bool:
+        mine = [shoe[0], shoe[2]]
+        return hard(mine) and total(mine) <= 11 and total([*mine, shoe[4]]) == 21
+
     seed = find_seed(4, wanted)
+    second = find_seed(4, three_card_21, nonce=2)
     shoe = shuffled_shoe(seed, CLIENT_SEED, 1, 4)
-    seeds.use(seed)
+    seeds.use(seed, second)
     _, token = new_player(page, stack.api, "cla")
     open_table(page, "classic")
     check_fresh_shoe(page, seed, 1)
@@ -250,6 +257,18 @@ def test_classic_round_by_keyboard_then_verify_the_shoe(
     assert retired["cards"] == shoe[: len(retired["cards"])]
     verify_in_browser(page, retired)
 
+    # classic's story 4: a 21 of three cards wins 3:2 at once, whatever the dealer holds
+    page.go_back()
+    expect(tid(page, "table-view")).to_have_attribute("data-table", "classic")
+    check_fresh_shoe(page, second, 2)
+    view = deal(page, "classic")
+    view = act(page, "classic", "hit", key="h")
+    hand = user_boxes(view)[0]["hands"][0]
+    assert view["status"] == "settled" and hand["total"] == 21 and len(hand["cards"]) == 3
+    assert hand["result"] == "blackjack" and Decimal(str(hand["payout"])) == 75
+    expect(tid(page, "hand-result-0-0")).to_have_text("Blackjack! · paid 75")
+    check_settled(page, stack.api, token, view)
+
 
 # ---- bicycle: insurance under an ace, then a double -----------------------------------
 
@@ -267,9 +286,18 @@ def test_bicycle_insurance_then_double(page: Page, stack: Stack, seeds: StackSee
             and shoe[1][0] not in TEN | {"A"}
         )
 
+    def two_tens_of_different_ranks(shoe: list[str]) -> bool:
+        return (
+            shoe[0][0] in TEN
+            and shoe[2][0] in TEN
+            and shoe[0][0] != shoe[2][0]
+            and shoe[1][0] not in TEN | {"A"}
+        )
+
     first = find_seed(1, ace_up_dealer_natural, nonce=1)
     second = find_seed(1, hard_eleven_or_so, nonce=2)
-    seeds.use(first, second)
+    third = find_seed(1, two_tens_of_different_ranks, nonce=3)
+    seeds.use(first, second, third)
     _, token = new_player(page, stack.api, "bic")
     open_table(page, "bicycle")
     check_fresh_shoe(page, first, 1)
@@ -305,6 +333,14 @@ def test_bicycle_insurance_then_double(page: Page, stack: Stack, seeds: StackSee
     expect(tid(page, "hand-0-0")).to_contain_text("(doubled)")
     stored = check_settled(page, stack.api, token, view)
     assert Decimal(str(stored["net"])) == net_of(stored)
+
+    check_fresh_shoe(page, third, 3)
+    view = deal(page, "bicycle")
+    assert set(view["legal_actions"]) == {"hit", "stand"}  # J+Q: no split here, no double on 20
+    expect(tid(page, "action-split")).to_have_count(0)
+    expect(tid(page, "action-double")).to_have_count(0)
+    view = act(page, "bicycle", "stand", key="s")
+    check_settled(page, stack.api, token, view)
 
 
 # ---- casino: even money, then insurance with an AI player -----------------------------
@@ -375,6 +411,25 @@ def test_casino_even_money_then_insurance_beside_an_ai(
     expect(tid(page, "verify-result")).to_have_attribute("data-verdict", "in_play")
     expect(tid(page, "verify-button")).to_be_disabled()
     expect(tid(page, "verify-server-seed")).to_have_text("not revealed yet")
+
+
+def test_casino_surrender_by_keyboard(page: Page, stack: Stack, seeds: StackSeeds) -> None:
+    def fifteen_or_sixteen(shoe: list[str]) -> bool:
+        mine = [shoe[0], shoe[2]]
+        return hard(mine) and total(mine) in (15, 16) and shoe[1][0] not in TEN | {"A"}
+
+    seeds.use(find_seed(6, fifteen_or_sixteen))
+    _, token = new_player(page, stack.api, "sur")
+    open_table(page, "casino")
+    set_bet(page, 0, 50, 25)
+    view = deal(page, "casino")
+    assert "surrender" in view["legal_actions"]
+    view = act(page, "casino", "surrender", key="r")
+    hand = user_boxes(view)[0]["hands"][0]
+    assert hand["result"] == "surrender" and Decimal(str(hand["payout"])) == 25
+    assert len(view["dealer"]["cards"]) == 1  # nobody waits: no second dealer card
+    expect(tid(page, "hand-result-0-0")).to_have_text("Surrendered · paid 25")
+    check_settled(page, stack.api, token, view)
 
 
 # ---- european: a split, the coach, the screenshot ------------------------------------
@@ -470,7 +525,7 @@ def test_history_and_stats(page: Page, stack: Stack) -> None:
     expect(tid(page, "stats-net")).to_have_text(signed(stats["net"]))
     assert Decimal(str(stats["net"])) == sum(Decimal(str(r["net"])) for r in rounds)
     assert Decimal(str(me["balance"])) == 10_000 + Decimal(str(stats["net"]))
-    expect(tid(page, "history-more")).to_be_hidden()
+    expect(tid(page, "history-more")).to_be_hidden()  # one page
 
     tid(page, "history-table").select_option("bicycle")
     expect(items).to_have_count(1)
@@ -482,6 +537,18 @@ def test_history_and_stats(page: Page, stack: Stack) -> None:
 
     items.nth(2).get_by_test_id("history-verify").click()  # the first classic round's shoe
     verify_in_browser(page, stack.api.shoe(token, rounds[2]["shoe_id"]))
+
+    # pages of 20: 18 more rounds (through the API) make 21, the last one on a second page
+    for _ in range(18):
+        stack.api.play_round(token, "classic", 10)
+    tid(page, "nav-history").click()
+    expect(items).to_have_count(20)
+    expect(tid(page, "history-more")).to_be_visible()
+    tid(page, "history-more").click()
+    expect(items).to_have_count(21)
+    expect(tid(page, "history-more")).to_be_hidden()
+    expect(items.nth(20)).to_have_attribute("data-round-id", rounds[2]["round_id"])
+    expect(tid(page, "stats-rounds")).to_have_text("21")
 
 
 # ---- two accounts at once ------------------------------------------------------------
@@ -522,6 +589,11 @@ def test_two_accounts_at_once(contexts: Contexts, stack: Stack, seeds: StackSeed
     expect(alice.get_by_test_id("user-nick")).not_to_have_text(
         bob.get_by_test_id("user-nick").inner_text()
     )
+    # a user reaches only their own shoes: Bob cannot open Alice's
+    bob.goto(f"/#/verify/{a['shoe_id']}")
+    expect(bob.get_by_test_id("verify-result")).to_have_attribute("data-verdict", "error")
+    expect(bob.get_by_test_id("verify-result")).to_have_text(re.compile(r"^.*shoe.*\.$"))
+    expect(bob.get_by_test_id("verify-result")).not_to_contain_text("not_found")
 
 
 # ---- a phone -------------------------------------------------------------------------
@@ -577,7 +649,8 @@ def test_one_account_in_two_tabs(contexts: Contexts, stack: Stack, seeds: StackS
     assert refused.value.status == 409
     problem = refused.value.json()
     assert problem["code"] == "round_in_progress"
-    expect(tid(second, "toast-error")).to_contain_text(problem["detail"].rstrip("."))
+    words = re.compile(re.escape(problem["detail"].rstrip(".")), re.IGNORECASE)
+    expect(tid(second, "toast-error")).to_contain_text(words)
     expect(tid(second, "round-status")).to_have_attribute("data-status", "player_turn")
     expect(tid(second, "hand-0-0").locator("[data-card]")).to_have_count(2)
 
