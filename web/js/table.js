@@ -180,7 +180,7 @@ async function act(name) {
       if (S !== me) return;
       if (e.status === 412 || e.code === "conflict" || e.code === "no_round") {
         const why = e.status === 412 ? "The round moved on elsewhere (another tab?)" : "The table changed meanwhile";
-        toast(`${why}: ${errorText(e)} The table has been refreshed.`, { tone: "info" });
+        toast(`${why}. ${errorText(e)} The table has been refreshed.`, { tone: "info" });
         await refresh().catch((e2) => reportError(e2));
       } else reportError(e);
     }

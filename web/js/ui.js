@@ -25,10 +25,11 @@ export function errorText(err) {
   return text;
 }
 
-/** Ending with a full stop (the API's details may start with a field name: kept as is). */
+/** In words: snake_case field names spelled as words, a capital first, a full stop last. */
 export function sentence(text) {
-  const t = String(text).trim();
+  let t = String(text).trim().replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (w) => w.replace(/_/g, " "));
   if (!t) return t;
+  t = t[0].toUpperCase() + t.slice(1);
   return /[.!?…]$/.test(t) ? t : `${t}.`;
 }
 
