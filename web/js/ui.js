@@ -3,7 +3,7 @@ import { h } from "./dom.js";
 import { formatCoins } from "./view.js";
 import { getSession, updateSessionUser } from "./api.js";
 
-export function toast(message, { tone = "error", timeout = 7000 } = {}) {
+export function toast(message, { tone = "error", timeout = tone === "error" ? 8000 : 4000 } = {}) {
   const box = document.getElementById("toasts");
   if (!box) return;
   const el = h(
