@@ -103,9 +103,12 @@ class Api:
     def shoe(self, token: str, shoe_id: str) -> Any:
         return self.call("GET", f"/v1/shoes/{shoe_id}", token=token)
 
-    def play_round(self, token: str, table: str, bet: int) -> Any:
+    def table(self, token: str, table: str) -> Any:
+        return self.call("GET", f"/v1/tables/{table}", token=token)
+
+    def play_round(self, token: str, table: str, bet: int, boxes: int = 1) -> Any:
         """A round played through the API alone, standing (declining insurance)."""
-        body = {"bets": [{"box": 0, "amount": bet}]}
+        body = {"bets": [{"box": box, "amount": bet} for box in range(boxes)]}
         view = self.call("POST", f"/v1/tables/{table}/rounds", body, token=token)
         while view["status"] != "settled":
             legal = view["legal_actions"]
@@ -217,7 +220,7 @@ def wait_round_shown(page: Page, view: dict[str, Any]) -> None:
         expect(tid(page, "deal")).to_be_visible()
     else:
         # only the legal actions are offered
-        expect(tid(page, "actions").locator("[data-testid^='action-']")).to_have_count(
+        expect(tid(page, "actions").locator("button[data-testid^='action-']")).to_have_count(
             len(view["legal_actions"])
         )
         for name in view["legal_actions"]:

@@ -75,6 +75,14 @@ def natural(a: str, b: str) -> bool:
     return {a[0], b[0]} & {"A"} != set() and total([a, b]) == 21
 
 
+def cards_of(view: dict[str, Any]) -> list[str]:
+    dealt = list(view["dealer"]["cards"])
+    for box in view["boxes"]:
+        for hand in box["hands"]:
+            dealt += hand["cards"]
+    return dealt
+
+
 def hard(cards: list[str]) -> bool:
     return all(c[0] != "A" for c in cards)
 
@@ -432,6 +440,49 @@ def test_casino_surrender_by_keyboard(page: Page, stack: Stack, seeds: StackSeed
     check_settled(page, stack.api, token, view)
 
 
+def test_casino_shoe_to_its_cut_card_then_verify(page: Page, stack: Stack) -> None:
+    _, token = new_player(page, stack.api, "cut")
+    open_table(page, "casino")
+    tid(page, "cut").fill("0.5")  # the earliest cut: 156 cards of 312
+    set_bet(page, 0, 10, 10)
+    first = play_out(page, "casino", deal(page, "casino"))
+    check_settled(page, stack.api, token, first)
+    # rounds through the API to some 16 cards before the cut card: five boxes a round
+    # while a round cannot reach it, then one box
+    for _ in range(40):
+        position = 312 - stack.api.table(token, "casino")["shoe"]["cards_remaining"]
+        if position >= 140:
+            break
+        stack.api.play_round(token, "casino", 10, boxes=5 if position < 110 else 1)
+    tid(page, "back-to-lobby").click()
+    open_table(page, "casino")
+    expect(tid(page, "shoe-nonce")).to_have_text("1")
+    saw_cut_card = in_play = False
+    for _ in range(12):  # then one box at a time in the page, until the shoe is retired
+        last = deal(page, "casino")
+        in_play = last["status"] != "settled"
+        if in_play:
+            expect(tid(page, "shoe-remaining")).to_contain_text(re.compile(r"^\d+ of 312"))
+            saw_cut_card |= "cut card is out" in tid(page, "shoe-remaining").inner_text()
+            last = play_out(page, "casino", last)
+        check_settled(page, stack.api, token, last)
+        if tid(page, "shoe-nonce").inner_text() == "2":
+            break
+    else:
+        raise AssertionError("the shoe was never retired")
+    assert last["shoe_id"] == first["shoe_id"]
+    expect(tid(page, "shoe-remaining")).to_have_text("312 of 312")  # the next shoe, committed
+    shoe = stack.api.shoe(token, first["shoe_id"])
+    assert shoe["retired"] and shoe["cut_index"] == 156 and len(shoe["cards"]) > 156
+    assert shoe["rounds"][0] == first["round_id"] and shoe["rounds"][-1] == last["round_id"]
+    start = len(shoe["cards"]) - len(cards_of(last))  # where the last round began
+    assert start <= 156 < len(shoe["cards"])
+    if in_play and start + 3 > 156:  # the cut card came with the deal: said while in play
+        assert saw_cut_card
+    tid(page, "verify-last-shoe").click()
+    verify_in_browser(page, shoe)
+
+
 # ---- european: a split, the coach, the screenshot ------------------------------------
 
 
@@ -481,7 +532,13 @@ def test_european_split_beside_ai_players_with_the_coach(
     expect(tid(page, "hand-0-0")).to_have_attribute("aria-current", "true")
     expect(tid(page, "round-status")).to_have_text("Your turn: box 1, hand 1.")
     expect(tid(page, "balance")).to_have_text(coins(10_000 - 100))
-    view = act(page, "european", "stand")
+    expect(tid(page, "hint-output")).to_have_text("")  # the hint was for the last decision
+    with page.expect_response(lambda r: "/round/hint" in r.url):
+        tid(page, "coach-toggle").check()  # coach mode: a hint at every decision
+    expect(tid(page, "hint-output")).to_have_text(HINT_TEXT)
+    with page.expect_response(lambda r: "/round/hint" in r.url):
+        view = act(page, "european", "stand")
+    expect(tid(page, "hint-output")).to_have_text(HINT_TEXT)
     expect(tid(page, "hand-0-1")).to_have_attribute("aria-current", "true")
     expect(tid(page, "round-status")).to_have_text("Your turn: box 1, hand 2.")
     assert user_boxes(view)[0]["hands"][1]["cards"] == [shoe[4], shoe[9]]
