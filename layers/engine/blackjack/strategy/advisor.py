@@ -21,7 +21,7 @@ from ..actions import Action, Phase
 from ..cards import Card, points
 from ..players import PlayerView
 from .analysis import DOUBLE, EMPTY, HIT, SPLIT, STAND, SURRENDER, merge, of_ranks, solver
-from .card import hand_key, label, strategy_card, table_of
+from .card import hand_key, label, shipped_ev, table_of
 from .dealer import Comp, total
 
 _ACTIONS = {
@@ -55,8 +55,7 @@ def _dealt_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
     table_id = table_of(view.rules)
     first, second = (rank(card) for card in view.cards)
     if table_id is not None:
-        values: dict[str, float] = strategy_card(table_id)["ev"][hand_key(first, second)][label(up)]
-        return values
+        return shipped_ev(table_id)[hand_key(first, second)][label(up)]
     s = solver(view.rules, up)
     return {a: s.conditional(v, hand) for a, v in s.first_decision(hand).items()}
 

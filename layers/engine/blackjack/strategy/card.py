@@ -165,6 +165,13 @@ def _card_text(table_id: str) -> str:
     return card_path(table_id).read_text(encoding="utf-8")
 
 
+@cache
+def shipped_ev(table_id: str) -> dict[str, dict[str, dict[str, float]]]:
+    """The `ev` part of a shipped card, parsed once (shared: never mutate it)."""
+    ev: dict[str, dict[str, dict[str, float]]] = json.loads(_card_text(table_id))["ev"]
+    return ev
+
+
 def strategy_card(table_id: str) -> dict[str, Any]:
     """The shipped strategy card of a table (a fresh copy); KeyError for an unknown table."""
     if table_id not in TABLES:
