@@ -1,0 +1,99 @@
+"""The contracted dealer probabilities against a plain recursion over the dealer's draws."""
+
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from blackjack.strategy.dealer import (
+    BUST,
+    NATURAL,
+    OUTCOMES,
+    RANKS,
+    Comp,
+    dealer_finals,
+    payoffs,
+    stand_values,
+)
+
+
+def shoe_without(decks: int, up: int) -> Comp:
+    counts = [4 * decks] * 9 + [16 * decks]
+    counts[up] -= 1
+    return tuple(counts)
+
+
+def brute_force(counts: Comp, up: int, removed: Comp, h17: bool = False) -> list[float]:
+    """P(outcome) by drawing card after card from what is left."""
+    left = [n - r for n, r in zip(counts, removed, strict=True)]
+
+    @cache
+    def play(drawn: tuple[int, ...], hard: int, aces: bool, cards: int) -> tuple[float, ...]:
+        soft = aces and hard + 10 <= 21
+        best = hard + 10 if soft else hard
+        out = [0.0] * OUTCOMES
+        if cards == 1 and best == 21:
+            out[NATURAL] = 1.0
+            return tuple(out)
+        if best > 21:
+            out[BUST] = 1.0
+            return tuple(out)
+        if best >= 17 and not (h17 and soft and best == 17):
+            out[best - 17] = 1.0
+            return tuple(out)
+        remaining = sum(left) - sum(drawn)
+        for rank in range(RANKS):
+            n = left[rank] - drawn[rank]
+            if n <= 0:
+                continue
+            more = (*drawn[:rank], drawn[rank] + 1, *drawn[rank + 1 :])
+            child = play(more, hard + rank + 1, aces or rank == 0, cards + 1)
+            for i in range(OUTCOMES):
+                out[i] += n / remaining * child[i]
+        return tuple(out)
+
+    return list(play((0,) * RANKS, up + 1, up == 0, 0))
+
+
+compositions = st.lists(st.integers(0, 3), min_size=RANKS, max_size=RANKS).map(tuple)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    up=st.integers(0, 9),
+    removed=st.lists(compositions, min_size=1, max_size=4),
+    decks=st.sampled_from([1, 2, 6]),
+    player_total=st.sampled_from([16, 17, 18, 19, 20, 21]),
+    natural_loss=st.sampled_from([0.0, 1.0]),
+)
+def test_stand_values_match_a_plain_recursion(
+    up: int, removed: list[Comp], decks: int, player_total: int, natural_loss: float
+) -> None:
+    counts = shoe_without(decks, up)
+    feasible = {c for c in removed if all(c[r] <= counts[r] for r in range(RANKS))}
+    got = stand_values(counts, up, False, {player_total: feasible}, natural_loss)
+    row = payoffs(player_total, natural_loss)
+    for comp in feasible:
+        expected = sum(p * w for p, w in zip(brute_force(counts, up, comp), row, strict=True))
+        assert got[(comp, player_total)] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("h17", [False, True])
+@pytest.mark.parametrize("up", range(10))
+def test_outcomes_sum_to_one_and_match_for_a_full_shoe(up: int, h17: bool) -> None:
+    counts = shoe_without(1, up)
+    probabilities = brute_force(counts, up, (0,) * RANKS, h17)
+    assert sum(probabilities) == pytest.approx(1.0)
+    # Bust chance as a stand value: standing on 16 wins only when the dealer busts.
+    got = stand_values(counts, up, h17, {16: {(0,) * RANKS}}, 1.0)
+    assert got[((0,) * RANKS, 16)] == pytest.approx(2 * probabilities[BUST] - 1)
+
+
+def test_dealer_finals_count_every_order() -> None:
+    # Up ten: the orders of each final multiset add up to the number of draw sequences.
+    finals = dealer_finals(9, False)
+    assert {outcome for _, outcome, _ in finals} == set(range(OUTCOMES))
+    assert all(orders >= 1 for _, _, orders in finals)
+    natural = [f for f in finals if f[1] == NATURAL]
+    assert natural == [((1,) + (0,) * 9, NATURAL, 1)]
