@@ -1,9 +1,9 @@
 """Requests per second through the local stack, over HTTP on loopback.
 
-The real template's `POST /v1/tables/european/round/actions` `hit` when it exists
-(a new round is dealt, untimed, whenever hitting is no longer possible), else the
-fixture template's authenticated conditional write. Throttling is off: the figure is
-the stack's own (HTTP, the authorizer, the function, moto, the snapshot to disk).
+The real template's `POST /v1/tables/european/round/actions` `hit` when it has that
+route (a new round is dealt, untimed, whenever hitting is no longer possible), else
+the fixture template's authenticated conditional write. Throttling is off: the figure
+is the stack's own (HTTP, the authorizer, the function, moto, the journal fsync).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import os
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ REAL_TEMPLATE = REPO / "template.yaml"
 FIXTURE_TEMPLATE = REPO / "tests" / "integration" / "local_stack" / "fixtures" / "template.yaml"
 ACTIONS_PATH = "/v1/tables/{table_id}/round/actions"
 REQUESTS = int(os.environ.get("BENCH_LOCAL_STACK_REQUESTS", "300"))
+WARM_UP = 20  # imports, the first shoe
 TIMEOUT_S = 30
 
 
@@ -41,11 +41,67 @@ class Connection:
         headers = {"Content-Type": "application/json"} if body is not None else {}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
-        data = None if body is None else json.dumps(body)
-        self.http.request(method, path, body=data, headers=headers)
+        self.http.request(method, path, None if body is None else json.dumps(body), headers)
         response = self.http.getresponse()
         raw = response.read()
         return response.status, json.loads(raw) if raw else None
+
+    def timed(self, method: str, path: str, body: Any = None) -> tuple[float, int, Any]:
+        started = time.perf_counter()
+        status, answer = self.call(method, path, body)
+        return time.perf_counter() - started, status, answer
+
+
+class RealHits:
+    """`hit` at the european table of the real template, as one fresh player."""
+
+    name = "POST /v1/tables/european/round/actions hit"
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        login = f"bench{int(time.time() * 1000) % 10**9}"
+        account = {"login": login, "nick": login, "password": "benchpass1"}
+        status, answer = conn.call("POST", "/v1/users", account)
+        assert status == 201, answer
+        status, session = conn.call(
+            "POST", "/v1/sessions", {"login": login, "password": "benchpass1"}
+        )
+        assert status == 200, session
+        conn.token = session["token"]
+        conn.call("GET", "/v1/tables/european")
+        self.legal: list[str] = []
+
+    def step(self) -> float:
+        while "hit" not in self.legal:  # deal a new round, untimed
+            bet = {"bets": [{"box": 0, "amount": 10}]}
+            status, view = self.conn.call("POST", "/v1/tables/european/rounds", bet)
+            assert status == 201, view
+            self.legal = view["legal_actions"]
+        elapsed, status, view = self.conn.timed(
+            "POST", "/v1/tables/european/round/actions", {"action": "hit"}
+        )
+        assert status == 200, view
+        self.legal = view["legal_actions"]
+        return elapsed
+
+
+class FixtureBumps:
+    """The fixture template's authenticated conditional write, on a new item each time
+    (the fixture's item keeps a list of its writers, which would grow)."""
+
+    name = "POST /v1/items/{item_id}/bump (fixture template)"
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        conn.token = "user-bench"
+        self.count = 0
+
+    def step(self) -> float:
+        self.count += 1
+        path = f"/v1/items/bench{self.count}/bump"
+        elapsed, status, answer = self.conn.timed("POST", path, {"expected": 0})
+        assert status == 200, answer
+        return elapsed
 
 
 def has_actions_route(template: Path) -> bool:
@@ -61,64 +117,6 @@ def has_actions_route(template: Path) -> bool:
     return False
 
 
-def real_workload(conn: Connection) -> tuple[str, Callable[[], bool]]:
-    """Hits at the european table; returns the timed call (False: not a hit answer)."""
-    login = f"bench{int(time.time() * 1000) % 10**9}"
-    status, _ = conn.call(
-        "POST", "/v1/users", {"login": login, "nick": login, "password": "benchpass1"}
-    )
-    assert status == 201, status
-    status, session = conn.call("POST", "/v1/sessions", {"login": login, "password": "benchpass1"})
-    assert status == 200, session
-    conn.token = session["token"]
-    conn.call("GET", "/v1/tables/european")
-    state: dict[str, Any] = {"legal": []}
-
-    def deal() -> None:
-        status, view = conn.call(
-            "POST", "/v1/tables/european/rounds", {"bets": [{"box": 0, "amount": 10}]}
-        )
-        assert status == 201, view
-        state["legal"] = view["legal_actions"]
-
-    def hit() -> bool:
-        while "hit" not in state["legal"]:
-            deal()  # not timed: the caller times only what hit() spends in the request below
-        started = time.perf_counter()
-        status, view = conn.call("POST", "/v1/tables/european/round/actions", {"action": "hit"})
-        state["elapsed"] = time.perf_counter() - started
-        assert status == 200, view
-        state["legal"] = view["legal_actions"]
-        return True
-
-    return "POST /v1/tables/european/round/actions hit", hit_timer(hit, state)
-
-
-def fixture_workload(conn: Connection) -> tuple[str, Callable[[], bool]]:
-    conn.token = "user-bench"
-    state: dict[str, Any] = {"expected": 0}
-
-    def bump() -> bool:
-        started = time.perf_counter()
-        status, answer = conn.call("POST", "/v1/items/bench/bump", {"expected": state["expected"]})
-        state["elapsed"] = time.perf_counter() - started
-        assert status == 200, answer
-        state["expected"] += 1
-        return True
-
-    return "POST /v1/items/{id}/bump (fixture template)", hit_timer(bump, state)
-
-
-def hit_timer(call: Callable[[], bool], state: dict[str, Any]) -> Callable[[], bool]:
-    def timed() -> bool:
-        call()
-        state.setdefault("latencies", []).append(state["elapsed"])
-        return True
-
-    timed.state = state  # type: ignore[attr-defined]
-    return timed
-
-
 def run(requests: int = REQUESTS) -> dict[str, Any]:
     real = REAL_TEMPLATE.is_file() and has_actions_route(REAL_TEMPLATE)
     template = REAL_TEMPLATE if real else FIXTURE_TEMPLATE
@@ -129,23 +127,18 @@ def run(requests: int = REQUESTS) -> dict[str, Any]:
             server, thread = start_server(stack, "127.0.0.1", 0, None)
             try:
                 conn = Connection(server.server_address[1])
-                name, call = (real_workload if real else fixture_workload)(conn)
-                for _ in range(min(20, requests)):  # warm up: imports, first shoe
-                    call()
-                state = call.state  # type: ignore[attr-defined]
-                state["latencies"] = []
-                for _ in range(requests):
-                    call()
-                latencies: list[float] = state["latencies"]
+                workload: RealHits | FixtureBumps = (RealHits if real else FixtureBumps)(conn)
+                for _ in range(WARM_UP):
+                    workload.step()
+                latencies = [workload.step() for _ in range(requests)]
             finally:
                 stop_server(server, thread)
         finally:
             stack.stop()
-    total = sum(latencies)
     return {
-        "route": name,
+        "route": workload.name,
         "requests": len(latencies),
-        "per_second": len(latencies) / total,
+        "per_second": len(latencies) / sum(latencies),
         "p50_ms": statistics.median(latencies) * 1000,
         "p95_ms": statistics.quantiles(latencies, n=20)[-1] * 1000,
     }

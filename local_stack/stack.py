@@ -189,7 +189,7 @@ class LocalStack:
                         )
                     specs[api_name] = ApiSpec(api_name, self._api_properties(None), [])
                 spec = specs[api_name]
-                specs[api_name].routes.append(
+                spec.routes.append(
                     Route(
                         resource=str(event_props["Path"]),
                         method=str(event_props["Method"]).upper().replace("*", "ANY"),
