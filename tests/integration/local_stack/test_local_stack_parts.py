@@ -27,7 +27,7 @@ from local_stack.gateway import (
     policy_allows,
 )
 from local_stack.runtime import LambdaFunction
-from local_stack.store import _decode, _encode, generate_secret_string
+from local_stack.store import Store, _decode, _encode, generate_secret_string
 from local_stack.template import (
     NO_VALUE,
     Physical,
@@ -537,3 +537,34 @@ def test_authorizer_answers_are_cached_per_token_when_asked() -> None:
     for _ in range(3):
         _call(gateway, "GET", "/v1/me", "Bearer t1")
     assert uncached.names().count("auth") == 3
+
+
+def test_items_read_from_moto_are_as_get_item_returns_them(tmp_path: Path) -> None:
+    store = Store(Template.from_file(TEMPLATE), tmp_path)
+    store.start()
+    try:
+        with store.lock:
+            item = {
+                "pk": {"S": "p"},
+                "sk": {"S": "s"},
+                "n": {"N": "12.50"},
+                "b": {"B": b"\x00\xff"},
+                "bs": {"BS": [b"\x01", b"\x02"]},
+                "ss": {"SS": ["a", "b"]},
+                "ns": {"NS": ["1", "2.5"]},
+                "t": {"BOOL": True},
+                "z": {"NULL": True},
+                "l": {"L": [{"S": "x"}, {"N": "3"}, {"M": {"k": {"B": b"\x03"}}}]},
+                "m": {"M": {"a": {"L": [{"BOOL": False}]}, "b": {"SS": ["q"]}, "c": {"N": "-1"}}},
+            }
+            store.client("dynamodb").put_item(TableName="GameTable", Item=item)
+            key = {"pk": {"S": "p"}, "sk": {"S": "s"}}
+            direct = store.read_item("GameTable", key)
+            assert direct == store.read_item_by_api("GameTable", key)
+            assert json.loads(json.dumps(direct)) == direct
+            assert _decode(direct) == item
+            absent = {"pk": {"S": "p"}, "sk": {"S": "none"}}
+            assert store.read_item("GameTable", absent) is None
+            assert store.read_item_by_api("GameTable", absent) is None
+    finally:
+        store.stop()
