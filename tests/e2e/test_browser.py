@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from blackjack.fairness import seed_hash, shuffled_shoe
 from tests.integration.seeds import CLIENT_SEED, find_seed, value
@@ -182,6 +182,21 @@ def test_register_log_in_and_errors_in_words(page: Page, stack: Stack) -> None:
     expect(tid(page, "login-error")).to_have_text(sentence(wrong.json()["detail"]))
     expect(tid(page, "login-error")).not_to_contain_text("bad_credentials")
 
+    # five failures lock a login for a while: the page says so, and for how long
+    ghost = new_login("ghost")
+    tid(page, "login-login").fill(ghost)
+    for attempt in range(1, 7):
+        tid(page, "login-password").fill(f"wrong{attempt}")
+        with page.expect_response(posted("/v1/sessions")) as answer:
+            tid(page, "login-submit").click()
+        assert answer.value.status == (401 if attempt <= 5 else 429), attempt
+    locked = answer.value.json()
+    assert locked["code"] == "too_many_attempts" and answer.value.headers.get("retry-after")
+    expect(tid(page, "login-error")).to_contain_text(
+        re.compile(re.escape(locked["detail"].rstrip(".")), re.IGNORECASE)
+    )
+    expect(tid(page, "login-error")).to_contain_text(re.compile(r"Try again in \d+ s\."))
+
     tid(page, "login-login").fill("ab")  # checked in the page before any request
     tid(page, "login-submit").click()
     expect(tid(page, "login-error")).to_have_text(re.compile(r"^Login: .+\.$"))
@@ -294,6 +309,9 @@ def test_bicycle_insurance_then_double(page: Page, stack: Stack, seeds: StackSee
             and shoe[1][0] not in TEN | {"A"}
         )
 
+    def natural_against_a_small_card(shoe: list[str]) -> bool:
+        return natural(shoe[0], shoe[2]) and shoe[1][0] in "2345678"
+
     def two_tens_of_different_ranks(shoe: list[str]) -> bool:
         return (
             shoe[0][0] in TEN
@@ -305,7 +323,8 @@ def test_bicycle_insurance_then_double(page: Page, stack: Stack, seeds: StackSee
     first = find_seed(1, ace_up_dealer_natural, nonce=1)
     second = find_seed(1, hard_eleven_or_so, nonce=2)
     third = find_seed(1, two_tens_of_different_ranks, nonce=3)
-    seeds.use(first, second, third)
+    fourth = find_seed(1, natural_against_a_small_card, nonce=4)
+    seeds.use(first, second, third, fourth)
     _, token = new_player(page, stack.api, "bic")
     open_table(page, "bicycle")
     check_fresh_shoe(page, first, 1)
@@ -349,6 +368,17 @@ def test_bicycle_insurance_then_double(page: Page, stack: Stack, seeds: StackSee
     expect(tid(page, "action-double")).to_have_count(0)
     view = act(page, "bicycle", "stand", key="s")
     check_settled(page, stack.api, token, view)
+
+    set_bet(page, 0, 5, 5)  # a natural on an odd bet: 3:2 makes half coins
+    view = deal(page, "bicycle")
+    hand = user_boxes(view)[0]["hands"][0]
+    assert view["status"] == "settled" and hand["result"] == "blackjack"
+    assert Decimal(str(hand["payout"])) == Decimal("12.5") and Decimal(str(view["net"])) == 7.5
+    expect(tid(page, "hand-result-0-0")).to_have_text("Blackjack! · paid 12.5")
+    expect(tid(page, "round-result")).to_have_text("You won 7.5 coins this round.")
+    check_settled(page, stack.api, token, view)
+    tid(page, "nav-history").click()
+    expect(tid(page, "history-item").first.get_by_test_id("history-net")).to_have_text("+7.5")
 
 
 # ---- casino: even money, then insurance with an AI player -----------------------------
@@ -721,3 +751,49 @@ def test_one_account_in_two_tabs(contexts: Contexts, stack: Stack, seeds: StackS
     expect(tid(second, "round-result")).to_have_text(tid(first, "round-result").inner_text())
     check_settled(first, stack.api, token, view)
     check_settled(second, stack.api, token, view)
+
+
+# ---- a lost answer is sent again with its key, and counts once ----------------------
+
+
+def test_lost_answers_are_retried_and_count_once(
+    page: Page, stack: Stack, seeds: StackSeeds
+) -> None:
+    seed = find_seed(4, lambda s: hard([s[0], s[2], s[4]]) and total([s[0], s[2], s[4]]) < 21)
+    shoe = shuffled_shoe(seed, CLIENT_SEED, 1, 4)
+    seeds.use(seed)
+    _, token = new_player(page, stack.api, "net")
+    open_table(page, "classic")
+    keys: list[str] = []
+
+    def lose_first_answer(route: Route) -> None:
+        keys.append(route.request.headers["idempotency-key"])
+        if len(keys) == 1:
+            route.fetch()  # the server does the work; its answer never reaches the page
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.route("**/v1/tables/classic/rounds", lose_first_answer)
+    set_bet(page, 0, 40, 10)
+    view = deal(page, "classic")
+    assert len(keys) == 2 and keys[0] == keys[1]  # the retry carries the same key
+    assert user_boxes(view)[0]["hands"][0]["cards"] == [shoe[0], shoe[2]]
+    assert Decimal(str(stack.api.me(token)["balance"])) == 10_000 - 40  # one bet taken
+    expect(tid(page, "balance")).to_have_text("9,960")
+
+    keys.clear()
+    page.route("**/v1/tables/classic/round/actions", lose_first_answer)
+    view = act(page, "classic", "hit")
+    assert len(keys) == 2 and keys[0] == keys[1]
+    assert user_boxes(view)[0]["hands"][0]["cards"] == [shoe[0], shoe[2], shoe[4]]  # one hit
+
+    # a reload in the middle of the round shows the same round, the hole card still hidden
+    page.unroute_all()
+    page.reload()
+    expect(tid(page, "table-view")).to_have_attribute("data-table", "classic")
+    expect(tid(page, "round-status")).to_have_attribute("data-status", "player_turn")
+    check_cards_shown(page, view)
+    view = act(page, "classic", "stand")
+    check_settled(page, stack.api, token, view)
+    assert len(stack.api.rounds(token)) == 1
