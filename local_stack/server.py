@@ -138,18 +138,23 @@ class RequestHandler(BaseHTTPRequestHandler):
         return headers
 
     def _respond(self, request: HttpRequest) -> HttpResponse:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_PAYLOAD_BYTES:
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0:
+            self.close_connection = True  # the body's end is unknown
+            return HttpResponse(400, [("Content-Type", "text/plain")], b"Bad Content-Length\n")
+        chunked = self.headers.get("Transfer-Encoding", "").lower() == "chunked"
+        body = self._read_chunked() if chunked else None
+        if length > MAX_PAYLOAD_BYTES or (chunked and body is None):
             self.close_connection = True  # the body is not read: the connection cannot go on
             return (
                 self.server.stack.gateways[0].too_large(request)
                 if self.server.stack.gateways
                 else HttpResponse(413, [], b"")
             )
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            request.body = self._read_chunked()
-        elif length:
-            request.body = self.rfile.read(length)
+        request.body = body if body is not None else self.rfile.read(length) if length else b""
         method = request.method
         answer = self.server.stack.handle(request)
         if answer is not None:
@@ -167,7 +172,8 @@ class RequestHandler(BaseHTTPRequestHandler):
             )
         return self.server.stack.gateway_answer(request)
 
-    def _read_chunked(self) -> bytes:
+    def _read_chunked(self) -> bytes | None:
+        """A chunked body; None once it is over API Gateway's limit."""
         chunks: list[bytes] = []
         total = 0
         while True:
@@ -178,7 +184,7 @@ class RequestHandler(BaseHTTPRequestHandler):
                 return b"".join(chunks)
             total += size
             if total > MAX_PAYLOAD_BYTES:
-                raise ValueError("chunked body too large")
+                return None
             chunks.append(self.rfile.read(size))
             self.rfile.readline()
 

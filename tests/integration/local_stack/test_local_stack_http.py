@@ -4,6 +4,7 @@ authorizer, gateway responses, throttling, errors and static files."""
 from __future__ import annotations
 
 import http.client
+import json
 import sys
 import time
 from pathlib import Path
@@ -293,3 +294,22 @@ def test_static_files(client: Client) -> None:
     assert client.request("GET", "/missing.png").status == 404
     assert client.request("GET", "/../secret.txt").status == 404
     assert client.request("GET", "/%2e%2e/secret.txt").status == 404
+
+
+def test_chunked_bodies_and_bad_lengths(running: Running) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", running.client.port, timeout=10)
+    try:
+        connection.request(
+            "POST",
+            "/v1/public/echo",
+            body=iter([b'{"a": ', b"1}"]),
+            headers={"Content-Type": "application/json"},
+            encode_chunked=True,
+        )
+        reply = connection.getresponse()
+        assert reply.status == 200
+        assert json.loads(reply.read())["event"]["body"] == '{"a": 1}'
+    finally:
+        connection.close()
+    bad = running.client.request("POST", "/v1/public/echo", headers={"Content-Length": "x"})
+    assert bad.status == 400
