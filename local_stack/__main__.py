@@ -27,6 +27,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
     parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("DATA_DIR", ".local")))
     parser.add_argument("--web-dir", type=Path, default=Path("web"))
+    parser.add_argument(
+        "--parameter",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a template Parameter's Default (repeatable)",
+    )
     return parser.parse_args(argv)
 
 
@@ -37,8 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.template.is_file():
         print(f"local_stack: no template at {args.template}", file=sys.stderr)
         return 2
+    parameters = dict(p.split("=", 1) for p in args.parameter if "=" in p)
     try:
-        stack = LocalStack(args.template, args.data_dir)
+        stack = LocalStack(args.template, args.data_dir, parameters=parameters)
         stack.start()
     except TemplateError as exc:
         print(f"local_stack: {exc}", file=sys.stderr)

@@ -55,11 +55,19 @@ class ApiSpec:
 class LocalStack:
     """Reads a template, provisions moto, and answers HTTP requests to its APIs."""
 
-    def __init__(self, template_path: Path, data_dir: Path, *, throttling: bool = True) -> None:
-        """throttling=False ignores MethodSettings' limits (benchmarks measure the stack)."""
+    def __init__(
+        self,
+        template_path: Path,
+        data_dir: Path,
+        *,
+        throttling: bool = True,
+        parameters: dict[str, str] | None = None,
+    ) -> None:
+        """throttling=False ignores MethodSettings' limits (benchmarks measure the stack);
+        parameters override the template's Parameter defaults."""
         self.template_path = template_path
         self.throttling = throttling
-        self.template = Template.from_file(template_path)
+        self.template = Template.from_file(template_path, parameters)
         self.store = Store(self.template, data_dir)
         self.functions: dict[str, LambdaFunction] = {}
         self.gateways: list[Gateway] = []

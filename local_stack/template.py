@@ -100,9 +100,16 @@ class Physical:
 class Template:
     """A parsed template plus what is needed to resolve intrinsics in it."""
 
-    def __init__(self, data: dict[str, Any], directory: Path) -> None:
+    def __init__(
+        self, data: dict[str, Any], directory: Path, parameters: dict[str, str] | None = None
+    ) -> None:
+        """parameters override the Parameters' Default values (like sam's overrides)."""
         self.data = data
         self.directory = directory
+        self.parameters = dict(parameters or {})
+        unknown = set(self.parameters) - set(data.get("Parameters") or {})
+        if unknown:
+            raise TemplateError(f"unknown parameters {sorted(unknown)}")
         self.resources: dict[str, dict[str, Any]] = {
             name: res
             for name, res in (data.get("Resources") or {}).items()
@@ -112,8 +119,8 @@ class Template:
         self._condition_cache: dict[str, bool] = {}
 
     @classmethod
-    def from_file(cls, path: Path) -> Template:
-        return cls(load_template(path), path.resolve().parent)
+    def from_file(cls, path: Path, parameters: dict[str, str] | None = None) -> Template:
+        return cls(load_template(path), path.resolve().parent, parameters)
 
     # -- what the template declares ------------------------------------------------
 
@@ -138,6 +145,9 @@ class Template:
         return dict(merge_globals(self.globals_for(globals_section), own))
 
     def parameter_default(self, name: str) -> Any:
+        """The parameter's value: the override given, else its Default."""
+        if name in self.parameters:
+            return self.parameters[name]
         params = self.data.get("Parameters") or {}
         if name not in params:
             raise TemplateError(f"unknown parameter {name}")

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from local_stack.stack import LocalStack
+from local_stack.template import TemplateError
 from tests.integration.local_stack.harness import FIXTURES, running_stack
 
 MINIMAL = FIXTURES / "minimal" / "template.yaml"
@@ -26,3 +30,12 @@ def test_implicit_api_and_api_gateways_default_answers(tmp_path: Path) -> None:
         assert client.request("POST", "/v1/public/echo").status == 403
         # no Cors on this Api: a preflight is an unknown method too
         assert client.request("OPTIONS", "/v1/public/echo").status == 403
+
+
+def test_parameter_overrides(tmp_path: Path) -> None:
+    template = FIXTURES / "template.yaml"
+    stack = LocalStack(template, tmp_path, parameters={"Stage": "beta", "Flavour": "x"})
+    assert stack.template.resolve({"Ref": "Stage"}) == "beta"
+    assert stack.template.resolve({"Fn::If": ["IsVanilla", "plain", "fancy"]}) == "fancy"
+    with pytest.raises(TemplateError):
+        LocalStack(template, tmp_path, parameters={"Nope": "1"})
