@@ -581,6 +581,45 @@ def test_european_split_beside_ai_players_with_the_coach(
         expect(tid(page, f"box-{ai}")).to_contain_text("AI")
 
 
+# ---- strategy cards ------------------------------------------------------------------
+
+
+def test_strategy_cards_follow_each_tables_rules(page: Page, stack: Stack) -> None:
+    new_player(page, stack.api, "str")
+    for table in ("classic", "bicycle", "casino", "european"):
+        tid(page, "nav-lobby").click()
+        tid(page, f"strategy-link-{table}").click()
+        card = stack.api.call("GET", f"/v1/tables/{table}/strategy")
+        expect(tid(page, "strategy").or_(tid(page, "strategy-unavailable"))).to_be_visible()
+        if tid(page, "strategy-unavailable").count():
+            continue  # the strategy card is not served yet
+        ev = round(Decimal(str(card["player_ev"])), 3)
+        expect(tid(page, "strategy-player-ev")).to_contain_text(f"{signed(ev)}%")
+        for section in ("hard", "soft", "pairs"):
+            chart = tid(page, f"strategy-chart-{section}")
+            expect(chart.locator("tbody tr")).to_have_count(len(card["chart"][section]))
+            expect(chart.locator("thead th")).to_have_count(11)  # + the row label
+        cells = page.locator("td.act-double")
+        hard_doubles = tid(page, "strategy-chart-hard").locator("td.act-double")
+        if table == "classic":  # no double, no split, no surrender
+            expect(page.locator("td.act-double, td.act-split, td.act-surrender")).to_have_count(0)
+        elif table == "bicycle":  # doubles on hard 9, 10 and 11 only
+            expect(tid(page, "strategy-chart-soft").locator("td.act-double")).to_have_count(0)
+            rows = hard_doubles.evaluate_all("cells => cells.map(c => c.closest('tr').rowIndex)")
+            labels = {
+                tid(page, "strategy-chart-hard").locator("tr").nth(i).locator("th").inner_text()
+                for i in set(rows)
+            }
+            assert labels <= {"Hard 9", "Hard 10", "Hard 11"}, labels
+        else:
+            expect(cells.first).to_be_visible()
+        if table != "casino":  # surrender only at casino
+            expect(page.locator("td.act-surrender")).to_have_count(0)
+        expect(tid(page, "strategy-chart-pairs").locator("td.act-split").first).to_be_attached(
+            attached=table != "classic"
+        )
+
+
 # ---- history and stats ---------------------------------------------------------------
 
 
