@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 from pathlib import Path
 from types import FrameType
 
@@ -41,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("botocore").setLevel(logging.WARNING)
+    # Powertools warns when a function flushes no metrics; locally metrics are off anyway.
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
     if not args.template.is_file():
         print(f"local_stack: no template at {args.template}", file=sys.stderr)
         return 2

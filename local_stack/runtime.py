@@ -67,6 +67,10 @@ class LambdaFunction:
     _handler_fn: Any = None
     _own_modules: dict[str, ModuleType] = field(default_factory=dict)
 
+    def modules(self) -> dict[str, ModuleType]:
+        """This function's own modules (its code's and its layers' copies), by name."""
+        return dict(self._own_modules)
+
     @property
     def arn(self) -> str:
         return f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:{self.name}"
