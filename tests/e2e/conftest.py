@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -105,7 +105,7 @@ class StackSeeds:
     def use(self, *server_seeds: str) -> None:
         source = FixedSeeds(list(server_seeds))
         copies = self.copies()
-        assert len(copies) >= 2, "the functions' copies of blackjack_service were not found"
+        assert copies, "no copy of blackjack_service.services was found"
         for services, game in copies:
 
             def factory(services: ModuleType = services, game: ModuleType = game) -> object:
@@ -143,6 +143,7 @@ class Contexts:
         self.browser = browser
         self.base_url = base_url
         self.opened: list[BrowserContext] = []
+        self.errors: list[str] = []  # uncaught exceptions in any page
 
     def page(self, width: int = 1280, height: int = 900, mobile: bool = False) -> Page:
         context = self.browser.new_context(
@@ -160,18 +161,34 @@ class Contexts:
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         return page
 
-    errors: list[str]
-
     def close(self) -> None:
         for context in self.opened:
             context.close()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item,
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+
+
 @pytest.fixture
-def contexts(browser: Browser, stack: Stack) -> Iterator[Contexts]:
+def contexts(request: pytest.FixtureRequest, browser: Browser, stack: Stack) -> Iterator[Contexts]:
     opened = Contexts(browser, stack.base_url)
-    opened.errors = []
     yield opened
+    if request.node.stash.get(FAILED, False):  # what the pages showed, for the CI artefacts
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for i, context in enumerate(opened.opened):
+            for j, page in enumerate(context.pages):
+                name = f"failed-{request.node.name}-{i}-{j}.png"
+                page.screenshot(path=str(ARTIFACTS / name), full_page=True)
     opened.close()
     assert not opened.errors, f"uncaught errors in the page: {opened.errors}"
 
