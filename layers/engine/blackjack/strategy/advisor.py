@@ -22,7 +22,7 @@ from ..cards import Card, points
 from ..players import PlayerView
 from .analysis import DOUBLE, EMPTY, HIT, SPLIT, STAND, SURRENDER, merge, of_ranks, solver
 from .card import hand_key, label, shipped_ev, table_of
-from .dealer import Comp, total
+from .dealer import Comp, add, total
 
 _ACTIONS = {
     STAND: Action.STAND,
@@ -66,7 +66,13 @@ def _computed_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
     extra = of_ranks(rank(view.cards[0])) if view.split_hand else EMPTY
     removed = merge(extra, hand)
     legal = set(view.legal_actions)
-    s.prepare([hand], [(extra, hand)])  # one batch for the hand and all it can become
+    # One batch for the hand and all it can become (a contraction costs about the same
+    # for one composition as for hundreds).
+    if extra != EMPTY and len(view.cards) == 2:
+        more = [add(hand, r) for r, _ in s.draw(removed)]
+        s.prepare(more, [(extra, hand), *((extra, m) for m in more)])
+    else:
+        s.prepare([hand], [(extra, hand)])
     values: dict[str, float] = {}
     if Action.STAND in legal:
         values[STAND] = s.stand(extra, hand)
