@@ -163,6 +163,7 @@ def token_authorizer_event(token: str, arn: str) -> dict[str, Any]:
 
 
 def decode_path_parameter(value: str) -> str:
+    """REST APIs pass path parameters percent-decoded (and `path` still encoded)."""
     return unquote(value)
 
 

@@ -29,6 +29,7 @@ from local_stack.events import (
     token_authorizer_event,
 )
 from local_stack.runtime import LambdaFunction
+from local_stack.template import ACCOUNT_ID
 
 log = logging.getLogger("local_stack")
 
@@ -364,7 +365,7 @@ class GatewayResponses:
             "httpMethod": request.method,
             "stage": self.api.stage,
             "apiId": self.api.api_id,
-            "accountId": "123456789012",
+            "accountId": ACCOUNT_ID,
             "domainName": self.api.domain_name,
             "identity.sourceIp": request.source_ip,
             "identity.userAgent": request.header("User-Agent") or "",
