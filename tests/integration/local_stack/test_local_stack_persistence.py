@@ -186,3 +186,22 @@ def test_the_command_serves_logs_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> 
         assert Client(port).request("POST", "/v1/users", {"login": "carol"}).status == 409
     finally:
         _interrupt(process)
+
+
+def test_answered_writes_survive_a_kill(tmp_path: Path) -> None:
+    port = _free_port()
+    process = _start_cli(tmp_path, port)
+    try:
+        client = Client(port)
+        for login in ("dave", "erin", "fred"):
+            assert client.request("POST", "/v1/users", {"login": login}).status == 201
+    finally:
+        process.kill()  # no clean stop: SIGKILL right after the last answer
+        process.communicate(timeout=20)
+    process = _start_cli(tmp_path, port)
+    try:
+        client = Client(port)
+        for login in ("dave", "erin", "fred"):
+            assert client.request("POST", "/v1/users", {"login": login}).status == 409
+    finally:
+        _interrupt(process)
