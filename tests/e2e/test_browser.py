@@ -47,6 +47,7 @@ from .helpers import (
     signed,
     tid,
     user_boxes,
+    wait_round_shown,
 )
 
 if chromium_missing():
@@ -623,7 +624,7 @@ def test_strategy_cards_follow_each_tables_rules(page: Page, stack: Stack) -> No
 # ---- history and stats ---------------------------------------------------------------
 
 
-def test_history_and_stats(page: Page, stack: Stack) -> None:
+def test_history_and_stats(page: Page, stack: Stack, seeds: StackSeeds) -> None:
     _, token = new_player(page, stack.api, "his")
     open_table(page, "classic")
     for _ in range(2):
@@ -632,6 +633,11 @@ def test_history_and_stats(page: Page, stack: Stack) -> None:
     open_table(page, "bicycle")
     view = play_out(page, "bicycle", deal(page, "bicycle"))
     check_settled(page, stack.api, token, view)
+    # and a round left in play at european (no natural): not in the history
+    seeds.use(find_seed(6, lambda s: not natural(s[0], s[2])))
+    open_table(page, "european")
+    in_play = deal(page, "european")
+    assert in_play["status"] == "player_turn"
 
     tid(page, "nav-history").click()
     rounds = stack.api.rounds(token)
@@ -639,6 +645,7 @@ def test_history_and_stats(page: Page, stack: Stack) -> None:
     assert len(rounds) == 3
     items = tid(page, "history-item")
     expect(items).to_have_count(3)
+    assert in_play["round_id"] not in {r["round_id"] for r in rounds}
     for i, played in enumerate(rounds):  # the last settled first
         expect(items.nth(i)).to_have_attribute("data-round-id", played["round_id"])
         expect(items.nth(i).get_by_test_id("history-net")).to_have_text(signed(played["net"]))
@@ -650,7 +657,8 @@ def test_history_and_stats(page: Page, stack: Stack) -> None:
     expect(tid(page, "stats-pushed")).to_have_text(str(stats["hands_pushed"]))
     expect(tid(page, "stats-net")).to_have_text(signed(stats["net"]))
     assert Decimal(str(stats["net"])) == sum(Decimal(str(r["net"])) for r in rounds)
-    assert Decimal(str(me["balance"])) == 10_000 + Decimal(str(stats["net"]))
+    staked = sum(Decimal(str(b["bet"])) for b in user_boxes(in_play))  # still on the table
+    assert Decimal(str(me["balance"])) == 10_000 + Decimal(str(stats["net"])) - staked
     expect(tid(page, "history-more")).to_be_hidden()  # one page
 
     tid(page, "history-table").select_option("bicycle")
@@ -738,7 +746,13 @@ def test_phone_table_keeps_the_actions_in_view(
     expect(tid(page, "deal")).to_be_disabled()
     set_bet(page, 0, 10, 10)
     expect(tid(page, "bet-errors")).to_have_count(0)
-    view = deal(page, "classic")
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    with page.expect_response(posted("/v1/tables/classic/rounds")) as answer:
+        tid(page, "deal").dblclick()  # an impatient double tap deals once
+    view = answer.value.json()
+    wait_round_shown(page, view)
+    assert len(posts) == 1, posts
     # at the top of the page, one screen holds the dealer, the hand and every action
     page.evaluate("window.scrollTo(0, 0)")
     for name in view["legal_actions"]:
