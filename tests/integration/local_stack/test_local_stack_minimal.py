@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from local_stack.__main__ import main
 from local_stack.stack import LocalStack
 from local_stack.template import TemplateError
 from tests.integration.local_stack.harness import FIXTURES, running_stack
@@ -39,3 +40,14 @@ def test_parameter_overrides(tmp_path: Path) -> None:
     assert stack.template.resolve({"Fn::If": ["IsVanilla", "plain", "fancy"]}) == "fancy"
     with pytest.raises(TemplateError):
         LocalStack(template, tmp_path, parameters={"Nope": "1"})
+
+
+def test_the_command_explains_what_it_cannot_serve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--template", str(tmp_path / "missing.yaml")]) == 2
+    assert "no template at" in capsys.readouterr().err
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("Resources:\n  F: {Type: AWS::Serverless::Function, Properties: {}}\n")
+    assert main(["--template", str(broken), "--data-dir", str(tmp_path / "data")]) == 2
+    assert "CodeUri" in capsys.readouterr().err
