@@ -14,6 +14,7 @@ its own, plus what Lambda sets) is applied for its import and for each invocatio
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import sys
 import time
@@ -28,6 +29,8 @@ from typing import Any
 
 from local_stack.store import AWS_ENVIRONMENT
 from local_stack.template import ACCOUNT_ID, REGION
+
+log = logging.getLogger("local_stack")
 
 DEFAULT_TIMEOUT_S = 3
 DEFAULT_MEMORY_MB = 128
@@ -95,11 +98,23 @@ class LambdaFunction:
 
     def invoke(self, event: dict[str, Any], request_id: str | None = None) -> Any:
         """Call the handler (importing it on first use); exceptions propagate."""
-        context = LambdaContext(self, request_id or str(uuid.uuid4()))
         with self._activated():
             if self._handler_fn is None:
-                self._handler_fn = self._import_handler()
-            return self._handler_fn(event, context)
+                self._handler_fn = self._import_handler()  # Lambda's init phase: not timed
+            context = LambdaContext(self, request_id or str(uuid.uuid4()))
+            started = time.monotonic()
+            try:
+                return self._handler_fn(event, context)
+            finally:
+                elapsed = time.monotonic() - started
+                if elapsed > self.timeout_s:
+                    # Not enforced here, but Lambda would have stopped it (API Gateway: 502).
+                    log.warning(
+                        "%s took %.1f s, over its Timeout of %d s",
+                        self.logical_id,
+                        elapsed,
+                        self.timeout_s,
+                    )
 
     def _import_handler(self) -> Any:
         module_name, _, attribute = self.handler.rpartition(".")
