@@ -5,7 +5,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from blackjack_service import services
+from blackjack_service import responses, services
 from blackjack_service.http import create_app, current_identity, json_response, lambda_handler
 
 app = create_app()
@@ -17,12 +17,14 @@ def history(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> Response[str]:
-    return json_response(services.game().history(current_identity(app), table, limit, cursor))
+    return json_response(
+        responses.History, services.game().history(current_identity(app), table, limit, cursor)
+    )
 
 
 @app.get("/v1/rounds/<round_id>")
 def one_round(round_id: str) -> Response[str]:
-    return json_response(services.game().round(current_identity(app), round_id))
+    return json_response(responses.Round, services.game().round(current_identity(app), round_id))
 
 
 handler = lambda_handler(app)

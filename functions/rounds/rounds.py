@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from blackjack_service import services
+from blackjack_service import responses, services
 from blackjack_service.http import (
     create_app,
     current_identity,
@@ -23,7 +23,7 @@ app = create_app()
 def start_round(table_id: str, request: Annotated[StartRoundRequest, Body()]) -> Response[str]:
     outcome = services.game().start_round(current_identity(app), table_id, request)
     record_outcome(outcome.started, outcome.house_net)
-    return json_response(outcome.view, status=201, headers=etag(outcome.version))
+    return json_response(responses.Round, outcome.view, status=201, headers=etag(outcome.version))
 
 
 @app.post("/v1/tables/<table_id>/round/actions")
@@ -31,14 +31,16 @@ def act(table_id: str, request: Annotated[ActionRequest, Body()]) -> Response[st
     if_match = app.current_event.headers.get("if-match")
     outcome = services.game().act(current_identity(app), table_id, request, if_match)
     record_outcome(outcome.started, outcome.house_net)
-    return json_response(outcome.view, headers=etag(outcome.version))
+    return json_response(responses.Round, outcome.view, headers=etag(outcome.version))
 
 
 @app.get("/v1/tables/<table_id>/round/hint")
 def hint(
     table_id: str, level: Annotated[Literal["medium", "hard"], Query()] = "hard"
 ) -> Response[str]:
-    return json_response(services.game().hint(current_identity(app), table_id, level))
+    return json_response(
+        responses.Hint, services.game().hint(current_identity(app), table_id, level)
+    )
 
 
 handler = lambda_handler(app)

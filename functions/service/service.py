@@ -2,6 +2,7 @@
 
 from aws_lambda_powertools.event_handler import Response
 
+from blackjack_service import responses
 from blackjack_service.http import create_app, json_response, lambda_handler
 from blackjack_service.openapi import openapi_document
 
@@ -10,12 +11,12 @@ app = create_app()
 
 @app.get("/v1/health")
 def health() -> Response[str]:
-    return json_response({"status": "ok"})
+    return json_response(responses.Health, {"status": "ok"})
 
 
 @app.get("/v1/openapi.json")
 def openapi() -> Response[str]:
-    return json_response(openapi_document())
+    return json_response(responses.OpenApiDocument, openapi_document())
 
 
 handler = lambda_handler(app)

@@ -7,6 +7,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 
 from blackjack.rules import TABLES
+from blackjack_service import responses
 from blackjack_service.errors import NotFound, NotImplementedYet
 from blackjack_service.http import create_app, json_response, lambda_handler
 
@@ -17,7 +18,7 @@ app = create_app()
 def strategy(table_id: str) -> Response[str]:
     if table_id not in TABLES:
         raise NotFound(f"no table {table_id!r}")
-    return json_response(_strategy_card()(table_id))
+    return json_response(responses.StrategyCard, _strategy_card()(table_id))
 
 
 def _strategy_card() -> Callable[[str], dict[str, Any]]:

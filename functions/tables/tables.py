@@ -3,7 +3,7 @@
 from aws_lambda_powertools.event_handler import Response
 
 from blackjack.rules import TABLES
-from blackjack_service import services
+from blackjack_service import responses, services
 from blackjack_service.http import (
     create_app,
     current_identity,
@@ -17,13 +17,15 @@ app = create_app()
 
 @app.get("/v1/tables")
 def list_tables() -> Response[str]:
-    return json_response({"tables": [table.as_dict() for table in TABLES.values()]})
+    return json_response(
+        responses.Tables, {"tables": [table.as_dict() for table in TABLES.values()]}
+    )
 
 
 @app.get("/v1/tables/<table_id>")
 def seat(table_id: str) -> Response[str]:
     view, version = services.game().table_view(current_identity(app), table_id)
-    return json_response(view, headers=etag(version))
+    return json_response(responses.Seat, view, headers=etag(version))
 
 
 handler = lambda_handler(app)

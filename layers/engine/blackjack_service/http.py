@@ -7,6 +7,8 @@ A function module builds `app = create_app()`, declares its routes, and exposes
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import json
 import re
@@ -23,6 +25,7 @@ from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel
 
 from blackjack.errors import GameError
 
@@ -55,7 +58,7 @@ def problem(
 ) -> Response[str]:
     """An RFC 9457 problem document."""
     document = {
-        "type": f"https://blackjack.example/problems/{code.replace('_', '-')}",
+        "type": "about:blank",  # as API Gateway's own problems: `code` says which
         "title": HTTPStatus(status).phrase,
         "status": status,
         "detail": detail,
@@ -75,8 +78,14 @@ def problem_of(error: ServiceError) -> Response[str]:
 
 
 def json_response(
-    body: Any, status: int = 200, headers: Mapping[str, str] | None = None
+    model: type[BaseModel],
+    body: Mapping[str, Any],
+    status: int = 200,
+    headers: Mapping[str, str] | None = None,
 ) -> Response[str]:
+    """A JSON response, checked against its model of API.md first (strictly: the body is
+    sent as built, so it must already be exactly what the contract says)."""
+    model.model_validate(body, strict=True)
     return Response(
         status_code=status,
         content_type="application/json",
@@ -133,13 +142,13 @@ def lambda_handler(
     def route(event: LambdaEvent, context: LambdaContext) -> LambdaResponse:
         refused = _check_body(event)
         if refused is not None:
-            return _as_proxy(refused)
+            return proxy_response(refused)
         key = _idempotency_key(event)
         if key is None:
             return app.resolve(event, context)
         if not _IDEMPOTENCY_KEY.fullmatch(key):
             invalid = ValidationFailed("Idempotency-Key is 1 to 128 printable characters")
-            return _as_proxy(problem_of(invalid))
+            return proxy_response(problem_of(invalid))
         from .idempotency import resolve_once  # only requests that carry a key pay for it
 
         return resolve_once(app, event, context, key)
@@ -164,9 +173,6 @@ def _check_body(event: LambdaEvent) -> Response[str] | None:
     if raw and media_type != "application/json":
         return problem_of(UnsupportedMediaType("send the body as application/json"))
     if event.get("isBase64Encoded"):
-        import base64
-        import binascii
-
         try:
             body = base64.b64decode(body).decode()
         except (binascii.Error, UnicodeDecodeError):
@@ -226,7 +232,7 @@ def _unexpected(error: Exception) -> Response[str]:
     return problem(500, "internal_error", "something went wrong; the request may be retried")
 
 
-def _as_proxy(response: Response[str]) -> LambdaResponse:
+def proxy_response(response: Response[str]) -> LambdaResponse:
     """A response made before routing, in the proxy shape, with the CORS origin."""
     return {
         "statusCode": response.status_code,

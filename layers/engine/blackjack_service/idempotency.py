@@ -26,7 +26,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from .errors import Conflict, IdempotencyKeyReused
-from .http import LambdaEvent, LambdaResponse, _as_proxy, problem_of
+from .http import LambdaEvent, LambdaResponse, problem_of, proxy_response
 from .services import store
 
 RETENTION_SECONDS = 24 * 60 * 60
@@ -92,7 +92,7 @@ def resolve_once(
         return unkept.response
     except IdempotencyValidationError:
         reused = IdempotencyKeyReused("this Idempotency-Key was sent with another body")
-        return _as_proxy(problem_of(reused))
+        return proxy_response(problem_of(reused))
     except IdempotencyAlreadyInProgressError:
         busy = Conflict("a request with this Idempotency-Key is in progress")
-        return _as_proxy(problem_of(busy))
+        return proxy_response(problem_of(busy))

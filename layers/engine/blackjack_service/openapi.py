@@ -12,8 +12,23 @@ from pydantic import BaseModel
 
 from blackjack.rules import TABLES
 
+from . import responses
 from .models import ActionRequest, RegisterRequest, SessionRequest, StartRoundRequest
 
+_RESPONSES: list[type[BaseModel]] = [
+    responses.User,
+    responses.Session,
+    responses.Me,
+    responses.Tables,
+    responses.Seat,
+    responses.Round,
+    responses.Hint,
+    responses.StrategyCard,
+    responses.History,
+    responses.Shoe,
+    responses.Health,
+    responses.OpenApiDocument,
+]
 _PROBLEM = {"$ref": "#/components/schemas/Problem"}
 _TABLE_ID = {
     "name": "table_id",
@@ -25,6 +40,7 @@ _TABLE_ID = {
 
 def _route(
     summary: str,
+    response: type[BaseModel],
     *,
     public: bool = False,
     body: type[BaseModel] | None = None,
@@ -33,7 +49,10 @@ def _route(
     parameters: list[dict[str, Any]] | None = None,
     idempotent_post: bool = False,
 ) -> dict[str, Any]:
-    responses: dict[str, Any] = {str(ok): {"description": "OK", "content": _json_any()}}
+    schema = {"$ref": f"#/components/schemas/{response.__name__}"}
+    responses: dict[str, Any] = {
+        str(ok): {"description": "OK", "content": {"application/json": {"schema": schema}}}
+    }
     codes = set(errors) | ({401} if not public else set())
     if body is not None:
         codes |= {400, 413, 415, 422}
@@ -66,10 +85,6 @@ def _route(
     return operation
 
 
-def _json_any() -> dict[str, Any]:
-    return {"application/json": {"schema": {"type": "object"}}}
-
-
 @functools.cache
 def openapi_document() -> dict[str, Any]:
     models: list[type[BaseModel]] = [
@@ -77,6 +92,7 @@ def openapi_document() -> dict[str, Any]:
         SessionRequest,
         StartRoundRequest,
         ActionRequest,
+        *_RESPONSES,
     ]
     schemas: dict[str, Any] = {
         "Problem": {
@@ -97,19 +113,26 @@ def openapi_document() -> dict[str, Any]:
         schemas[model.__name__] = schema
     paths: dict[str, Any] = {
         "/v1/users": {
-            "post": _route("Register", public=True, body=RegisterRequest, ok=201, errors=(409,))
+            "post": _route(
+                "Register", responses.User, public=True, body=RegisterRequest, ok=201, errors=(409,)
+            )
         },
         "/v1/sessions": {
-            "post": _route("Log in", public=True, body=SessionRequest, errors=(401, 429))
+            "post": _route(
+                "Log in", responses.Session, public=True, body=SessionRequest, errors=(401, 429)
+            )
         },
-        "/v1/me": {"get": _route("The user's profile and stats")},
-        "/v1/tables": {"get": _route("The tables and their rules", public=True)},
+        "/v1/me": {"get": _route("The user's profile and stats", responses.Me)},
+        "/v1/tables": {"get": _route("The tables and their rules", responses.Tables, public=True)},
         "/v1/tables/{table_id}": {
-            "get": _route("The user's seat at a table", errors=(404,), parameters=[_TABLE_ID])
+            "get": _route(
+                "The user's seat at a table", responses.Seat, errors=(404,), parameters=[_TABLE_ID]
+            )
         },
         "/v1/tables/{table_id}/rounds": {
             "post": _route(
                 "Bet: start a round",
+                responses.Round,
                 body=StartRoundRequest,
                 ok=201,
                 errors=(404, 409),
@@ -120,6 +143,7 @@ def openapi_document() -> dict[str, Any]:
         "/v1/tables/{table_id}/round/actions": {
             "post": _route(
                 "Act in the round in play",
+                responses.Round,
                 body=ActionRequest,
                 errors=(404, 409, 412),
                 parameters=[
@@ -132,6 +156,7 @@ def openapi_document() -> dict[str, Any]:
         "/v1/tables/{table_id}/round/hint": {
             "get": _route(
                 "What an AI level would do now",
+                responses.Hint,
                 errors=(404, 409, 422),
                 parameters=[
                     _TABLE_ID,
@@ -145,12 +170,17 @@ def openapi_document() -> dict[str, Any]:
         },
         "/v1/tables/{table_id}/strategy": {
             "get": _route(
-                "The table's strategy card", public=True, errors=(404,), parameters=[_TABLE_ID]
+                "The table's strategy card",
+                responses.StrategyCard,
+                public=True,
+                errors=(404,),
+                parameters=[_TABLE_ID],
             )
         },
         "/v1/rounds": {
             "get": _route(
                 "Settled rounds, last first",
+                responses.History,
                 errors=(422,),
                 parameters=[
                     {"name": "table", "in": "query", "schema": {"type": "string"}},
@@ -166,6 +196,7 @@ def openapi_document() -> dict[str, Any]:
         "/v1/rounds/{round_id}": {
             "get": _route(
                 "One round",
+                responses.Round,
                 errors=(404,),
                 parameters=[
                     {
@@ -180,6 +211,7 @@ def openapi_document() -> dict[str, Any]:
         "/v1/shoes/{shoe_id}": {
             "get": _route(
                 "A shoe: commitment, and seeds and cards once retired",
+                responses.Shoe,
                 errors=(404,),
                 parameters=[
                     {
@@ -191,8 +223,10 @@ def openapi_document() -> dict[str, Any]:
                 ],
             )
         },
-        "/v1/health": {"get": _route("Health", public=True)},
-        "/v1/openapi.json": {"get": _route("This document", public=True)},
+        "/v1/health": {"get": _route("Health", responses.Health, public=True)},
+        "/v1/openapi.json": {
+            "get": _route("This document", responses.OpenApiDocument, public=True)
+        },
     }
     return {
         "openapi": "3.0.3",

@@ -1,0 +1,186 @@
+"""Response bodies of API.md as pydantic models. Every successful response is checked
+against its model before it leaves (closed models: a field the contract does not name,
+such as a seed or a shoe's cards, cannot slip out), and the OpenAPI document publishes
+their schemas."""
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Money = int | float  # exact: whole coins as integers, halves as floats (blackjack.money)
+
+
+class ResponseModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Rules(ResponseModel):
+    decks: int
+    shuffle: Literal["every_round", "cut_card"]
+    cut_default: float | None
+    cut_range: list[float] | None
+    ai_players: bool
+    hole_card: bool
+    peek: Literal["none", "ace_and_ten"]
+    dealer_hits_soft_17: bool
+    blackjack_pays: str
+    natural_paid_at_deal: bool
+    any_21_pays_3_2: bool
+    double: Literal["none", "9_10_11", "any"]
+    double_after_split: bool
+    split: Literal["none", "same_rank", "same_value"]
+    max_hands: int
+    resplit_aces: bool
+    split_aces_one_card: bool
+    surrender: Literal["none", "early_not_ace"]
+    insurance: Literal["none", "up_to_half", "half"]
+    even_money: bool
+
+
+class Table(ResponseModel):
+    id: str
+    name: str
+    description: str
+    min_bet: int
+    max_bet: int
+    boxes: int
+    rules: Rules
+
+
+class Tables(ResponseModel):
+    tables: list[Table]
+
+
+class User(ResponseModel):
+    login: str
+    nick: str
+    balance: Money
+
+
+class Session(ResponseModel):
+    token: str
+    token_type: Literal["Bearer"]
+    expires_in: int
+    user: User
+    tables: list[Table]
+
+
+class Stats(ResponseModel):
+    rounds: int
+    hands_won: int
+    hands_lost: int
+    hands_pushed: int
+    net: Money
+
+
+class Me(User):
+    stats: Stats
+
+
+class Hand(ResponseModel):
+    cards: list[str]
+    total: int
+    soft: bool
+    bet: Money
+    doubled: bool
+    split: bool
+    status: Literal["playing", "standing", "bust", "blackjack", "surrendered"]
+    result: Literal["win", "lose", "push", "blackjack", "even_money", "surrender"] | None
+    payout: Money | None
+
+
+class Box(ResponseModel):
+    box: int
+    player: str
+    bet: Money
+    insurance: Money | None
+    insurance_payout: Money | None
+    hands: list[Hand]
+
+
+class Dealer(ResponseModel):
+    cards: list[str]
+    hidden: int
+    total: int
+    soft: bool
+
+
+class Turn(ResponseModel):
+    box: int
+    hand: int
+
+
+class Round(ResponseModel):
+    round_id: str
+    table: str
+    shoe_id: str
+    status: Literal["insurance", "player_turn", "settled"]
+    version: int
+    boxes: list[Box]
+    dealer: Dealer
+    turn: Turn | None
+    legal_actions: list[str]
+    net: Money | None
+    balance: Money
+
+
+class ShoeInPlay(ResponseModel):
+    shoe_id: str
+    server_seed_hash: str
+    client_seed: str
+    nonce: int
+    decks: int
+    cards_remaining: int
+    cut_card_out: bool
+
+
+class Seat(ResponseModel):
+    table: Table
+    balance: Money
+    shoe: ShoeInPlay
+    round: Round | None
+
+
+class Hint(ResponseModel):
+    action: str
+    level: Literal["medium", "hard"]
+    ev: dict[str, float] | None
+
+
+class History(ResponseModel):
+    rounds: list[Round]
+    next_cursor: str | None
+
+
+class Shoe(ResponseModel):
+    shoe_id: str
+    table: str
+    server_seed_hash: str
+    client_seed: str
+    nonce: int
+    decks: int
+    cut_index: int | None
+    retired: bool
+    server_seed: str | None
+    cards: list[str] | None
+    rounds: list[str]
+
+
+class StrategyCard(BaseModel):
+    """Open: the strategy engineer's card may carry more than API.md names."""
+
+    table: str
+    player_ev: float
+    chart: dict[str, Any]
+    ev: dict[str, Any]
+
+
+class Health(ResponseModel):
+    status: Literal["ok"]
+
+
+class OpenApiDocument(BaseModel):
+    openapi: str
+    info: dict[str, Any]
+    paths: dict[str, Any]
+    components: dict[str, Any]
