@@ -324,8 +324,10 @@ class GatewayResponses:
         if message is None:
             message = default_message
         fallback = "DEFAULT_4XX" if default_status < 500 else "DEFAULT_5XX"
-        spec = self.responses.get(kind) or self.responses.get(fallback) or GatewayResponse()
-        final_status = spec.status or default_status
+        fallback_spec = self.responses.get(fallback) or GatewayResponse()
+        spec = self.responses.get(kind) or fallback_spec
+        # A status on DEFAULT_4XX/5XX changes every response of its class that sets none.
+        final_status = spec.status or fallback_spec.status or default_status
         content_type, template = next(
             iter(spec.templates.items()), ("application/json", DEFAULT_TEMPLATE)
         )

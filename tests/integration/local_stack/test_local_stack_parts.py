@@ -362,6 +362,11 @@ def test_customised_responses_and_default_fallbacks() -> None:
     assert (missing.status, json.loads(missing.body)) == (400, {"code": "malformed_request"})
     # 5xx types do not
     assert responses.render("AUTHORIZER_FAILURE", _request()).status == 500
+    # a type with its own template but no status takes the DEFAULT_4XX status
+    config["THROTTLED"] = {"ResponseTemplates": {"application/json": '{"code": "throttled"}'}}
+    responses = GatewayResponses(parse_gateway_responses(config), API)
+    throttled = responses.render("THROTTLED", _request())
+    assert (throttled.status, json.loads(throttled.body)) == (400, {"code": "throttled"})
 
 
 def test_cors_preflight() -> None:
