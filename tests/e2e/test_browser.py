@@ -380,6 +380,8 @@ def test_bicycle_insurance_then_double(page: Page, stack: Stack, seeds: StackSee
     check_settled(page, stack.api, token, view)
     tid(page, "nav-history").click()
     expect(tid(page, "history-item").first.get_by_test_id("history-net")).to_have_text("+7.5")
+    tid(page, "history-item").first.get_by_test_id("history-verify").click()  # nonce 4
+    verify_in_browser(page, stack.api.shoe(token, view["shoe_id"]))
 
 
 # ---- casino: even money, then insurance with an AI player -----------------------------
@@ -627,9 +629,13 @@ def test_strategy_cards_follow_each_tables_rules(page: Page, stack: Stack) -> No
 def test_history_and_stats(page: Page, stack: Stack, seeds: StackSeeds) -> None:
     _, token = new_player(page, stack.api, "his")
     open_table(page, "classic")
-    for _ in range(2):
+    tid(page, "client-seed").fill("my-own:seed!")  # the player's own seed for this shoe
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/rounds")) as sent:
         view = play_out(page, "classic", deal(page, "classic"))
-        check_settled(page, stack.api, token, view)
+    assert (sent.value.post_data_json or {}).get("client_seed") == "my-own:seed!"
+    check_settled(page, stack.api, token, view)
+    view = play_out(page, "classic", deal(page, "classic"))
+    check_settled(page, stack.api, token, view)
     open_table(page, "bicycle")
     view = play_out(page, "bicycle", deal(page, "bicycle"))
     check_settled(page, stack.api, token, view)
@@ -671,6 +677,7 @@ def test_history_and_stats(page: Page, stack: Stack, seeds: StackSeeds) -> None:
 
     items.nth(2).get_by_test_id("history-verify").click()  # the first classic round's shoe
     verify_in_browser(page, stack.api.shoe(token, rounds[2]["shoe_id"]))
+    expect(tid(page, "verify-client-seed")).to_have_text("my-own:seed!")
 
     # pages of 20: 18 more rounds (through the API) make 21, the last one on a second page
     for _ in range(18):
