@@ -61,26 +61,31 @@ def _dealt_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
 
 
 def _computed_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
-    """A hand of three or more cards, or one made by a split."""
+    """A hand of three or more cards, or one made by a split, valued as the analysis
+    values it: a split hand with its sibling's first card removed up to its third card,
+    and from its fourth card on as an ordinary hand (renormalised at peek tables)."""
     s = solver(view.rules, up)
-    extra = of_ranks(rank(view.cards[0])) if view.split_hand else EMPTY
-    removed = merge(extra, hand)
-    legal = set(view.legal_actions)
+    sibling = of_ranks(rank(view.cards[0])) if view.split_hand else EMPTY
+    removed = merge(sibling, hand)
+    cards = len(view.cards)
+    extra = sibling if cards <= 3 else EMPTY
+    ordinary = s.renormalise(hand, removed)  # scales values computed without the sibling
     # One batch for the hand and all it can become (a contraction costs about the same
     # for one composition as for hundreds).
-    if extra != EMPTY and len(view.cards) == 2:
+    if extra != EMPTY and cards == 2:
         more = [add(hand, r) for r, _ in s.draw(removed)]
         s.prepare(more, [(extra, hand), *((extra, m) for m in more)])
     else:
         s.prepare([hand], [(extra, hand)])
+    legal = set(view.legal_actions)
     values: dict[str, float] = {}
     if Action.STAND in legal:
-        values[STAND] = s.stand(extra, hand)
+        values[STAND] = s.stand(extra, hand) * (1.0 if extra == sibling else ordinary)
     if Action.HIT in legal:
-        if extra == EMPTY or sum(hand) == 2:
-            values[HIT] = s.hit(extra, hand)
-        else:  # on from a split hand's third card: an ordinary hand, renormalised
-            values[HIT] = s.hit(EMPTY, hand) * s.renormalise(hand, removed)
+        if extra == EMPTY or cards == 2:
+            values[HIT] = s.hit(extra, hand) * (1.0 if extra == sibling else ordinary)
+        else:  # a split hand's third card: hitting goes on as an ordinary hand
+            values[HIT] = s.hit(EMPTY, hand) * ordinary
     if Action.DOUBLE in legal:
         values[DOUBLE] = s.double(extra, hand)
     if Action.SPLIT in legal:
