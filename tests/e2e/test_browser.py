@@ -516,6 +516,45 @@ def test_casino_shoe_to_its_cut_card_then_verify(page: Page, stack: Stack) -> No
     verify_in_browser(page, shoe)
 
 
+def test_casino_two_boxes_of_mine_answer_insurance_in_turn(
+    page: Page, stack: Stack, seeds: StackSeeds
+) -> None:
+    # boxes 0 and 1 are the user's: shoe[0], shoe[1], up card shoe[2], then shoe[3], shoe[4]
+    def wanted(shoe: list[str]) -> bool:
+        return (
+            shoe[2][0] == "A"
+            and hard([shoe[0], shoe[3]])
+            and hard([shoe[1], shoe[4]])
+            and value(shoe[0]) != value(shoe[3])
+            and value(shoe[1]) != value(shoe[4])
+        )
+
+    seeds.use(find_seed(6, wanted))
+    _, token = new_player(page, stack.api, "two")
+    open_table(page, "casino")
+    set_bet(page, 0, 10, 10)
+    set_bet(page, 1, 20, 10)
+    expect(tid(page, "bet-total")).to_have_text("Total 30")
+    view = deal(page, "casino")
+    assert view["status"] == "insurance" and view["turn"]["box"] == 0
+    view = act(page, "casino", "insurance", key="i")
+    assert view["status"] == "insurance" and view["turn"]["box"] == 1  # then the next box
+    expect(tid(page, "box-insurance-0")).to_have_text("insured 5")
+    view = act(page, "casino", "decline_insurance", key="n")
+    assert view["status"] == "player_turn" and view["turn"] == {"box": 0, "hand": 0}
+    expect(tid(page, "round-status")).to_have_text("Your turn: box 1.")
+    expect(tid(page, "hand-0-0")).to_have_attribute("aria-current", "true")
+    view = act(page, "casino", "stand")
+    expect(tid(page, "round-status")).to_have_text("Your turn: box 2.")
+    expect(tid(page, "hand-1-0")).to_have_attribute("aria-current", "true")
+    expect(tid(page, "hand-0-0")).not_to_have_attribute("aria-current", "true")
+    view = act(page, "casino", "stand")
+    stored = check_settled(page, stack.api, token, view)
+    assert Decimal(str(stored["net"])) == net_of(stored)
+    assert user_boxes(stored)[1]["insurance"] is None
+    expect(tid(page, "box-insurance-1")).to_have_count(0)
+
+
 # ---- european: a split, the coach, the screenshot ------------------------------------
 
 
