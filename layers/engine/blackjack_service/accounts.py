@@ -9,6 +9,7 @@ answer time does not tell whether a login exists.
 import functools
 import math
 import time
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -37,7 +38,7 @@ def _dummy_hash() -> str:
 
 
 class AccountService:
-    def __init__(self, store: Store, clock: Any = time.time) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
 

@@ -132,10 +132,13 @@ class GameService:
         view = self.store.get_round(identity.key, round_id)
         if view is not None:
             return view
-        for table in TABLES.values():  # a round still in play lives in its seat
-            profile, seat = self._load(identity, table)
-            if seat is not None and seat.round_id == round_id:
-                found = self._seat_round_view(table, seat, profile.balance)
+        try:  # a round still in play lives in its seat
+            profile, seats = self.store.get_profile_and_seats(identity.key, list(TABLES))
+        except LookupError as error:
+            raise Unauthorized("this account no longer exists") from error
+        for seat in seats.values():
+            if seat.round_id == round_id:
+                found = self._seat_round_view(TABLES[seat.table], seat, profile.balance)
                 if found is not None:
                     return found
         raise NotFound(f"no round {round_id}")
@@ -206,7 +209,12 @@ class GameService:
     ) -> Outcome:
         table = _table(table_id)
         profile, seat = self._load(identity, table)
-        if if_match is not None and seat is not None and _etag_version(if_match) != seat.version:
+        if (
+            if_match is not None
+            and if_match.strip() != "*"  # RFC 9110: any current version matches
+            and seat is not None
+            and _etag_version(if_match) != seat.version
+        ):
             raise StaleState(f"the round is at version {seat.version}")
         round_ = _round_in_play(table, seat)
         assert seat is not None and seat.round_id is not None

@@ -252,15 +252,22 @@ class Store:
     # ---- seats ----------------------------------------------------------------------
 
     def get_profile_and_seat(self, login_key: str, table: str) -> tuple[Profile, Seat | None]:
-        """One consistent BatchGetItem; the profile exists for any authenticated user (a
-        token outliving its user is refused as `Unauthorized` by the caller)."""
+        """One consistent BatchGetItem; `LookupError` when the profile is gone (a token that
+        outlived its user)."""
+        profile, seats = self.get_profile_and_seats(login_key, [table])
+        return profile, seats.get(table)
+
+    def get_profile_and_seats(
+        self, login_key: str, tables: Sequence[str]
+    ) -> tuple[Profile, dict[str, Seat]]:
         pk = _user_key(login_key)
-        items = self._batch_get([_key(pk, PROFILE), _key(pk, f"SEAT#{table}")])
-        profile = items.get((pk, PROFILE))
-        seat = items.get((pk, f"SEAT#{table}"))
+        keys = [_key(pk, PROFILE), *(_key(pk, f"SEAT#{table}") for table in tables)]
+        items = self._batch_get(keys)
+        profile = items.pop((pk, PROFILE), None)
         if profile is None:
             raise LookupError(login_key)
-        return _profile(profile), None if seat is None else _seat(seat)
+        seats = (_seat(item) for item in items.values())
+        return _profile(profile), {seat.table: seat for seat in seats}
 
     def create_seat(self, login_key: str, seat: Seat) -> None:
         """The first view of a table: the seat and its first committed shoe, or `Conflict`
