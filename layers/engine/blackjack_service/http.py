@@ -120,7 +120,9 @@ def current_identity(app: APIGatewayRestResolver) -> Identity:
     login, nick = authorizer.get("login"), authorizer.get("nick")
     if not isinstance(login, str) or not isinstance(nick, str) or not login:
         raise Unauthorized("no authenticated user")
-    return Identity(login=login, nick=nick)
+    identity = Identity(login=login, nick=nick)
+    logger.append_keys(user=identity.key)
+    return identity
 
 
 def lambda_handler(
@@ -129,7 +131,9 @@ def lambda_handler(
     """The function's entry point: logging with the request id as correlation id, tracing,
     metrics, the body checks, then the route (through idempotency when a key is sent)."""
 
-    @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
+    @logger.inject_lambda_context(
+        correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True
+    )
     @metrics.log_metrics
     def handler(event: LambdaEvent, context: LambdaContext) -> LambdaResponse:
         return traced()(event, context)
