@@ -132,3 +132,32 @@ def test_function_imports_without_credentials_or_network(module: str, tmp_path: 
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_round_metrics(
+    alice, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from .helpers import bet, play_out
+    from .seeds import find_seed, use_seeds, value
+
+    seed = find_seed(
+        6,
+        lambda s: (
+            value(s[0]) + value(s[2]) == 16 and "A" not in s[0][0] + s[2][0] and s[1][0] == "T"
+        ),
+    )
+    use_seeds(monkeypatch, seed)
+    capsys.readouterr()
+    view = play_out(alice, "casino", bet(alice, "casino", 100).body)
+    metrics = {}
+    for line in capsys.readouterr().out.splitlines():
+        if line.startswith('{"_aws"'):
+            record = json.loads(line)
+            for definition in record["_aws"]["CloudWatchMetrics"][0]["Metrics"]:
+                metrics[definition["Name"]] = sum(record[definition["Name"]])
+    assert metrics["RoundsStarted"] == 1 and metrics["RoundsSettled"] == 1
+    house = -view["net"]
+    if house > 0:
+        assert metrics["HouseCoinsWon"] == house
+    elif house < 0:
+        assert metrics["HouseCoinsLost"] == -house
