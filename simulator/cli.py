@@ -79,6 +79,7 @@ def simulate(
 
         compiled = compile_table(TABLES[table], level)
         fast.run(compiled, 1000, seed=0, chunks=workers)  # compile (or load the cache)
+        bar.restart()
         start = time.perf_counter()
         total = squares = 0.0
         step = max(1_000_000, rounds // 50)

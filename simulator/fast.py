@@ -271,7 +271,14 @@ def play(
     total_sum = 0.0
     total_squares = 0.0
     for _ in range(rounds):
-        if cut < 0 or pos > cut or size - pos < 40:
+        if cut < 0:
+            # A fresh shoe every round: only the cards a round can use need shuffling
+            # (forward Fisher-Yates over the first positions; no round comes near 80).
+            for i in range(min(size, 80)):
+                j = i + _below(state, size - i)
+                shoe[i], shoe[j] = shoe[j], shoe[i]
+            pos = 0
+        elif pos > cut or size - pos < 40:
             for i in range(size - 1, 0, -1):
                 j = _below(state, i + 1)
                 shoe[i], shoe[j] = shoe[j], shoe[i]

@@ -12,6 +12,10 @@ class Progress:
         self.start = time.perf_counter()
         self.done = 0
 
+    def restart(self) -> None:
+        """Count the rate from now (after any set-up)."""
+        self.start = time.perf_counter()
+
     def advance(self, count: int) -> None:
         self.done += count
         if not self.enabled:
