@@ -197,7 +197,9 @@ class UpCardSolver:
         value = self._stand.get(key)
         if value is None:
             self.prepare(shallow=[(extra, hand)])
-            value = self._stand[key]
+            value = self._stand.get(key)
+            if value is None:
+                raise ValueError(f"a shoe of {self.rules.decks} decks cannot hold {removed}")
         return value
 
     def best(self, hand: Comp) -> float:
