@@ -78,6 +78,24 @@ def test_unexpected_error_is_a_bare_500(api: Gateway, alice) -> None:
     assert "ResourceNotFound" not in reply.text and "dynamodb" not in reply.text.lower()
 
 
+def test_dynamodb_throttling_is_429_with_retry_after(api: Gateway) -> None:
+    from botocore.exceptions import ClientError
+
+    from blackjack_service.http import create_app
+
+    app = create_app()
+
+    @app.get("/v1/health")
+    def busy() -> None:
+        error = {"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "slow"}}
+        raise ClientError(error, "GetItem")  # type: ignore[arg-type]
+
+    response = app.resolve(sample("service_health"), LambdaContext())  # type: ignore[arg-type]
+    assert response["statusCode"] == 429
+    assert response["multiValueHeaders"]["Retry-After"] == ["1"]
+    assert json.loads(response["body"])["code"] == "throttled"
+
+
 def test_unknown_table_is_404(alice) -> None:
     problem(alice.get("/v1/tables/nowhere"), 404, "not_found")
 

@@ -48,6 +48,10 @@ IDEMPOTENCY_HEADER = "idempotency-key"
 _GAME_ERROR_STATUS = {"illegal_action": 409, "bet_out_of_limits": 422, "validation_error": 422}
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
+# DynamoDB's answers when the table is over its limits: the client may retry shortly.
+_THROTTLING = frozenset(
+    {"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"}
+)
 
 LambdaEvent = dict[str, Any]
 LambdaResponse = dict[str, Any]
@@ -232,6 +236,13 @@ def _not_found(_: NotFoundError) -> Response[str]:
 
 
 def _unexpected(error: Exception) -> Response[str]:
+    # botocore's ClientError, recognised by shape: botocore stays unimported until used.
+    aws_code = getattr(error, "response", {}).get("Error", {}).get("Code")
+    if aws_code in _THROTTLING:
+        logger.warning("throttled by DynamoDB", extra={"aws_code": aws_code})
+        return problem(
+            429, "throttled", "the service is busy; retry in a second", {"Retry-After": "1"}
+        )
     logger.exception("unexpected error")
     return problem(500, "internal_error", "something went wrong; the request may be retried")
 
