@@ -92,7 +92,7 @@ class StackSeeds:
     def copies(self) -> list[tuple[ModuleType, ModuleType]]:
         found: list[tuple[ModuleType, ModuleType]] = []
         spaces: list[dict[str, ModuleType]] = [dict(sys.modules)]
-        spaces += [dict(f._own_modules) for f in self.stack.stack.functions.values()]
+        spaces += [f.modules() for f in self.stack.stack.functions.values()]
         for modules in spaces:
             services = modules.get("blackjack_service.services")
             game = modules.get("blackjack_service.game")

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from .conftest import Player, fresh_aws
 from .harness import Gateway
 from .helpers import TABLE_IDS, assert_ledger, assert_nothing_hidden
+from .seeds import use_seeds
 
 ACTIONS = [
     "hit",
@@ -59,7 +60,8 @@ def random_session(api: Gateway, rng: random.Random, steps: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_random_sequences(api: Gateway, seed: int) -> None:
+def test_random_sequences(api: Gateway, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_seeds(monkeypatch)  # known shoes too, so that a failure replays exactly
     random_session(api, random.Random(seed), 120)
 
 
