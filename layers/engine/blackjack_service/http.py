@@ -139,8 +139,17 @@ def lambda_handler(
         correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True
     )
     @metrics.log_metrics
-    def handler(event: LambdaEvent, context: LambdaContext) -> LambdaResponse:
+    def logged(event: LambdaEvent, context: LambdaContext) -> LambdaResponse:
         return traced()(event, context)
+
+    def handler(event: LambdaEvent, context: LambdaContext) -> LambdaResponse:
+        try:
+            response: LambdaResponse = logged(event, context)
+            return response
+        finally:
+            # With metrics disabled (local runs) Powertools keeps them instead of flushing,
+            # and prints the pile once it holds 100 values.
+            metrics.clear_metrics()
 
     @functools.cache
     def traced() -> Callable[[LambdaEvent, LambdaContext], LambdaResponse]:
