@@ -150,9 +150,9 @@ def test_functions_keep_their_own_modules(client: Client) -> None:
     # the module survives between invocations (a warm container) ...
     assert second["invocations"] == first["invocations"] + 1
     # ... but is not left in sys.modules, where the authorizer's app.py would collide
-    leaked = sys.modules.get("app")
-    assert leaked is None or not str(getattr(leaked, "__file__", "")).startswith(str(FIXTURES))
-    assert "users" not in sys.modules
+    for name in ("app", "users"):  # other tests may import modules of these names
+        leaked = sys.modules.get(name)
+        assert leaked is None or not str(getattr(leaked, "__file__", "")).startswith(str(FIXTURES))
     # each function has its own copy of the layer's modules, as each Lambda has its memory
     users = client.request("GET", "/v1/public/echo").json()
     assert users["layer_module"] != second["layer_module"]
