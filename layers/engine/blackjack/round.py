@@ -71,9 +71,9 @@ class Round:
     dealer: list[Card] = field(default_factory=list)
     hidden: int = 0  # the dealer's face-down cards
     phase: Phase = Phase.PLAYER_TURN
-    # What the user may do now, kept from the last move: asked for again and again, and
-    # only `act` changes it.
-    _legal: tuple[Action, ...] | None = field(default=None, repr=False, compare=False)
+    # What the user may do now: asked for again and again between moves, changed only by
+    # `act`, so kept (None: not worked out yet).
+    _legal: tuple[Action, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     # ---- the deal -------------------------------------------------------------------
 
@@ -115,12 +115,8 @@ class Round:
                 hand.status = HandStatus.BLACKJACK
                 if rules.natural_paid_at_deal:
                     self._pay_blackjack(hand)
-        if (
-            rules.insurance is not Insurance.NONE
-            and is_ace(self.up_card)
-            and any(box.is_user for box in self.boxes)
-        ):
-            self.phase = Phase.INSURANCE
+        if rules.insurance is not Insurance.NONE and is_ace(self.up_card):
+            self.phase = Phase.INSURANCE  # every round has a user box to ask
         else:
             self._after_insurance()
 
