@@ -6,7 +6,9 @@ there being none; elsewhere they are unconditional, a dealer natural taking all 
 A dealt two-card hand reads the shipped strategy card; any other hand (three or more
 cards, or made by a split) is computed on demand by the memoised solver of its table and
 up card, which removes the hand's own cards and, for a split hand, one card of the pair
-it was split from (the analysis's approximation: the view shows no sibling hand).
+it was split from (the analysis's approximation: the view shows no sibling hand). That
+solver is told the shipped hit values of the hands with the biggest trees (`hits.py`):
+a first hint then takes tens of milliseconds, not hundreds.
 
 Insurance phase (one decision per box, taken on its two cards): `decline_insurance` is
 the EV of the hand played at best from here, before the dealer checks; `insurance` adds
@@ -20,9 +22,10 @@ and even money are never worth it, and `hard` declines them.
 from ..actions import Action, Phase
 from ..cards import Card, points
 from ..players import PlayerView
-from .analysis import DOUBLE, EMPTY, HIT, SPLIT, STAND, SURRENDER, merge, of_ranks, solver
+from .analysis import DOUBLE, EMPTY, HIT, SPLIT, STAND, SURRENDER, merge, of_ranks
 from .card import hand_key, label, shipped_ev, table_of
 from .dealer import Comp, add, total
+from .hits import hint_solver
 
 _ACTIONS = {
     STAND: Action.STAND,
@@ -56,7 +59,7 @@ def _dealt_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
     first, second = (rank(card) for card in view.cards)
     if table_id is not None:
         return shipped_ev(table_id)[hand_key(first, second)][label(up)]
-    s = solver(view.rules, up)
+    s = hint_solver(view.rules, up)
     return {a: s.conditional(v, hand) for a, v in s.first_decision(hand).items()}
 
 
@@ -64,7 +67,7 @@ def _computed_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
     """A hand of three or more cards, or one made by a split, valued as the analysis
     values it: a split hand with its sibling's first card removed up to its third card,
     and from its fourth card on as an ordinary hand (renormalised at peek tables)."""
-    s = solver(view.rules, up)
+    s = hint_solver(view.rules, up)
     sibling = of_ranks(rank(view.cards[0])) if view.split_hand else EMPTY
     removed = merge(sibling, hand)
     cards = len(view.cards)
@@ -96,7 +99,7 @@ def _computed_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
 
 
 def _insurance_values(view: PlayerView, hand: Comp, up: int) -> dict[Action, float]:
-    s = solver(view.rules, up)
+    s = hint_solver(view.rules, up)
     b = s.natural_chance(hand)
     first = _dealt_values(view, hand, up)
     natural = total(hand)[0] == 21

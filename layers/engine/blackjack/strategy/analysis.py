@@ -38,7 +38,7 @@ the dealer's natural is known.
 
 import operator
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from operator import sub
@@ -95,10 +95,16 @@ def split_hand_counts(q: float, hands: int, max_hands: int) -> tuple[float, floa
 
 @dataclass
 class UpCardSolver:
-    """Values of player hands against one up card; memoised, filled on demand."""
+    """Values of player hands against one up card; memoised, filled on demand.
+
+    `known_hits` maps hands (not made by a split) to their hit value, U of taking a card
+    and playing on, computed beforehand (`hits.py`): the solver then neither explores
+    nor values the tree of hands such a hand can become. Left empty, everything is
+    computed, as the analysis and `generate --check` need."""
 
     rules: Rules
     up: int
+    known_hits: Mapping[Comp, float] = field(default_factory=dict)
     counts: Comp = field(init=False)
     size: int = field(init=False)
     peeked: bool = field(init=False)
@@ -168,7 +174,7 @@ class UpCardSolver:
                 continue
             if not stand_dominated(hand):
                 want(hand, hand)
-            if points < 21:
+            if points < 21 and hand not in self.known_hits:
                 stack.extend(add(hand, rank) for rank, _ in self.draw(hand))
         if wanted:
             self._stand.update(
@@ -227,6 +233,9 @@ class UpCardSolver:
         hand (the stated approximation)."""
         removed = merge(extra, hand)
         if extra == EMPTY:
+            known = self.known_hits.get(hand)
+            if known is not None:
+                return known
             return sum(p * self.best(add(hand, rank)) for rank, p in self.draw(removed))
         value = 0.0
         for rank, p in self.draw(removed):

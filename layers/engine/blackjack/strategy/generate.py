@@ -1,5 +1,6 @@
-"""Regenerate the shipped strategy cards: `python -m blackjack.strategy.generate`
-(PYTHONPATH=layers/engine). `--check` only compares them with a fresh computation."""
+"""Regenerate the shipped data, each table's strategy card and the hit values of its
+heavy hands (`hits.py`): `python -m blackjack.strategy.generate` (PYTHONPATH=layers/engine).
+`--check` only compares them with a fresh computation."""
 
 import argparse
 import json
@@ -8,6 +9,7 @@ import time
 
 from ..rules import TABLES
 from .card import build_card, card_path
+from .hits import build_hits, hits_path
 
 
 def dumps(card: dict[str, object]) -> str:
@@ -32,6 +34,16 @@ def main(argv: list[str] | None = None) -> int:
             stale.append(table_id)
         ev = json.loads(text)["player_ev"]
         print(f"{table_id:9} player EV {ev:+.4f}%  computed in {elapsed:.2f} s", flush=True)
+        start = time.perf_counter()
+        text = dumps(build_hits(table_id))
+        elapsed = time.perf_counter() - start
+        path = hits_path(table_id)
+        same = path.exists() and path.read_text(encoding="utf-8") == text
+        if not args.check:
+            path.write_text(text, encoding="utf-8")
+        elif not same:
+            stale.append(f"{table_id} hits")
+        print(f"{table_id:9} hit values of heavy hands computed in {elapsed:.2f} s", flush=True)
     if stale:
         print(f"stale: {', '.join(stale)}", file=sys.stderr)
         return 1
