@@ -92,30 +92,6 @@ def _environment() -> None:
     )
 
 
-def _create_table(client: Any, name: str) -> None:
-    """The table as template.yaml declares it."""
-    keys = ("pk", "sk", "gsi1pk", "gsi1sk")
-    client.create_table(
-        TableName=name,
-        BillingMode="PAY_PER_REQUEST",
-        AttributeDefinitions=[{"AttributeName": key, "AttributeType": "S"} for key in keys],
-        KeySchema=[
-            {"AttributeName": "pk", "KeyType": "HASH"},
-            {"AttributeName": "sk", "KeyType": "RANGE"},
-        ],
-        GlobalSecondaryIndexes=[
-            {
-                "IndexName": "gsi1",
-                "KeySchema": [
-                    {"AttributeName": "gsi1pk", "KeyType": "HASH"},
-                    {"AttributeName": "gsi1sk", "KeyType": "RANGE"},
-                ],
-                "Projection": {"ProjectionType": "ALL"},
-            }
-        ],
-    )
-
-
 def measure_requests(samples: int = 12) -> dict[str, tuple[list[int], list[float]]]:
     """Drive the service objects (what the handlers call) and record per kind of request
     the DynamoDB calls it made and its latency."""
@@ -127,10 +103,13 @@ def measure_requests(samples: int = 12) -> dict[str, tuple[list[int], list[float
     from blackjack_service import services
     from blackjack_service.identity import Identity
     from blackjack_service.models import RegisterRequest, SessionRequest, StartRoundRequest
+    from local_stack.store import create_table
+    from local_stack.template import load_template
 
     figures: dict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
     with mock_aws():
-        _create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
+        table = load_template(ROOT / "template.yaml")["Resources"]["GameTable"]["Properties"]
+        create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"], table)
         secret = boto3.client("secretsmanager").create_secret(Name="k", SecretString="k" * 48)
         os.environ["TOKEN_SECRET_ARN"] = secret["ARN"]
         services.reset()

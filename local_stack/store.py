@@ -182,6 +182,53 @@ def _decode(value: Any) -> Any:
     return value
 
 
+def table_request(name: str, props: dict[str, Any]) -> dict[str, Any]:
+    """The CreateTable request for an `AWS::DynamoDB::Table`'s resolved Properties."""
+    billing = str(props.get("BillingMode", "PROVISIONED"))
+    throughput = {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}
+    request: dict[str, Any] = {
+        "TableName": name,
+        "KeySchema": props["KeySchema"],
+        "AttributeDefinitions": props["AttributeDefinitions"],
+        "BillingMode": billing,
+    }
+    if billing == "PROVISIONED":
+        request["ProvisionedThroughput"] = props.get("ProvisionedThroughput", throughput)
+    gsis = []
+    for index in props.get("GlobalSecondaryIndexes") or []:
+        gsi = {k: index[k] for k in ("IndexName", "KeySchema", "Projection")}
+        if billing == "PROVISIONED":
+            gsi["ProvisionedThroughput"] = index.get("ProvisionedThroughput", throughput)
+        gsis.append(gsi)
+    if gsis:
+        request["GlobalSecondaryIndexes"] = gsis
+    lsis = [
+        {k: index[k] for k in ("IndexName", "KeySchema", "Projection")}
+        for index in props.get("LocalSecondaryIndexes") or []
+    ]
+    if lsis:
+        request["LocalSecondaryIndexes"] = lsis
+    if props.get("StreamSpecification"):
+        request["StreamSpecification"] = {
+            "StreamEnabled": True,
+            "StreamViewType": props["StreamSpecification"]["StreamViewType"],
+        }
+    return request
+
+
+def create_table(client: Any, name: str, props: dict[str, Any]) -> dict[str, Any]:
+    """Create a table as the template declares it, its TTL included; the request made."""
+    request = table_request(name, props)
+    client.create_table(**request)
+    ttl = props.get("TimeToLiveSpecification") or {}
+    if ttl.get("Enabled") and ttl.get("AttributeName"):
+        client.update_time_to_live(
+            TableName=name,
+            TimeToLiveSpecification={"Enabled": True, "AttributeName": str(ttl["AttributeName"])},
+        )
+    return request
+
+
 def generate_secret_string(spec: dict[str, Any]) -> str:
     """What Secrets Manager's GenerateSecretString would produce."""
     length = int(spec.get("PasswordLength", 32))
@@ -279,58 +326,16 @@ class Store:
             name = str(props.get("TableName") or logical_id)
             if tables[logical_id]["Type"] == "AWS::Serverless::SimpleTable":
                 request = self._simple_table_request(name, props)
+                ddb.create_table(**request)
             else:
-                request = self._table_request(name, props)
-            ddb.create_table(**request)
+                request = create_table(ddb, name, props)
             self._key_names[name] = [k["AttributeName"] for k in request["KeySchema"]]
-            ttl = props.get("TimeToLiveSpecification") or {}
-            if ttl.get("Enabled") and ttl.get("AttributeName"):
-                ddb.update_time_to_live(
-                    TableName=name,
-                    TimeToLiveSpecification={
-                        "Enabled": True,
-                        "AttributeName": str(ttl["AttributeName"]),
-                    },
-                )
             arn = f"arn:aws:dynamodb:{REGION}:{ACCOUNT_ID}:table/{name}"
             self.template.physical[logical_id] = Physical(
                 ref=name,
                 attributes={"Arn": arn, "StreamArn": f"{arn}/stream/1970-01-01T00:00:00.000"},
             )
             self.table_names.append(name)
-
-    @staticmethod
-    def _table_request(name: str, props: dict[str, Any]) -> dict[str, Any]:
-        billing = str(props.get("BillingMode", "PROVISIONED"))
-        throughput = {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}
-        request: dict[str, Any] = {
-            "TableName": name,
-            "KeySchema": props["KeySchema"],
-            "AttributeDefinitions": props["AttributeDefinitions"],
-            "BillingMode": billing,
-        }
-        if billing == "PROVISIONED":
-            request["ProvisionedThroughput"] = props.get("ProvisionedThroughput", throughput)
-        gsis = []
-        for index in props.get("GlobalSecondaryIndexes") or []:
-            gsi = {k: index[k] for k in ("IndexName", "KeySchema", "Projection")}
-            if billing == "PROVISIONED":
-                gsi["ProvisionedThroughput"] = index.get("ProvisionedThroughput", throughput)
-            gsis.append(gsi)
-        if gsis:
-            request["GlobalSecondaryIndexes"] = gsis
-        lsis = [
-            {k: index[k] for k in ("IndexName", "KeySchema", "Projection")}
-            for index in props.get("LocalSecondaryIndexes") or []
-        ]
-        if lsis:
-            request["LocalSecondaryIndexes"] = lsis
-        if props.get("StreamSpecification"):
-            request["StreamSpecification"] = {
-                "StreamEnabled": True,
-                "StreamViewType": props["StreamSpecification"]["StreamViewType"],
-            }
-        return request
 
     @staticmethod
     def _simple_table_request(name: str, props: dict[str, Any]) -> dict[str, Any]:

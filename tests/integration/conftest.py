@@ -13,9 +13,13 @@ import pytest
 from moto import mock_aws
 
 from blackjack_service import services
+from local_stack.store import create_table as create_declared_table
+from local_stack.template import load_template
 
 from .exposure import assert_reveals_nothing
-from .harness import Gateway
+from .harness import ROOT, Gateway
+
+GAME_TABLE = load_template(ROOT / "template.yaml")["Resources"]["GameTable"]["Properties"]
 
 os.environ.update(
     {
@@ -37,33 +41,8 @@ os.environ.update(
 
 
 def create_table(table_name: str) -> None:
-    client = boto3.client("dynamodb")
-    client.create_table(
-        TableName=table_name,
-        BillingMode="PAY_PER_REQUEST",
-        AttributeDefinitions=[
-            {"AttributeName": name, "AttributeType": "S"}
-            for name in ("pk", "sk", "gsi1pk", "gsi1sk")
-        ],
-        KeySchema=[
-            {"AttributeName": "pk", "KeyType": "HASH"},
-            {"AttributeName": "sk", "KeyType": "RANGE"},
-        ],
-        GlobalSecondaryIndexes=[
-            {
-                "IndexName": "gsi1",
-                "KeySchema": [
-                    {"AttributeName": "gsi1pk", "KeyType": "HASH"},
-                    {"AttributeName": "gsi1sk", "KeyType": "RANGE"},
-                ],
-                "Projection": {"ProjectionType": "ALL"},
-            }
-        ],
-    )
-    client.update_time_to_live(
-        TableName=table_name,
-        TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires_at"},
-    )
+    """The game table exactly as template.yaml declares it."""
+    create_declared_table(boto3.client("dynamodb"), table_name, GAME_TABLE)
 
 
 @contextmanager
