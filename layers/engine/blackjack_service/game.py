@@ -16,7 +16,7 @@ import re
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
@@ -181,14 +181,7 @@ class GameService:
         shoe = self._shoe_for_round(table, seat.shoe, request)
         round_ = Round.deal(table, shoe, bets, ai)  # BetOutOfLimits
         round_id = uuid.uuid4().hex
-        shoe_record = ShoeRecord(
-            shoe_id=seat.shoe.shoe_id,
-            table=table.id,
-            state=shoe.to_state(),
-            server_seed_hash=seat.shoe.server_seed_hash,
-            rounds=[*seat.shoe.rounds, round_id],
-            in_play=True,
-        )
+        shoe_record = _in_play(seat.shoe, shoe, rounds=[*seat.shoe.rounds, round_id])
         return self._commit(
             identity,
             table,
@@ -220,14 +213,7 @@ class GameService:
         assert seat is not None and seat.round_id is not None
         staked_before, change_before = round_.user_staked, round_.user_returned - round_.user_staked
         round_.act(request.action, request.amount)  # IllegalAction, InvalidAmount
-        shoe_record = ShoeRecord(
-            shoe_id=seat.shoe.shoe_id,
-            table=table.id,
-            state=round_.shoe.to_state(),
-            server_seed_hash=seat.shoe.server_seed_hash,
-            rounds=seat.shoe.rounds,
-            in_play=True,
-        )
+        shoe_record = _in_play(seat.shoe, round_.shoe, rounds=seat.shoe.rounds)
         return self._commit(
             identity,
             table,
@@ -375,6 +361,11 @@ class GameService:
         return _full_view(
             round_, seat.round_id, seat.round_shoe_id or seat.shoe.shoe_id, seat.version, balance
         )
+
+
+def _in_play(record: ShoeRecord, shoe: Shoe, rounds: list[str]) -> ShoeRecord:
+    """The seat's shoe record after a request dealt from it (still in play)."""
+    return replace(record, state=shoe.to_state(), rounds=rounds, in_play=True)
 
 
 def _table(table_id: str) -> Table:

@@ -30,12 +30,13 @@ _RESPONSES: list[type[BaseModel]] = [
     responses.OpenApiDocument,
 ]
 _PROBLEM = {"$ref": "#/components/schemas/Problem"}
-_TABLE_ID = {
-    "name": "table_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string", "enum": list(TABLES)},
-}
+
+
+def _path_parameter(name: str, **schema: Any) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "string", **schema}}
+
+
+_TABLE_ID = _path_parameter("table_id", enum=list(TABLES))
 
 
 def _route(
@@ -198,14 +199,7 @@ def openapi_document() -> dict[str, Any]:
                 "One round",
                 responses.Round,
                 errors=(404,),
-                parameters=[
-                    {
-                        "name": "round_id",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"type": "string"},
-                    }
-                ],
+                parameters=[_path_parameter("round_id")],
             )
         },
         "/v1/shoes/{shoe_id}": {
@@ -213,14 +207,7 @@ def openapi_document() -> dict[str, Any]:
                 "A shoe: commitment, and seeds and cards once retired",
                 responses.Shoe,
                 errors=(404,),
-                parameters=[
-                    {
-                        "name": "shoe_id",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"type": "string"},
-                    }
-                ],
+                parameters=[_path_parameter("shoe_id")],
             )
         },
         "/v1/health": {"get": _route("Health", responses.Health, public=True)},
