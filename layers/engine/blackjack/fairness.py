@@ -14,7 +14,9 @@ from decimal import ROUND_FLOOR, Decimal
 
 from .cards import Card, deck_order
 
-_CLIENT_SEED = re.compile(r"[!-~]{1,64}")
+# 1 to 64 printable ASCII characters, no space (the API validates requests with it too).
+CLIENT_SEED_PATTERN = r"^[!-~]{1,64}$"
+_CLIENT_SEED = re.compile(CLIENT_SEED_PATTERN)
 _WORDS_PER_BLOCK = struct.Struct(">8I")
 _TWO_32 = 2**32
 

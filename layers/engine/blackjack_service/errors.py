@@ -6,7 +6,6 @@ class ServiceError(Exception):
 
     status = 400
     code = "service_error"
-    title = "Request refused"
 
     def __init__(self, detail: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(detail)
@@ -15,64 +14,64 @@ class ServiceError(Exception):
 
 
 class MalformedRequest(ServiceError):
-    status, code, title = 400, "malformed_request", "Malformed request"
+    status, code = 400, "malformed_request"
 
 
 class BadCredentials(ServiceError):
-    status, code, title = 401, "bad_credentials", "Bad credentials"
+    status, code = 401, "bad_credentials"
 
 
 class Unauthorized(ServiceError):
-    status, code, title = 401, "unauthorized", "Unauthorized"
+    status, code = 401, "unauthorized"
 
 
 class NotFound(ServiceError):
-    status, code, title = 404, "not_found", "Not found"
+    status, code = 404, "not_found"
 
 
 class LoginTaken(ServiceError):
-    status, code, title = 409, "login_taken", "Login taken"
+    status, code = 409, "login_taken"
 
 
 class RoundInProgress(ServiceError):
-    status, code, title = 409, "round_in_progress", "Round in progress"
+    status, code = 409, "round_in_progress"
 
 
 class NoRound(ServiceError):
-    status, code, title = 409, "no_round", "No round in play"
+    status, code = 409, "no_round"
 
 
 class InsufficientFunds(ServiceError):
-    status, code, title = 409, "insufficient_funds", "Insufficient funds"
+    status, code = 409, "insufficient_funds"
 
 
 class Conflict(ServiceError):
-    status, code, title = 409, "conflict", "Conflict"
+    status, code = 409, "conflict"
 
 
 class StaleState(ServiceError):
-    status, code, title = 412, "stale_state", "Stale state"
+    status, code = 412, "stale_state"
 
 
 class PayloadTooLarge(ServiceError):
-    status, code, title = 413, "payload_too_large", "Payload too large"
+    status, code = 413, "payload_too_large"
 
 
 class UnsupportedMediaType(ServiceError):
-    status, code, title = 415, "unsupported_media_type", "Unsupported media type"
+    status, code = 415, "unsupported_media_type"
 
 
 class ValidationFailed(ServiceError):
-    status, code, title = 422, "validation_error", "Validation error"
+    status, code = 422, "validation_error"
 
 
 class IdempotencyKeyReused(ServiceError):
-    status, code, title = 422, "idempotency_key_reused", "Idempotency key reused"
+    status, code = 422, "idempotency_key_reused"
 
 
 class TooManyAttempts(ServiceError):
-    status, code, title = 429, "too_many_attempts", "Too many attempts"
+    status, code = 429, "too_many_attempts"
 
 
 class NotImplementedYet(ServiceError):
-    status, code, title = 501, "not_implemented", "Not implemented"
+    status, code = 501, "not_implemented"

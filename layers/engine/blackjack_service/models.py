@@ -7,9 +7,9 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from blackjack.actions import Action
+from blackjack.fairness import CLIENT_SEED_PATTERN
 
 NAME_PATTERN = r"^[A-Za-z0-9]{4,32}$"
-CLIENT_SEED_PATTERN = r"^[!-~]{1,64}$"
 IDEMPOTENCY_KEY_PATTERN = r"^[ -~]{1,128}$"
 AiLevel = Literal["easy", "medium", "hard"]
 
