@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from decimal import Decimal
 
 import pytest
@@ -277,19 +276,9 @@ def test_hint(alice: Player, monkeypatch: pytest.MonkeyPatch) -> None:
     problem(alice.get("/v1/tables/nowhere/round/hint"), 404, "not_found")
 
 
-def _strategy_module() -> object:
-    try:
-        return importlib.import_module("blackjack.strategy")
-    except ModuleNotFoundError:
-        return None
-
-
 def test_strategy_card(api) -> None:
     reply = api.request("GET", "/v1/tables/casino/strategy")
     problem(api.request("GET", "/v1/tables/nowhere/strategy"), 404, "not_found")
-    if not hasattr(_strategy_module(), "strategy_card"):
-        problem(reply, 501, "not_implemented")
-        pytest.skip("blackjack.strategy.strategy_card is not in yet")
     assert reply.status == 200, reply.text
     card = reply.body
     assert card["table"] == "casino"

@@ -71,7 +71,3 @@ class IdempotencyKeyReused(ServiceError):
 
 class TooManyAttempts(ServiceError):
     status, code = 429, "too_many_attempts"
-
-
-class NotImplementedYet(ServiceError):
-    status, code = 501, "not_implemented"

@@ -445,25 +445,6 @@ class Store:
         ).get("Item")
         return None if item is None else _shoe(_from_item(item))
 
-    def ledger_total(self, login_key: str) -> Decimal:
-        """The sum of the user's ledger entries (for checks and tests, not for requests)."""
-        total = _ZERO
-        query: dict[str, Any] = {
-            "TableName": self.table_name,
-            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :ledger)",
-            "ExpressionAttributeValues": {
-                ":pk": {"S": _user_key(login_key)},
-                ":ledger": {"S": "LEDGER#"},
-            },
-            "ConsistentRead": True,
-        }
-        while True:
-            response = self.client.query(**query)
-            total += sum((_from_item(i)["amount"] for i in response.get("Items", [])), _ZERO)
-            if "LastEvaluatedKey" not in response:
-                return total
-            query["ExclusiveStartKey"] = response["LastEvaluatedKey"]
-
     # ---- items ----------------------------------------------------------------------
 
     def _profile_item(self, profile: Profile) -> dict[str, Any]:
