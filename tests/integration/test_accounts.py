@@ -143,6 +143,9 @@ def test_success_clears_the_count(api: Gateway) -> None:
     )
 
 
+NO_GRADES = {"decisions": 0, "mistakes": 0, "ev_lost": 0}
+
+
 def test_me(alice: Player) -> None:
     reply = alice.get("/v1/me")
     assert reply.status == 200
@@ -150,7 +153,15 @@ def test_me(alice: Player) -> None:
         "login": "alice1",
         "nick": "Nickalice1",
         "balance": 10000,
-        "stats": {"rounds": 0, "hands_won": 0, "hands_lost": 0, "hands_pushed": 0, "net": 0},
+        "stats": {
+            "rounds": 0,
+            "hands_won": 0,
+            "hands_lost": 0,
+            "hands_pushed": 0,
+            "net": 0,
+            **NO_GRADES,
+            "by_kind": dict.fromkeys(("hard", "soft", "pairs", "insurance"), NO_GRADES),
+        },
     }
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from .actions import Action, HandStatus, Phase, Result
 from .cards import Card, HandValue, hand_value, is_ace, is_ten, points
 from .errors import BetOutOfLimits, IllegalAction, InvalidAmount
+from .grading import Decision, Grader
 from .money import HALF_COIN, ZERO, is_multiple
 from .players import POLICIES, PlayerView
 from .rules import Double, Insurance, Peek, Rules, Split, Surrender, Table
@@ -34,6 +35,7 @@ class Hand:
     status: HandStatus = HandStatus.PLAYING
     result: Result | None = None
     payout: Decimal | None = None  # what the hand returned, stake included
+    decisions: list[Decision] = field(default_factory=list)  # the user's, graded
 
     @property
     def value(self) -> HandValue:
@@ -226,9 +228,13 @@ class Round:
 
     # ---- decisions ------------------------------------------------------------------
 
-    def act(self, action: Action, amount: Decimal | None = None) -> None:
-        """Apply the decision of the hand or box in turn. Raises `IllegalAction` when the
-        action is not legal now, `InvalidAmount` for a wrong insurance amount."""
+    def act(
+        self, action: Action, amount: Decimal | None = None, grader: Grader | None = None
+    ) -> None:
+        """Apply the decision of the hand or box in turn, graded by `grader` (if given) on
+        the view the hint sees and kept on the hand in turn (a box's first hand while
+        insurance is asked). Raises `IllegalAction` when the action is not legal now,
+        `InvalidAmount` for a wrong insurance amount."""
         turn = self.turn
         if turn is None:
             raise IllegalAction("the round is settled")
@@ -239,12 +245,15 @@ class Round:
             allowed = ", ".join(legal)
             raise IllegalAction(f"{action} is not allowed now; allowed: {allowed}")
         box, hand = turn
+        decision = None if grader is None else grader(self._view(box, hand, legal), action)
         self._legal = None
         if self.phase is Phase.INSURANCE:
             self._answer_insurance(box, action, amount)
         else:
             self._play(box, hand, action)
             self._advance()
+        if decision is not None:
+            hand.decisions.append(decision)
 
     def _answer_insurance(self, box: Box, action: Action, amount: Decimal | None) -> None:
         if action is Action.INSURANCE:
@@ -497,6 +506,7 @@ def _box_state(box: Box) -> dict[str, Any]:
                 "status": hand.status.value,
                 "result": None if hand.result is None else hand.result.value,
                 "payout": _money(hand.payout),
+                "decisions": [decision.to_state() for decision in hand.decisions],
             }
             for hand in box.hands
         ],
@@ -520,6 +530,7 @@ def _box_from_state(state: Mapping[str, Any]) -> Box:
                 status=HandStatus(hand["status"]),
                 result=None if hand["result"] is None else Result(hand["result"]),
                 payout=_money_from(hand["payout"]),
+                decisions=[Decision.from_state(d) for d in hand.get("decisions", ())],
             )
             for hand in state["hands"]
         ],

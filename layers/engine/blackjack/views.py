@@ -3,6 +3,7 @@
 from typing import Any
 
 from .cards import hand_value
+from .grading import Decision
 from .money import to_json
 from .round import Box, Hand, Round
 
@@ -52,4 +53,15 @@ def _hand_view(hand: Hand) -> dict[str, Any]:
         "status": hand.status.value,
         "result": None if hand.result is None else hand.result.value,
         "payout": None if hand.payout is None else to_json(hand.payout),
+        "decisions": [_decision_view(decision) for decision in hand.decisions],
+    }
+
+
+def _decision_view(decision: Decision) -> dict[str, Any]:
+    return {
+        "action": decision.action.value,
+        "best": decision.best.value,
+        "loss": to_json(decision.loss),
+        "kind": decision.kind.value,
+        "cards": list(decision.cards),
     }

@@ -22,10 +22,11 @@ from blackjack.rules import TABLES
 from .errors import BadCredentials, TooManyAttempts, Unauthorized
 from .identity import Identity
 from .models import RegisterRequest, SessionRequest
-from .store import LoginAttempts, Profile, Store
+from .store import Grades, LoginAttempts, Profile, Store
 from .tokens import issue
 
 STARTING_BALANCE = Decimal(10000)
+CENT = Decimal("0.01")
 MAX_FAILURES = 5
 LOCK_SECONDS = 15 * 60
 
@@ -96,6 +97,8 @@ class AccountService:
                 "hands_lost": stats.hands_lost,
                 "hands_pushed": stats.hands_pushed,
                 "net": money(stats.net),
+                **_grades_view(Grades(), *stats.by_kind.values()),
+                "by_kind": {str(kind): _grades_view(g) for kind, g in stats.by_kind.items()},
             },
         }
 
@@ -118,3 +121,13 @@ class AccountService:
             attempts.locked_until = now + LOCK_SECONDS
         expires_at = max(attempts.window_start + LOCK_SECONDS, attempts.locked_until)
         self.store.put_login_attempts(key, attempts, expires_at=math.ceil(expires_at) + 60)
+
+
+def _grades_view(*grades: Grades) -> dict[str, Any]:
+    """The trainer's figures of API.md over `grades`: ev_lost rounded to cents only here."""
+    ev_lost = sum((g.ev_lost for g in grades), Decimal(0))
+    return {
+        "decisions": sum(g.decisions for g in grades),
+        "mistakes": sum(g.mistakes for g in grades),
+        "ev_lost": money(ev_lost.quantize(CENT)),
+    }

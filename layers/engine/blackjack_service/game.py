@@ -17,12 +17,14 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
 from blackjack import fairness
 from blackjack.actions import Phase, Result
 from blackjack.errors import BetOutOfLimits
+from blackjack.grading import grade
 from blackjack.money import to_json
 from blackjack.players import action_values, decide
 from blackjack.round import Round
@@ -126,12 +128,12 @@ class GameService:
         next_cursor = None
         if page.next_position is not None:
             next_cursor = base64.urlsafe_b64encode(page.next_position.encode()).decode()
-        return {"rounds": page.rounds, "next_cursor": next_cursor}
+        return {"rounds": [_stored(view) for view in page.rounds], "next_cursor": next_cursor}
 
     def round(self, identity: Identity, round_id: str) -> dict[str, Any]:
         view = self.store.get_round(identity.key, round_id)
         if view is not None:
-            return view
+            return _stored(view)
         try:  # a round still in play lives in its seat
             profile, seats = self.store.get_profile_and_seats(identity.key, list(TABLES))
         except LookupError as error:
@@ -212,7 +214,7 @@ class GameService:
         round_ = _round_in_play(table, seat)
         assert seat is not None and seat.round_id is not None
         staked_before, change_before = round_.user_staked, round_.user_returned - round_.user_staked
-        round_.act(request.action, request.amount)  # IllegalAction, InvalidAmount
+        round_.act(request.action, request.amount, grader=grade)  # IllegalAction, InvalidAmount
         shoe_record = _in_play(seat.shoe, round_.shoe, rounds=seat.shoe.rounds)
         return self._commit(
             identity,
@@ -255,6 +257,8 @@ class GameService:
         wallet_change = round_.user_returned - round_.user_staked - change_before
         balance = profile.balance + wallet_change
         version = (expected_version or 0) + 1
+        now = self.clock()
+        net = round_.net
         new_seat = Seat(
             table=table.id,
             version=version,
@@ -262,18 +266,19 @@ class GameService:
             round_id=round_id,
             round_shoe_id=shoe_record.shoe_id,
             round_state=round_.to_state(),
+            round_started_at=_timestamp(now) if started else seat.round_started_at,
+            round_settled_at=None if net is None else _timestamp(now),
         )
-        view = _full_view(round_, round_id, shoe_record.shoe_id, version, balance)
+        view = _full_view(round_, new_seat, balance)
         shoes = [shoe_record] if started else []
         stats = settled = None
-        net = round_.net
         if net is not None:
             stats = _settlement_stats(round_, net)
             settled = SettledRound(
                 round_id=round_id,
                 table=table.id,
                 view=view,
-                settled_at_us=int(self.clock() * 1_000_000),
+                settled_at_us=int(now * 1_000_000),
             )
             if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
                 shoe_record.in_play = False
@@ -358,9 +363,7 @@ class GameService:
         if seat.round_state is None or seat.round_id is None:
             return None
         round_ = Round.from_state(seat.round_state, table, Shoe.from_state(seat.shoe.state))
-        return _full_view(
-            round_, seat.round_id, seat.round_shoe_id or seat.shoe.shoe_id, seat.version, balance
-        )
+        return _full_view(round_, seat, balance)
 
 
 def _in_play(record: ShoeRecord, shoe: Shoe, rounds: list[str]) -> ShoeRecord:
@@ -381,16 +384,33 @@ def _round_in_play(table: Table, seat: Seat | None) -> Round:
     return Round.from_state(seat.round_state, table, Shoe.from_state(seat.shoe.state))
 
 
-def _full_view(
-    round_: Round, round_id: str, shoe_id: str, version: int, balance: Decimal
-) -> dict[str, Any]:
+def _full_view(round_: Round, seat: Seat, balance: Decimal) -> dict[str, Any]:
+    """The round view of API.md: the engine's, with what the service keeps about it."""
     return {
-        "round_id": round_id,
-        "shoe_id": shoe_id,
-        "version": version,
+        "round_id": seat.round_id,
+        "shoe_id": seat.round_shoe_id or seat.shoe.shoe_id,
+        "version": seat.version,
+        "started_at": seat.round_started_at,
+        "settled_at": seat.round_settled_at,
         **round_view(round_),
         "balance": to_json(balance),
     }
+
+
+def _stored(view: dict[str, Any]) -> dict[str, Any]:
+    """A settled round's stored view; one stored before the trainer gains its fields."""
+    view.setdefault("started_at", None)
+    view.setdefault("settled_at", None)
+    for box in view["boxes"]:
+        for hand in box["hands"]:
+            hand.setdefault("decisions", [])
+    return view
+
+
+def _timestamp(seconds: float) -> str:
+    """UTC, RFC 3339 with milliseconds (API.md)."""
+    moment = datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
+    return moment.replace("+00:00", "Z")
 
 
 def _shoe_view(shoe: ShoeRecord) -> dict[str, Any]:
@@ -416,14 +436,23 @@ def _default_cut_index(table: Table) -> int | None:
 
 
 def _settlement_stats(round_: Round, net: Decimal) -> Stats:
-    results = [hand.result for box in round_.boxes if box.is_user for hand in box.hands]
-    return Stats(
+    """What a settled round adds to the user's stats, the trainer's counters included."""
+    user_boxes = [box for box in round_.boxes if box.is_user]
+    results = [hand.result for box in user_boxes for hand in box.hands]
+    stats = Stats(
         rounds=1,
         hands_won=sum(result in _WON for result in results),
         hands_lost=sum(result in _LOST for result in results),
         hands_pushed=sum(result is Result.PUSH for result in results),
         net=net,
     )
+    for box in user_boxes:
+        for decision in (decision for hand in box.hands for decision in hand.decisions):
+            grades = stats.by_kind[decision.kind]
+            grades.decisions += 1
+            grades.mistakes += decision.mistake
+            grades.ev_lost += decision.loss * box.bet  # per unit of the original bet
+    return stats
 
 
 def _distinct(by_box: dict[int, _V], given: int) -> dict[int, _V]:

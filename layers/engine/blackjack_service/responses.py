@@ -8,6 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 Money = int | float  # exact: whole coins as integers, halves as floats (blackjack.money)
+# blackjack.grading.Kind's values (strict validation wants the strings; a test compares).
+Kind = Literal["hard", "soft", "pairs", "insurance"]
 
 
 class ResponseModel(BaseModel):
@@ -65,16 +67,31 @@ class Session(ResponseModel):
     tables: list[Table]
 
 
-class Stats(ResponseModel):
+class Grades(ResponseModel):
+    decisions: int
+    mistakes: int
+    ev_lost: Money
+
+
+class Stats(Grades):
     rounds: int
     hands_won: int
     hands_lost: int
     hands_pushed: int
     net: Money
+    by_kind: dict[Kind, Grades]
 
 
 class Me(User):
     stats: Stats
+
+
+class Decision(ResponseModel):
+    action: str
+    best: str
+    loss: float | int
+    kind: Kind
+    cards: list[str]
 
 
 class Hand(ResponseModel):
@@ -87,6 +104,7 @@ class Hand(ResponseModel):
     status: Literal["playing", "standing", "bust", "blackjack", "surrendered"]
     result: Literal["win", "lose", "push", "blackjack", "even_money", "surrender"] | None
     payout: Money | None
+    decisions: list[Decision]
 
 
 class Box(ResponseModel):
@@ -116,6 +134,8 @@ class Round(ResponseModel):
     shoe_id: str
     status: Literal["insurance", "player_turn", "settled"]
     version: int
+    started_at: str | None  # null only for rounds stored before it was kept
+    settled_at: str | None
     boxes: list[Box]
     dealer: Dealer
     turn: Turn | None

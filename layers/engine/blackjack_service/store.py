@@ -4,7 +4,8 @@
 Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
 `gsi1pk`/`gsi1sk` projecting ALL, TTL attribute `expires_at`):
 
-- profile + wallet (login, nick, password hash, balance, stats counters):
+- profile + wallet (login, nick, password hash, balance, stats counters, the trainer's
+  counters by kind of decision as `<kind>_decisions`, `<kind>_mistakes`, `<kind>_ev_lost`):
   `USER#<login>` / `PROFILE`
 - seat at a table (version; shoe in play or the next shoe committed; current or last
   round): `USER#<login>` / `SEAT#<table>`
@@ -35,6 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
+
+from blackjack.grading import Kind
 
 from .errors import Conflict, InsufficientFunds, LoginTaken
 
@@ -84,12 +87,25 @@ def _dumps(value: Any) -> str:
 
 
 @dataclass(slots=True)
+class Grades:
+    """The trainer's counters of one kind of decision."""
+
+    decisions: int = 0
+    mistakes: int = 0
+    ev_lost: Decimal = _ZERO  # coins, exact: the sum of loss x the hand's original bet
+
+
+GRADE_FIELDS = ("decisions", "mistakes", "ev_lost")
+
+
+@dataclass(slots=True)
 class Stats:
     rounds: int = 0
     hands_won: int = 0
     hands_lost: int = 0
     hands_pushed: int = 0
     net: Decimal = _ZERO
+    by_kind: dict[Kind, Grades] = field(default_factory=lambda: {kind: Grades() for kind in Kind})
 
 
 @dataclass(slots=True)
@@ -138,6 +154,8 @@ class Seat:
     round_id: str | None = None
     round_shoe_id: str | None = None
     round_state: dict[str, Any] | None = None
+    round_started_at: str | None = None  # RFC 3339; None for rounds stored before
+    round_settled_at: str | None = None
 
 
 @dataclass(slots=True)
@@ -366,6 +384,12 @@ class Store:
                 ":pushed": stats.hands_pushed,
                 ":net": stats.net,
             }
+            # Profiles made before the trainer lack its counters: they start at zero.
+            graded = {name: amount for name, amount in _grade_attributes(stats).items() if amount}
+            sets += [f"{name} = if_not_exists({name}, :zero) + :{name}" for name in graded]
+            values |= {f":{name}": amount for name, amount in graded.items()}
+            if graded:
+                values[":zero"] = 0
         return {
             "TableName": self.table_name,
             "Key": _key(_user_key(play.login), PROFILE),
@@ -462,6 +486,7 @@ class Store:
                     "hands_lost": stats.hands_lost,
                     "hands_pushed": stats.hands_pushed,
                     "net": stats.net,
+                    **_grade_attributes(stats),
                 }
             ),
         }
@@ -472,6 +497,8 @@ class Store:
             "round_id": seat.round_id,
             "round_shoe_id": seat.round_shoe_id,
             "round": seat.round_state,
+            "round_started_at": seat.round_started_at,
+            "round_settled_at": seat.round_settled_at,
         }
         return {
             **_key(_user_key(login_key), f"SEAT#{seat.table}"),
@@ -567,6 +594,24 @@ def _seat(record: Mapping[str, Any]) -> Seat:
         round_id=body["round_id"],
         round_shoe_id=body["round_shoe_id"],
         round_state=body["round"],
+        round_started_at=body.get("round_started_at"),
+        round_settled_at=body.get("round_settled_at"),
+    )
+
+
+def _grade_attributes(stats: Stats) -> dict[str, int | Decimal]:
+    return {
+        f"{kind}_{name}": getattr(grades, name)
+        for kind, grades in stats.by_kind.items()
+        for name in GRADE_FIELDS
+    }
+
+
+def _grades(record: Mapping[str, Any], kind: Kind) -> Grades:
+    return Grades(
+        decisions=int(record.get(f"{kind}_decisions", 0)),
+        mistakes=int(record.get(f"{kind}_mistakes", 0)),
+        ev_lost=Decimal(record.get(f"{kind}_ev_lost", 0)),
     )
 
 
@@ -582,6 +627,7 @@ def _profile(record: Mapping[str, Any]) -> Profile:
             hands_lost=int(record["hands_lost"]),
             hands_pushed=int(record["hands_pushed"]),
             net=Decimal(record["net"]),
+            by_kind={kind: _grades(record, kind) for kind in Kind},
         ),
     )
 

@@ -132,9 +132,14 @@ def action_values(view: PlayerView) -> dict[Action, float] | None:
     return {_ACTIONS[a]: v for a, v in values.items() if _ACTIONS[a] in view.legal_actions}
 
 
+def best_of(values: dict[Action, float]) -> Action:
+    """The action of highest EV among `values` (ties: the simplest play)."""
+    return max(values, key=lambda a: (values[a], -_PREFERENCE.index(a)))
+
+
 def best_action(view: PlayerView) -> Action:
     """The legal action of highest EV (ties: the simplest play)."""
     values = action_values(view)
     if not values:
         return view.legal_actions[0]
-    return max(values, key=lambda a: (values[a], -_PREFERENCE.index(a)))
+    return best_of(values)
