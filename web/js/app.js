@@ -5,6 +5,7 @@ import { toast, go } from "./ui.js";
 import { formatCoins } from "./view.js";
 import { showTable, leaveTable } from "./table.js";
 import { showLogin, showLobby, showHistory, showStrategy, showVerify } from "./pages.js";
+import { showTrainer } from "./trainer.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -27,6 +28,7 @@ function renderNav() {
   nav.append(
     h("a", { href: "#/lobby", testid: "nav-lobby" }, "Tables"),
     h("a", { href: "#/history", testid: "nav-history" }, "History"),
+    h("a", { href: "#/trainer", testid: "nav-trainer" }, "Trainer"),
     h(
       "span",
       { class: "who", testid: "user" },
@@ -85,6 +87,9 @@ async function route() {
     case "history":
       document.title = "History · Blackjack";
       return showHistory(main, isCurrent);
+    case "trainer":
+      document.title = "Trainer · Blackjack";
+      return showTrainer(main, arg, isCurrent);
     case "strategy":
       document.title = `Strategy · ${arg} · Blackjack`;
       return showStrategy(main, arg, isCurrent);

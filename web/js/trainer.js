@@ -1,0 +1,267 @@
+// The Trainer page: every decision graded by its exact EV (API.md, hand `decisions`).
+// Reads GET /v1/me `stats` and the history (GET /v1/rounds); `#/trainer/{round_id}` shows
+// one round's graded decisions. The figures below the stats are pure functions (tested
+// with node) over the history's decisions.
+import { api } from "./api.js";
+import { h, card, clear } from "./dom.js";
+import { reportError, errorText, setBalance } from "./ui.js";
+import { formatCoins, ACTION_LABEL, dealerTotalLabel } from "./view.js";
+
+export const KINDS = [
+  { name: "hard", label: "Hard totals" },
+  { name: "soft", label: "Soft totals" },
+  { name: "pairs", label: "Pairs" },
+  { name: "insurance", label: "Insurance" },
+];
+export const WINDOWS = [50, 200, 1000];
+const MISTAKE = 0.0005; // API.md: a loss of this or more is a mistake
+const MAX_PAGES = 10; // 100 rounds a page: enough for the last 1,000 decisions
+const LATEST_MISTAKES = 10;
+
+// ---------------------------------------------------------------- pure figures
+
+/** Every graded decision of the rounds (last settled first), latest first. */
+export function decisionsOf(rounds) {
+  const out = [];
+  for (const r of rounds || []) {
+    const inRound = [];
+    for (const box of r.boxes || []) {
+      (box.hands || []).forEach((hand, index) => {
+        for (const d of hand.decisions || []) {
+          inRound.push({ ...d, round_id: r.round_id, table: r.table, up: r.dealer?.cards?.[0] ?? null, bet: Number(box.bet), box: box.box, hand: index });
+        }
+      });
+    }
+    out.push(...inRound.reverse());
+  }
+  return out;
+}
+
+export const isMistake = (d) => Number(d.loss) >= MISTAKE;
+
+/** Share of decisions that were not mistakes; null without decisions. */
+export function accuracy(decisions, mistakes) {
+  return decisions > 0 ? (decisions - mistakes) / decisions : null;
+}
+
+/** Accuracy over the last `n` decisions (fewer if there are fewer). */
+export function recentAccuracy(decisions, n) {
+  const last = decisions.slice(0, n);
+  return { n, count: last.length, accuracy: accuracy(last.length, last.filter(isMistake).length) };
+}
+
+export function formatAccuracy(value) {
+  return value === null ? "—" : `${(Math.round(value * 1000) / 10).toFixed(1)}%`;
+}
+
+/** "0.27 of the bet" for a loss per unit bet. */
+export function formatLoss(loss) {
+  return `−${Number(loss).toFixed(Number(loss) >= 0.01 ? 2 : 4)} of the bet`;
+}
+
+const POINTS = { A: 1, T: 10, J: 10, Q: 10, K: 10 };
+const points = (code) => POINTS[code[0]] ?? Number(code[0]);
+
+/** The hand as it was decided on, in words: "hard 8", "soft 17", "pair of 8s". */
+export function decisionHandLabel(d) {
+  const cards = d.cards || [];
+  const total = cards.reduce((sum, c) => sum + points(c), 0);
+  const soft = cards.some((c) => c[0] === "A") && total + 10 <= 21;
+  if (d.kind === "pairs") return `pair of ${cards[0][0] === "A" ? "aces" : `${points(cards[0])}s`}`;
+  return soft ? `soft ${total + 10}` : `hard ${total}`;
+}
+
+// ---------------------------------------------------------------- the page
+
+export async function showTrainer(main, roundId, isCurrent) {
+  if (roundId) return showGradedRound(main, roundId, isCurrent);
+  clear(main);
+  const statsBox = h("section", { class: "panel", testid: "trainer-stats", "aria-labelledby": "trainer-stats-title" }, h("h2", { id: "trainer-stats-title" }, "Accuracy"), h("p", { class: "loading" }, "Loading…"));
+  const chartBox = h("section", { class: "panel", testid: "trainer-recent", "aria-labelledby": "trainer-recent-title" }, h("h2", { id: "trainer-recent-title" }, "Lately"), h("p", { class: "loading" }, "Loading…"));
+  const mistakesBox = h("section", { class: "panel", testid: "trainer-mistakes", "aria-labelledby": "trainer-mistakes-title" }, h("h2", { id: "trainer-mistakes-title" }, "Latest mistakes"), h("p", { class: "loading" }, "Loading…"));
+  main.appendChild(
+    h(
+      "div",
+      { class: "trainer", testid: "trainer" },
+      h("h1", {}, "Trainer"),
+      h("p", { class: "muted" }, "Every decision you take is graded against the exact expected value of your very hand at its table, as the coach computes it. A mistake is a decision that gives up 0.0005 of the bet or more."),
+      statsBox,
+      h("div", { class: "trainer-grid" }, chartBox, mistakesBox),
+    ),
+  );
+
+  api.me().then(
+    (me) => {
+      if (!isCurrent()) return;
+      setBalance(me.balance);
+      clear(statsBox).append(h("h2", { id: "trainer-stats-title" }, "Accuracy"), statsView(me.stats || {}));
+    },
+    (e) => {
+      if (!isCurrent()) return;
+      clear(statsBox).append(h("h2", { id: "trainer-stats-title" }, "Accuracy"), h("p", {}, errorText(e)));
+      reportError(e);
+    },
+  );
+
+  let decisions = [];
+  try {
+    let cursor;
+    for (let page = 0; page < MAX_PAGES && decisions.length < WINDOWS.at(-1); page++) {
+      const res = await api.rounds({ limit: 100, cursor });
+      decisions = decisions.concat(decisionsOf(res.rounds));
+      cursor = res.next_cursor;
+      if (!cursor) break;
+    }
+  } catch (e) {
+    if (!isCurrent()) return;
+    reportError(e);
+  }
+  if (!isCurrent()) return;
+  clear(chartBox).append(h("h2", { id: "trainer-recent-title" }, "Lately"), recentChart(WINDOWS.map((n) => recentAccuracy(decisions, n))));
+  clear(mistakesBox).append(h("h2", { id: "trainer-mistakes-title" }, "Latest mistakes"), mistakesView(decisions.filter(isMistake).slice(0, LATEST_MISTAKES)));
+}
+
+function statsView(s) {
+  const byKind = s.by_kind || {};
+  const row = (label, g, testid) =>
+    h(
+      "tr",
+      { testid },
+      h("th", { scope: "row" }, label),
+      h("td", {}, String(g?.decisions ?? 0)),
+      h("td", {}, String(g?.mistakes ?? 0)),
+      h("td", { testid: `${testid}-accuracy` }, formatAccuracy(accuracy(g?.decisions ?? 0, g?.mistakes ?? 0))),
+      h("td", {}, formatCoins(g?.ev_lost ?? 0)),
+    );
+  return h(
+    "div",
+    {},
+    h(
+      "dl",
+      { class: "stat-grid" },
+      h("div", { class: "stat" }, h("dt", {}, "Accuracy"), h("dd", { testid: "trainer-accuracy" }, formatAccuracy(accuracy(s.decisions ?? 0, s.mistakes ?? 0)))),
+      h("div", { class: "stat" }, h("dt", {}, "Decisions"), h("dd", { testid: "trainer-decisions" }, String(s.decisions ?? 0))),
+      h("div", { class: "stat" }, h("dt", {}, "Mistakes"), h("dd", { testid: "trainer-mistake-count" }, String(s.mistakes ?? 0))),
+      h("div", { class: "stat" }, h("dt", {}, "EV lost (coins)"), h("dd", { testid: "trainer-ev-lost" }, formatCoins(s.ev_lost ?? 0))),
+    ),
+    h(
+      "table",
+      { class: "trainer-table", testid: "trainer-by-kind" },
+      h("caption", { class: "sr-only" }, "Accuracy by kind of decision"),
+      h("thead", {}, h("tr", {}, ["Kind", "Decisions", "Mistakes", "Accuracy", "EV lost (coins)"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, KINDS.map((k) => row(k.label, byKind[k.name], `trainer-kind-${k.name}`))),
+    ),
+    h("p", { class: "muted small" }, "Counted over settled rounds; insurance counts insurance, even money and declining them."),
+  );
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
+  for (const c of children) el.append(c);
+  return el;
+}
+
+/** One bar per window: accuracy over the last 50, 200 and 1,000 decisions. */
+function recentChart(windows) {
+  const width = 420;
+  const barHeight = 30;
+  const gap = 14;
+  const left = 130;
+  const right = 64;
+  const height = windows.length * (barHeight + gap) + 22;
+  const scale = width - left - right;
+  const words = (w) => `last ${w.n.toLocaleString("en-US")}`;
+  const summary = windows.map((w) => `${words(w)} decisions: ${formatAccuracy(w.accuracy)}${w.count < w.n ? ` (${w.count} so far)` : ""}`).join("; ");
+  const chart = svg(
+    "svg",
+    { viewBox: `0 0 ${width} ${height}`, class: "trainer-chart", role: "img", "aria-label": `Accuracy: ${summary}`, "data-testid": "trainer-chart" },
+    svg("title", {}, `Accuracy: ${summary}`),
+  );
+  windows.forEach((w, i) => {
+    const y = i * (barHeight + gap) + 4;
+    const value = w.accuracy ?? 0;
+    chart.append(
+      svg("text", { x: 0, y: y + barHeight / 2 + 5, class: "chart-label" }, words(w)),
+      svg("text", { x: 0, y: y + barHeight / 2 + 19, class: "chart-note" }, w.count < w.n ? `${w.count} so far` : ""),
+      svg("rect", { x: left, y, width: scale, height: barHeight, rx: 4, class: "chart-track" }),
+      svg("rect", { x: left, y, width: Math.max(0, value * scale), height: barHeight, rx: 4, class: "chart-bar", "data-testid": `trainer-bar-${w.n}` }),
+      svg("text", { x: left + scale + 8, y: y + barHeight / 2 + 5, class: "chart-value" }, formatAccuracy(w.accuracy)),
+    );
+  });
+  const axis = windows.length * (barHeight + gap) + 12;
+  for (const tick of [0, 0.5, 1]) {
+    chart.append(svg("text", { x: left + tick * scale, y: axis + 6, class: "chart-tick", "text-anchor": tick === 0 ? "start" : tick === 1 ? "end" : "middle" }, `${tick * 100}%`));
+  }
+  return h("figure", { class: "trainer-figure" }, chart, h("figcaption", { class: "muted small" }, "Share of decisions that were not mistakes."));
+}
+
+function mistakesView(mistakes) {
+  if (mistakes.length === 0) return h("p", { class: "muted", testid: "trainer-no-mistakes" }, "No mistakes in your recent rounds. Well played.");
+  return h(
+    "table",
+    { class: "trainer-table", testid: "trainer-mistake-list" },
+    h("caption", { class: "sr-only" }, "Latest mistakes"),
+    h("thead", {}, h("tr", {}, ["Hand", "Up card", "You", "Best", "Loss", ""].map((t) => h("th", { scope: "col" }, t)))),
+    h(
+      "tbody",
+      {},
+      mistakes.map((d) =>
+        h(
+          "tr",
+          { testid: "trainer-mistake", dataset: { roundId: d.round_id } },
+          h("td", {}, h("div", { class: "cards" }, (d.cards || []).map((c) => card(c, { small: true }))), h("span", { class: "muted small" }, decisionHandLabel(d))),
+          h("td", {}, d.up ? card(d.up, { small: true }) : "—"),
+          h("td", {}, ACTION_LABEL[d.action] || d.action),
+          h("td", {}, ACTION_LABEL[d.best] || d.best),
+          h("td", { class: "loss" }, formatLoss(d.loss), h("br"), h("span", { class: "muted small" }, `${formatCoins(Number(d.loss) * d.bet)} coins`)),
+          h("td", {}, h("a", { href: `#/trainer/${encodeURIComponent(d.round_id)}`, testid: "trainer-mistake-round" }, "Round")),
+        ),
+      ),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- one round, graded
+
+async function showGradedRound(main, roundId, isCurrent) {
+  clear(main).appendChild(h("p", { class: "loading" }, "Loading the round…"));
+  let r;
+  try {
+    r = await api.round(roundId);
+  } catch (e) {
+    if (!isCurrent()) return;
+    clear(main).appendChild(h("p", { class: "panel", testid: "trainer-round-error" }, `This round is not available: ${errorText(e)}`));
+    return;
+  }
+  if (!isCurrent()) return;
+  const user = (r.boxes || []).filter((b) => b.player === "user");
+  clear(main).appendChild(
+    h(
+      "section",
+      { class: "trainer panel", testid: "trainer-round", "aria-labelledby": "trainer-round-title" },
+      h("h1", { id: "trainer-round-title" }, `Round at ${r.table}`),
+      h("p", { class: "muted small" }, r.settled_at ? `Settled ${new Date(r.settled_at).toLocaleString()}` : "In play"),
+      h("div", { class: "hi-dealer" }, h("span", { class: "muted small" }, `Dealer ${dealerTotalLabel(r.dealer)}`), h("div", { class: "cards" }, (r.dealer?.cards || []).map((c) => card(c, { small: true })))),
+      user.map((b) =>
+        b.hands.map((hand, i) =>
+          h(
+            "div",
+            { class: "trainer-hand" },
+            h("h2", {}, `Box ${b.box + 1}, hand ${i + 1}`),
+            h("div", { class: "cards" }, hand.cards.map((c) => card(c, { small: true }))),
+            h(
+              "ol",
+              { class: "trainer-decisions", testid: `trainer-decisions-${b.box}-${i}` },
+              (hand.decisions || []).map((d) =>
+                h("li", {}, `${decisionHandLabel(d)}: ${ACTION_LABEL[d.action] || d.action}`, isMistake(d) ? ` · ${ACTION_LABEL[d.best] || d.best} was better: ${formatLoss(d.loss)}` : " ✓"),
+              ),
+            ),
+          ),
+        ),
+      ),
+      h("p", {}, h("a", { href: "#/trainer", class: "btn btn-ghost btn-small" }, "Back to the trainer")),
+    ),
+  );
+}
