@@ -50,6 +50,18 @@ export function recentAccuracy(decisions, n) {
   return { n, count: last.length, accuracy: accuracy(last.length, last.filter(isMistake).length) };
 }
 
+/** Accuracy of each run of `window` decisions over the last `span`, oldest first. */
+export function rollingAccuracy(decisions, window, span) {
+  const marks = decisions.slice(0, span).reverse().map((d) => (isMistake(d) ? 0 : 1));
+  const out = [];
+  let good = 0;
+  marks.forEach((mark, i) => {
+    good += mark - (i >= window ? marks[i - window] : 0);
+    if (i >= window - 1) out.push(good / window);
+  });
+  return out;
+}
+
 export function formatAccuracy(value) {
   return value === null ? "—" : `${(Math.round(value * 1000) / 10).toFixed(1)}%`;
 }
@@ -77,7 +89,7 @@ export async function showTrainer(main, roundId, isCurrent) {
   if (roundId) return showGradedRound(main, roundId, isCurrent);
   clear(main);
   const statsBox = h("section", { class: "panel", testid: "trainer-stats", "aria-labelledby": "trainer-stats-title" }, h("h2", { id: "trainer-stats-title" }, "Accuracy"), h("p", { class: "loading" }, "Loading…"));
-  const chartBox = h("section", { class: "panel", testid: "trainer-recent", "aria-labelledby": "trainer-recent-title" }, h("h2", { id: "trainer-recent-title" }, "Lately"), h("p", { class: "loading" }, "Loading…"));
+  const chartBox = h("section", { class: "panel", testid: "trainer-recent", "aria-labelledby": "trainer-recent-title" }, h("h2", { id: "trainer-recent-title" }, "Recent accuracy"), h("p", { class: "loading" }, "Loading…"));
   const mistakesBox = h("section", { class: "panel", testid: "trainer-mistakes", "aria-labelledby": "trainer-mistakes-title" }, h("h2", { id: "trainer-mistakes-title" }, "Latest mistakes"), h("p", { class: "loading" }, "Loading…"));
   main.appendChild(
     h(
@@ -117,7 +129,11 @@ export async function showTrainer(main, roundId, isCurrent) {
     reportError(e);
   }
   if (!isCurrent()) return;
-  clear(chartBox).append(h("h2", { id: "trainer-recent-title" }, "Lately"), recentChart(WINDOWS.map((n) => recentAccuracy(decisions, n))));
+  clear(chartBox).append(
+    h("h2", { id: "trainer-recent-title" }, "Recent accuracy"),
+    recentChart(WINDOWS.map((n) => recentAccuracy(decisions, n))),
+    trendChart(rollingAccuracy(decisions, WINDOWS[0], WINDOWS.at(-1))),
+  );
   clear(mistakesBox).append(h("h2", { id: "trainer-mistakes-title" }, "Latest mistakes"), mistakesView(decisions.filter(isMistake).slice(0, LATEST_MISTAKES)));
 }
 
@@ -195,6 +211,34 @@ function recentChart(windows) {
     chart.append(svg("text", { x: left + tick * scale, y: axis + 6, class: "chart-tick", "text-anchor": tick === 0 ? "start" : tick === 1 ? "end" : "middle" }, `${tick * 100}%`));
   }
   return h("figure", { class: "trainer-figure" }, chart, h("figcaption", { class: "muted small" }, "Share of decisions that were not mistakes."));
+}
+
+/** A line: the accuracy of every run of 50 decisions among the last 1,000. */
+function trendChart(values) {
+  const caption = `Accuracy of each run of ${WINDOWS[0]} decisions, over the last ${WINDOWS.at(-1).toLocaleString("en-US")}, oldest left.`;
+  if (values.length < 2) return h("p", { class: "muted small", testid: "trainer-trend-empty" }, `The trend shows once you have taken ${WINDOWS[0] + 1} decisions.`);
+  const width = 420;
+  const height = 120;
+  const left = 40;
+  const top = 8;
+  const plot = { w: width - left - 8, h: height - top - 20 };
+  const x = (i) => left + (i / (values.length - 1)) * plot.w;
+  const y = (v) => top + (1 - v) * plot.h;
+  const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const last = values.at(-1);
+  const chart = svg(
+    "svg",
+    { viewBox: `0 0 ${width} ${height}`, class: "trainer-chart", role: "img", "aria-label": `${caption} Latest: ${formatAccuracy(last)}.`, "data-testid": "trainer-trend" },
+    svg("title", {}, `${caption} Latest: ${formatAccuracy(last)}.`),
+  );
+  for (const tick of [0, 0.5, 1]) {
+    chart.append(
+      svg("line", { x1: left, x2: left + plot.w, y1: y(tick), y2: y(tick), class: "chart-grid" }),
+      svg("text", { x: left - 6, y: y(tick) + 4, class: "chart-tick", "text-anchor": "end" }, `${tick * 100}%`),
+    );
+  }
+  chart.append(svg("polyline", { points, class: "chart-line" }), svg("circle", { cx: x(values.length - 1), cy: y(last), r: 3.5, class: "chart-dot" }));
+  return h("figure", { class: "trainer-figure" }, chart, h("figcaption", { class: "muted small" }, caption));
 }
 
 function mistakesView(mistakes) {

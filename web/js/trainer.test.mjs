@@ -1,7 +1,7 @@
 // The Trainer page's figures over the history's graded decisions.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { decisionsOf, recentAccuracy, accuracy, formatAccuracy, formatLoss, decisionHandLabel, isMistake } from "./trainer.js";
+import { decisionsOf, recentAccuracy, rollingAccuracy, accuracy, formatAccuracy, formatLoss, decisionHandLabel, isMistake } from "./trainer.js";
 
 const round = (id, decisions) => ({
   round_id: id,
@@ -44,4 +44,11 @@ test("the hand as decided on, in words", () => {
   assert.equal(decisionHandLabel({ kind: "pairs", cards: ["8S", "8D"] }), "pair of 8s");
   assert.equal(decisionHandLabel({ kind: "pairs", cards: ["AS", "AD"] }), "pair of aces");
   assert.equal(decisionHandLabel({ kind: "hard", cards: ["TS", "6D", "AC"] }), "hard 17");
+});
+
+test("rolling accuracy: each run of `window` decisions of the last `span`, oldest first", () => {
+  const ds = [stand8, hit, hit, hit, stand8]; // latest first
+  assert.deepEqual(rollingAccuracy(ds, 2, 4), [1, 1, 0.5]);
+  assert.deepEqual(rollingAccuracy(ds, 3, 5), [2 / 3, 1, 2 / 3]);
+  assert.deepEqual(rollingAccuracy(ds.slice(0, 1), 2, 6), []);
 });
