@@ -26,9 +26,7 @@ from blackjack.rules import TABLES, Insurance
 from blackjack.shoe import Shoe
 from blackjack.strategy import dealer
 
-from .strategy import _cold, hint_hands
-
-NAMES = "A23456789T"
+from .strategy import RANK_NAMES, _cold, hint_hands, hint_view
 
 
 def _ms(call: Callable[..., object], *args: object) -> float:
@@ -55,8 +53,8 @@ def _dealt_views(phase: Phase) -> list[PlayerView]:
         for up in range(dealer.RANKS) if phase is Phase.PLAYER_TURN else (0,):
             for first in range(dealer.RANKS):
                 for second in range(first, dealer.RANKS):
-                    cards = (NAMES[first] + "S", NAMES[second] + "H")
-                    view = _view_of_a_deal(table.id, cards, NAMES[up] + "D")
+                    cards = (RANK_NAMES[first] + "S", RANK_NAMES[second] + "H")
+                    view = _view_of_a_deal(table.id, cards, RANK_NAMES[up] + "D")
                     if view is not None and view.phase is phase:
                         views.append(view)
     return views
@@ -95,16 +93,7 @@ def three_or_more_cards() -> None:
     for table in TABLES.values():
         hands = [(up, order) for up in range(dealer.RANKS) for order in hint_hands(table.rules, up)]
         for up, order in pick.sample(hands, min(sample, len(hands))):
-            cards = tuple(NAMES[r] + "SHDC"[i % 4] for i, r in enumerate(order))
-            view = PlayerView(
-                table.rules,
-                Phase.PLAYER_TURN,
-                cards,
-                NAMES[up] + "D",
-                (Action.HIT, Action.STAND),
-                1,
-                False,
-            )
+            view = hint_view(table.rules, up, order)
             _cold()
             fresh_hints.append(_ms(action_values, view))
             after_hint.append(_ms(grade, view, Action.STAND))

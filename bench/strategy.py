@@ -19,6 +19,7 @@ from blackjack.strategy import analysis, dealer, hits, strategy_card
 from blackjack.strategy.card import analyse, player_ev
 
 EUROPEAN = TABLES["european"].rules
+RANK_NAMES = "A23456789T"  # the analysis's ranks 0-9 as card letters
 ANCHORS: list[tuple[str, Rules, float]] = [
     (
         "6 decks S17 DOA DAS SPL4 NRSA, peek",
@@ -112,6 +113,13 @@ def hint_hands(rules: Rules, up: int) -> list[tuple[int, ...]]:
     return hands
 
 
+def hint_view(rules: Rules, up: int, order: tuple[int, ...]) -> PlayerView:
+    """The view of a hand of these ranks (in this order) against `up`, hit or stand."""
+    cards = tuple(RANK_NAMES[r] + "SHDC"[i % 4] for i, r in enumerate(order))
+    legal = (Action.HIT, Action.STAND)
+    return PlayerView(rules, Phase.PLAYER_TURN, cards, RANK_NAMES[up] + "D", legal, 1, False)
+
+
 def _first_hint(view: PlayerView) -> tuple[float, float]:
     """Wall and CPU milliseconds of a hint from a fresh state."""
     _cold()
@@ -125,25 +133,15 @@ def hint_latency() -> None:
     from a fresh state (every memo and the shipped data forgotten, as in a new process).
     The machine is shared, so the 20 slowest are measured 3 times more: the worst of their
     best times is the figure that noise does not inflate."""
-    names = "A23456789T"
     for table_id, table in TABLES.items():
         first: list[tuple[float, str, PlayerView]] = []
         cpu: list[float] = []
         again: list[float] = []
         for up in range(dealer.RANKS):
             for order in hint_hands(table.rules, up):
-                cards = tuple(names[r] + "SHDC"[i % 4] for i, r in enumerate(order))
-                view = PlayerView(
-                    table.rules,
-                    Phase.PLAYER_TURN,
-                    cards,
-                    names[up] + "D",
-                    (Action.HIT, Action.STAND),
-                    1,
-                    False,
-                )
+                view = hint_view(table.rules, up, order)
                 wall_ms, cpu_ms = _first_hint(view)
-                name = f"{''.join(card[0] for card in cards)} v {names[up]}"
+                name = f"{''.join(card[0] for card in view.cards)} v {RANK_NAMES[up]}"
                 first.append((wall_ms, name, view))
                 cpu.append(cpu_ms)
                 start = time.perf_counter()
