@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { h, card, clear } from "./dom.js";
 import { reportError, errorText, setBalance } from "./ui.js";
-import { formatCoins, ACTION_LABEL, dealerTotalLabel } from "./view.js";
+import { formatCoins, ACTION_LABEL, dealerTotalLabel, parseCard } from "./view.js";
 
 export const KINDS = [
   { name: "hard", label: "Hard totals" },
@@ -260,7 +260,7 @@ function mistakesView(mistakes) {
           h("td", {}, ACTION_LABEL[d.action] || d.action),
           h("td", {}, ACTION_LABEL[d.best] || d.best),
           h("td", { class: "loss" }, formatLoss(d.loss), h("br"), h("span", { class: "muted small" }, `${formatCoins(Number(d.loss) * d.bet)} coins`)),
-          h("td", {}, h("a", { href: `#/trainer/${encodeURIComponent(d.round_id)}`, testid: "trainer-mistake-round" }, "Round")),
+          h("td", {}, h("a", { href: `#/trainer/${encodeURIComponent(d.round_id)}`, testid: "trainer-mistake-round" }, "Round", h("span", { class: "sr-only" }, ` of ${decisionHandLabel(d)} against ${parseCard(d.up)?.name ?? "the dealer"}`))),
         ),
       ),
     ),

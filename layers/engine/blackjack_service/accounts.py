@@ -97,7 +97,7 @@ class AccountService:
                 "hands_lost": stats.hands_lost,
                 "hands_pushed": stats.hands_pushed,
                 "net": money(stats.net),
-                **_grades_view(Grades(), *stats.by_kind.values()),
+                **_grades_view(*stats.by_kind.values()),
                 "by_kind": {str(kind): _grades_view(g) for kind, g in stats.by_kind.items()},
             },
         }

@@ -33,7 +33,7 @@ import json
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -95,7 +95,7 @@ class Grades:
     ev_lost: Decimal = _ZERO  # coins, exact: the sum of loss x the hand's original bet
 
 
-GRADE_FIELDS = ("decisions", "mistakes", "ev_lost")
+GRADE_FIELDS = tuple(f.name for f in fields(Grades))
 
 
 @dataclass(slots=True)
@@ -600,6 +600,7 @@ def _seat(record: Mapping[str, Any]) -> Seat:
 
 
 def _grade_attributes(stats: Stats) -> dict[str, int | Decimal]:
+    """The profile's trainer counters: `<kind>_<field>`."""
     return {
         f"{kind}_{name}": getattr(grades, name)
         for kind, grades in stats.by_kind.items()
@@ -608,10 +609,12 @@ def _grade_attributes(stats: Stats) -> dict[str, int | Decimal]:
 
 
 def _grades(record: Mapping[str, Any], kind: Kind) -> Grades:
+    """One kind's counters of a profile (absent, as before the trainer: zero)."""
+    counts = {name: record.get(f"{kind}_{name}", 0) for name in GRADE_FIELDS}
     return Grades(
-        decisions=int(record.get(f"{kind}_decisions", 0)),
-        mistakes=int(record.get(f"{kind}_mistakes", 0)),
-        ev_lost=Decimal(record.get(f"{kind}_ev_lost", 0)),
+        decisions=int(counts["decisions"]),
+        mistakes=int(counts["mistakes"]),
+        ev_lost=Decimal(counts["ev_lost"]),
     )
 
 
