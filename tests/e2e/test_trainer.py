@@ -37,7 +37,7 @@ def hard_8_against_a_6(shoe: list[str]) -> bool:
 
 
 def test_standing_on_hard_8_against_a_6_is_graded_with_the_cards_exact_loss(
-    page: Page, stack: Stack, seeds: StackSeeds
+    page: Page, stack: Stack, seeds: StackSeeds, artifacts: Path
 ) -> None:
     seeds.use(find_seed(6, hard_8_against_a_6))
     api = stack.api
@@ -80,6 +80,7 @@ def test_standing_on_hard_8_against_a_6_is_graded_with_the_cards_exact_loss(
     expect(tid(page, "trainer-decisions-0-0")).to_have_text(
         f"hard 8: Stand · Hit was better: \u2212{loss:.2f} of the bet"
     )
+    page.screenshot(path=str(artifacts / "trainer-round.png"), animations="disabled")
 
 
 def play(api: Any, token: str, pick: random.Random, table: str) -> None:

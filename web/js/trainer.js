@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { h, card, clear } from "./dom.js";
 import { reportError, errorText, setBalance } from "./ui.js";
-import { formatCoins, ACTION_LABEL, dealerTotalLabel, parseCard } from "./view.js";
+import { formatCoins, formatSigned, ACTION_LABEL, dealerTotalLabel, parseCard } from "./view.js";
 
 export const KINDS = [
   { name: "hard", label: "Hard totals" },
@@ -286,7 +286,7 @@ async function showGradedRound(main, roundId, isCurrent) {
       "section",
       { class: "trainer panel", testid: "trainer-round", "aria-labelledby": "trainer-round-title" },
       h("h1", { id: "trainer-round-title" }, `Round at ${r.table}`),
-      h("p", { class: "muted small" }, r.settled_at ? `Settled ${new Date(r.settled_at).toLocaleString()}` : "In play"),
+      h("p", { class: "muted small" }, r.settled_at ? `Settled ${new Date(r.settled_at).toLocaleString()} · net ${formatSigned(r.net)}` : "In play"),
       h("div", { class: "hi-dealer" }, h("span", { class: "muted small" }, `Dealer ${dealerTotalLabel(r.dealer)}`), h("div", { class: "cards" }, (r.dealer?.cards || []).map((c) => card(c, { small: true })))),
       user.map((b) =>
         b.hands.map((hand, i) =>
