@@ -87,23 +87,28 @@ def read_json(source: str, what: str) -> dict[str, Any]:
     return document
 
 
-def environment_overrides(document: dict[str, Any], function: LambdaFunction) -> dict[str, str]:
-    """What an --env-vars document sets for a function: its `Parameters`, then its own
-    entry (by logical id or name); as SAM, only variables the template declares."""
-    wanted: dict[str, Any] = {}
-    for key in ("Parameters", function.name, function.logical_id):
-        section = document.get(key) or {}
-        if not isinstance(section, dict):
-            raise InvokeError(f"--env-vars: {key} is not an object")
-        wanted.update(section)
-    ignored = sorted(set(wanted) - set(function.environment))
+def apply_env_vars(stack: LocalStack, document: dict[str, Any]) -> None:
+    """An --env-vars document, as SAM reads it: `Parameters` for every function, then a
+    function's own entry (by logical id or name); only variables the template declares."""
+    requested: set[str] = set()
+    applied: set[str] = set()
+    for function in stack.functions.values():
+        wanted: dict[str, Any] = {}
+        for key in ("Parameters", function.name, function.logical_id):
+            section = document.get(key) or {}
+            if not isinstance(section, dict):
+                raise InvokeError(f"--env-vars: {key} is not an object")
+            wanted.update(section)
+        declared = {k: v for k, v in wanted.items() if k in function.environment}
+        function.environment.update({k: "" if v is None else str(v) for k, v in declared.items()})
+        requested |= wanted.keys()
+        applied |= declared.keys()
+    ignored = requested - applied
     if ignored:
         logging.getLogger("local_stack").warning(
-            "--env-vars: %s not in %s's template environment: ignored, as SAM does",
-            ", ".join(ignored),
-            function.logical_id,
+            "--env-vars: %s not in the template's environment: ignored, as SAM does",
+            ", ".join(sorted(ignored)),
         )
-    return {k: "" if v is None else str(v) for k, v in wanted.items() if k not in ignored}
 
 
 def mint_token(stack: LocalStack, function: LambdaFunction, login: str) -> str:
@@ -189,7 +194,7 @@ def invoke(
     if function is None:
         names = ", ".join(sorted(stack.functions))
         raise InvokeError(f"no function {logical_id} in the template (it has {names})")
-    function.environment.update(environment_overrides(env_vars or {}, function))
+    apply_env_vars(stack, env_vars or {})
     if login is not None:
         event = with_login(stack, function, event, login)
     return stack.invoke(function, event, str(uuid.uuid4()))

@@ -135,3 +135,18 @@ def test_the_offline_screen_stands_on_its_own_files(stack: Stack) -> None:
     assert loaded | {"offline.html"} == cached
     for file in cached:
         assert Path(ROOT / "web" / file).is_file(), file
+
+
+def test_a_server_out_of_reach_shows_the_offline_screen_which_retries_by_itself(
+    app: Page, installed: BrowserContext
+) -> None:
+    """The browser still says online (a server down, a captive network): the screen asks
+    again every few seconds on its own, and loads the game once the server answers."""
+    expect(app.get_by_test_id("nav-login")).to_be_visible()
+    installed.route("**/*", lambda route: route.abort("connectionrefused"))
+    try:
+        app.reload()
+        expect(app.get_by_test_id("offline")).to_be_visible()
+    finally:
+        installed.unroute("**/*")
+    expect(app.get_by_test_id("nav-login")).to_be_visible(timeout=4 * E2E_TIMEOUT_MS)

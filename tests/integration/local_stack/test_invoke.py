@@ -136,16 +136,19 @@ def test_env_vars_override_only_what_the_template_declares(stack: LocalStack) ->
         "Parameters": {"CORS_ORIGIN": "https://everyone.example"},
         "ServiceFunction": {"CORS_ORIGIN": "https://one.example", "UNDECLARED": "x"},
     }
-    event = sample("service_health.json")
+    saved = {name: dict(f.environment) for name, f in stack.functions.items()}
     try:
-        assert invoke(stack, "ServiceFunction", event, env_vars=overrides)["statusCode"] == 200
-        environment = stack.functions["ServiceFunction"].environment
-        assert environment["CORS_ORIGIN"] == "https://one.example"
-        assert "UNDECLARED" not in environment
+        result = invoke(stack, "ServiceFunction", sample("service_health.json"), env_vars=overrides)
+        assert result["statusCode"] == 200
+        environments = {name: f.environment for name, f in stack.functions.items()}
+        assert environments["ServiceFunction"]["CORS_ORIGIN"] == "https://one.example"
+        assert environments["AuthorizerFunction"]["CORS_ORIGIN"] == "https://everyone.example"
+        assert all("UNDECLARED" not in environment for environment in environments.values())
     finally:
-        stack.functions["ServiceFunction"].environment["CORS_ORIGIN"] = "*"
+        for name, environment in saved.items():
+            stack.functions[name].environment = environment
     with pytest.raises(InvokeError, match="no function NoSuchFunction"):
-        invoke(stack, "NoSuchFunction", event)
+        invoke(stack, "NoSuchFunction", sample("service_health.json"))
 
 
 def run(command: list[str], data_dir: Path, stdin: str | None = None) -> Any:
