@@ -29,6 +29,8 @@ run: $(VENV)/.installed
 ## invoke: one function with one event, as `sam local invoke` (stdout: the response; stderr: the logs)
 ## FN=RoundsFunction EVENT=events/rounds_start.json [LOGIN=alice1] [ENV_VARS=env.json]; see events/README.md
 invoke: $(VENV)/.installed
+	@[ -n "$(FN)" ] && [ -n "$(EVENT)" ] || \
+		{ echo "usage: make invoke FN=<logical id> EVENT=<file or -> [LOGIN=…] [ENV_VARS=…]" >&2; exit 2; }
 	@$(BIN)/python -m local_stack invoke "$(FN)" "$(EVENT)" $(if $(LOGIN),--login "$(LOGIN)") \
 		$(if $(ENV_VARS),--env-vars "$(ENV_VARS)")
 

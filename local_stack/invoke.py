@@ -65,13 +65,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--template", type=Path, default=Path("template.yaml"))
     parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("DATA_DIR", ".local")))
-    parser.add_argument(
-        "--parameter",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="override a template Parameter's Default (repeatable)",
-    )
     return parser.parse_args(argv)
 
 
@@ -220,10 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         event = read_json(args.event, "event")
         env_vars = read_json(str(args.env_vars), "--env-vars file") if args.env_vars else {}
-        parameters = dict(p.split("=", 1) for p in args.parameter if "=" in p)
         # Powertools logs to stdout; here stdout is the response's alone.
         with redirect_stdout(sys.stderr):
-            stack = LocalStack(args.template, args.data_dir, parameters=parameters)
+            stack = LocalStack(args.template, args.data_dir)
             stack.start()
             try:
                 result = invoke(stack, args.function, event, login=args.login, env_vars=env_vars)
