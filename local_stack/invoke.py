@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from local_stack.events import method_arn, token_authorizer_event
-from local_stack.gateway import AuthorizerDenied, Route, policy_allows
+from local_stack.gateway import Authorizer, AuthorizerDenied, Route, policy_allows
 from local_stack.runtime import LambdaFunction
 from local_stack.stack import LocalStack
 from local_stack.template import TemplateError
@@ -130,10 +130,11 @@ def route_of(stack: LocalStack, event: dict[str, Any]) -> tuple[Route, str] | No
     return None
 
 
-def authorizer_context(stack: LocalStack, route: Route, arn: str, token: str) -> dict[str, str]:
-    """requestContext.authorizer as API Gateway fills it from the route's authorizer."""
-    assert route.authorizer is not None
-    function = route.authorizer.function
+def authorizer_context(
+    stack: LocalStack, authorizer: Authorizer, arn: str, token: str
+) -> dict[str, str]:
+    """requestContext.authorizer as API Gateway fills it from a TOKEN authorizer's answer."""
+    function = authorizer.function
     answer = stack.invoke(function, token_authorizer_event(token, arn), str(uuid.uuid4()))
     try:
         allowed = isinstance(answer, dict) and policy_allows(answer.get("policyDocument"), arn)
@@ -160,7 +161,8 @@ def with_login(
             f"--login: no route of the template for {event.get('httpMethod')} {event.get('path')}"
         )
     route, arn = found
-    name = route.authorizer.identity_header if route.authorizer else "Authorization"
+    authorizer = route.authorizer
+    name = authorizer.identity_header if authorizer else "Authorization"
     headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != name.lower()}
     event["headers"] = {**headers, name: bearer}
     multi = event.get("multiValueHeaders") or {}
@@ -168,9 +170,9 @@ def with_login(
         **{k: v for k, v in multi.items() if k.lower() != name.lower()},
         name: [bearer],
     }
-    if route.authorizer is not None:
+    if authorizer is not None:
         context = event.setdefault("requestContext", {})
-        context["authorizer"] = authorizer_context(stack, route, arn, bearer)
+        context["authorizer"] = authorizer_context(stack, authorizer, arn, bearer)
     return event
 
 
