@@ -8,7 +8,7 @@ SAM := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam
 PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12); \
 	do $$p -c '' 2>/dev/null && command -v $$p && break; done)
 
-.PHONY: run test lint template browser unit integration e2e bench simulate build deploy clean
+.PHONY: run invoke test lint template browser unit integration e2e bench simulate build deploy clean
 
 $(VENV)/.installed: requirements/dev.txt layers/engine/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,14 @@ $(SAM_VENV)/.installed: requirements/sam.txt
 ## run: the local stack (API + web client) on http://127.0.0.1:3000, no AWS, no Docker
 run: $(VENV)/.installed
 	$(BIN)/python -m local_stack
+
+## invoke: one function with one event, as `sam local invoke` (stdout: the response; stderr: the logs)
+## FN=RoundsFunction EVENT=events/rounds_start.json [LOGIN=alice1] [ENV_VARS=env.json]; see events/README.md
+invoke: $(VENV)/.installed
+	@[ -n "$(FN)" ] && [ -n "$(EVENT)" ] || \
+		{ echo "usage: make invoke FN=<logical id> EVENT=<file or -> [LOGIN=…] [ENV_VARS=…]" >&2; exit 2; }
+	@$(BIN)/python -m local_stack invoke "$(FN)" "$(EVENT)" $(if $(LOGIN),--login "$(LOGIN)") \
+		$(if $(ENV_VARS),--env-vars "$(ENV_VARS)")
 
 ## test: linters, template checks and every test (the browser tests in Debian's chromium)
 test: lint template browser

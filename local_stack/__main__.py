@@ -1,4 +1,5 @@
-"""`python -m local_stack`: the API and the web client on http://127.0.0.1:3000.
+"""`python -m local_stack`: the API and the web client on http://127.0.0.1:3000;
+`python -m local_stack invoke FUNCTION EVENT`: one function with one event.
 
 No Docker, no AWS: functions run in this process, DynamoDB and Secrets Manager are
 moto, data persists in DATA_DIR (default .local/).
@@ -39,6 +40,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["invoke"]:  # one function, one event: see local_stack/invoke.py
+        from local_stack.invoke import main as invoke
+
+        return invoke(argv[1:])
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("botocore").setLevel(logging.WARNING)

@@ -1,0 +1,185 @@
+"""`python -m local_stack invoke`: every sample of events/ invoked on the repository's
+template as events/README.md says, in its order, with the status its table documents;
+and `make invoke` from a fresh DATA_DIR as a newcomer runs it."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from local_stack.invoke import InvokeError, invoke, read_json
+from local_stack.stack import LocalStack
+from tests.integration.seeds import FixedSeeds, find_seed
+
+ROOT = Path(__file__).resolve().parents[3]
+EVENTS = ROOT / "events"
+SAMPLE_ID = "0123456789abcdef0123456789abcdef"  # the made-up id of history_get, shoes_get
+# Plain cards only on the deal: no natural, no insurance, the round waits for box 0.
+PLAIN_DEAL = find_seed(6, lambda shoe: all(card[0] in "23456789" for card in shoe[:8]))
+
+
+@dataclass
+class Row:
+    event: str
+    function: str
+    login: str | None
+    expected: str
+
+
+def documented_rows() -> list[Row]:
+    """The rows of events/README.md's table, in order."""
+    rows: list[Row] = []
+    for line in (EVENTS / "README.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
+        if len(cells) != 5 or not cells[0].endswith(".json"):
+            continue
+        event, function, _, flags, expected = cells
+        options = shlex.split(flags.replace("`", ""))
+        login = options[options.index("--login") + 1] if "--login" in options else None
+        rows.append(Row(event, function, login, expected))
+    return rows
+
+
+def sample(name: str) -> dict[str, Any]:
+    return read_json(str(EVENTS / name), "event")
+
+
+def outcome(result: Any) -> str:
+    """What the table's last column says of a result: a status, or a policy's effect."""
+    if "policyDocument" in result:
+        return str(result["policyDocument"]["Statement"][0]["Effect"])
+    return str(result["statusCode"])
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
+    local = LocalStack(ROOT / "template.yaml", tmp_path_factory.mktemp("invoke_data"))
+    local.start()
+    try:
+        yield local
+    finally:
+        local.stop()
+
+
+def deal_known_shoes(stack: LocalStack, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Known server seeds in every function's copy of the service (once it has run)."""
+    for function in stack.functions.values():
+        services = function.modules().get("blackjack_service.services")
+        if services is None:
+            continue
+        seeds = FixedSeeds([PLAIN_DEAL])
+
+        def game(services: ModuleType = services, seeds: FixedSeeds = seeds) -> Any:
+            # called as the function runs: its own copy of the module
+            module = importlib.import_module("blackjack_service.game")
+            return module.GameService(services.store(), seeds=seeds)
+
+        monkeypatch.setattr(services, "game", game)
+
+
+def test_every_sample_gives_the_status_its_index_documents(
+    stack: LocalStack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = documented_rows()
+    samples = sorted(p.name for p in EVENTS.glob("*.json"))
+    assert sorted(row.event for row in rows) == samples, "every sample has one row"
+    answers: dict[str, Any] = {}
+    for row in rows:
+        if row.event == "tables_get.json":  # the shoe this view commits is a known one
+            deal_known_shoes(stack, monkeypatch)
+        result = invoke(stack, row.function, sample(row.event), login=row.login)
+        answers[row.event] = result
+        assert outcome(result) == row.expected.split()[0], f"{row.event}: {result}"
+
+    view = json.loads(answers["rounds_start.json"]["body"])
+    assert view["status"] == "player_turn" and view["boxes"][0]["player"] == "user"
+    assert json.loads(answers["rounds_action.json"]["body"])["status"] == "settled"
+    assert answers["authorizer_token.json"]["principalId"] == "alice1"
+    # What the index says of the made-up ids: a real one gives the round, and its shoe.
+    for name, function, key in (
+        ("history_get.json", "HistoryFunction", "round_id"),
+        ("shoes_get.json", "ShoesFunction", "shoe_id"),
+    ):
+        text = (EVENTS / name).read_text().replace(SAMPLE_ID, view[key])
+        result = invoke(stack, function, json.loads(text), login="alice1")
+        assert result["statusCode"] == 200, result
+        assert json.loads(result["body"])[key] == view[key]
+
+
+def test_a_sample_as_it_is_acts_as_the_user_its_authorizer_answer_names(
+    stack: LocalStack,
+) -> None:
+    """Without --login the event is passed as it is, as SAM does (alice1 is registered
+    by the walk above, or here)."""
+    invoke(stack, "UsersFunction", sample("users_register.json"))
+    result = invoke(stack, "MeFunction", sample("me_get.json"))
+    assert result["statusCode"] == 200
+    assert json.loads(result["body"])["login"] == "alice1"
+    with pytest.raises(Exception, match=r"^Unauthorized$"):
+        invoke(stack, "AuthorizerFunction", sample("authorizer_token.json"))
+
+
+def test_env_vars_override_only_what_the_template_declares(stack: LocalStack) -> None:
+    overrides = {
+        "Parameters": {"CORS_ORIGIN": "https://everyone.example"},
+        "ServiceFunction": {"CORS_ORIGIN": "https://one.example", "UNDECLARED": "x"},
+    }
+    saved = {name: dict(f.environment) for name, f in stack.functions.items()}
+    try:
+        result = invoke(stack, "ServiceFunction", sample("service_health.json"), env_vars=overrides)
+        assert result["statusCode"] == 200
+        environments = {name: f.environment for name, f in stack.functions.items()}
+        assert environments["ServiceFunction"]["CORS_ORIGIN"] == "https://one.example"
+        assert environments["AuthorizerFunction"]["CORS_ORIGIN"] == "https://everyone.example"
+        assert all("UNDECLARED" not in environment for environment in environments.values())
+    finally:
+        for name, environment in saved.items():
+            stack.functions[name].environment = environment
+    with pytest.raises(InvokeError, match="no function NoSuchFunction"):
+        invoke(stack, "NoSuchFunction", sample("service_health.json"))
+
+
+def run(command: list[str], data_dir: Path, stdin: str | None = None) -> Any:
+    """A command's stdout, which must be JSON alone; its logs are on stderr."""
+    done = subprocess.run(
+        command,
+        cwd=ROOT,
+        env={**os.environ, "DATA_DIR": str(data_dir)},
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_make_invoke_bets_from_a_fresh_data_dir_after_a_login(tmp_path: Path) -> None:
+    """The README's walk: register, view the table, bet; each its own process."""
+    invoke_command = [sys.executable, "-m", "local_stack", "invoke"]
+    registered = run([*invoke_command, "UsersFunction", "events/users_register.json"], tmp_path)
+    assert registered["statusCode"] == 201
+    table = run(
+        [*invoke_command, "TablesFunction", "-", "--login", "alice1"],
+        tmp_path,
+        stdin=(EVENTS / "tables_get.json").read_text(),
+    )
+    assert table["statusCode"] == 200
+    make = ["make", "--no-print-directory", "invoke", "FN=RoundsFunction"]
+    started = run([*make, "EVENT=events/rounds_start.json", "LOGIN=alice1"], tmp_path)
+    assert started["statusCode"] == 201
+    view = json.loads(started["body"])
+    assert re.fullmatch(r"[0-9a-f]{32}", view["round_id"])
+    assert view["boxes"][0]["bet"] == 100 and view["balance"] < 10_000
