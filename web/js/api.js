@@ -156,3 +156,15 @@ export const api = {
   round: (id) => request("GET", `/v1/rounds/${enc(id)}`),
   shoe: (id) => request("GET", `/v1/shoes/${enc(id)}`),
 };
+
+// ---- the tables, fetched once per tab -------------------------------------
+let tablesCache = null;
+export async function loadTables() {
+  if (tablesCache) return tablesCache;
+  const res = await api.tables();
+  tablesCache = res.tables || [];
+  return tablesCache;
+}
+export function primeTables(tables) {
+  if (Array.isArray(tables) && tables.length) tablesCache = tables;
+}

@@ -4,7 +4,11 @@ import { h, clear } from "./dom.js";
 import { toast, go } from "./ui.js";
 import { formatCoins } from "./view.js";
 import { showTable, leaveTable } from "./table.js";
-import { showLogin, showLobby, showHistory, showStrategy, showVerify } from "./pages.js";
+import { showLogin } from "./login.js";
+import { showLobby } from "./lobby.js";
+import { showHistory } from "./history.js";
+import { showStrategy } from "./strategy.js";
+import { showVerify } from "./verify.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -31,7 +35,14 @@ function renderNav() {
       "span",
       { class: "who", testid: "user" },
       h("span", { class: "nick", testid: "user-nick" }, s.user?.nick || s.login),
-      h("span", { class: "bal", title: "Balance" }, h("span", { class: "coin", "aria-hidden": "true" }, "●"), h("span", { class: "sr-only" }, "Balance: "), h("span", { testid: "balance" }, formatCoins(s.user?.balance))),
+      h(
+        "span",
+        { class: "bal", title: "Balance" },
+        h("span", { class: "coin", "aria-hidden": "true" }, "●"),
+        h("span", { class: "sr-only" }, "Balance: "),
+        h("span", { testid: "balance" }, formatCoins(s.user?.balance)),
+        h("span", { class: "bal-change", testid: "balance-change", "aria-hidden": "true" }),
+      ),
     ),
     h(
       "button",

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-for (const m of ["api", "dom", "ui", "rules", "view", "fairness", "table", "pages"]) {
+for (const m of ["api", "dom", "ui", "rules", "view", "fairness", "table", "felt", "controls", "panels", "pacing", "settings", "sound", "login", "lobby", "history", "strategy", "verify"]) {
   test(`module ${m}.js loads`, async () => {
     const mod = await import(`./${m}.js`);
     assert.ok(Object.keys(mod).length > 0);

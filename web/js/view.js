@@ -67,7 +67,7 @@ export function handTotalLabel(hand) {
 export function dealerTotalLabel(dealer) {
   if (!dealer || !dealer.cards || dealer.cards.length === 0) return "";
   const base = dealer.soft ? `soft ${dealer.total}` : String(dealer.total);
-  if (dealer.hidden > 0 || dealer.cards.length === 1) return `showing ${base}`;
+  if (dealer.hidden > 0 || dealer.cards.length === 1) return dealer.cards[0].startsWith("A") ? "showing an ace" : `showing ${base}`;
   if (dealer.cards.length === 2 && dealer.total === 21) return "Blackjack";
   if (dealer.total > 21) return `bust (${dealer.total})`;
   return base;
@@ -76,10 +76,55 @@ export function dealerTotalLabel(dealer) {
 const RESULT_WORDS = { win: "Win", lose: "Lose", push: "Push", blackjack: "Blackjack!", even_money: "Even money", surrender: "Surrendered" };
 const STATUS_WORDS = { playing: "playing", standing: "stands", bust: "bust", blackjack: "blackjack", surrendered: "surrendered" };
 
+/** A settled hand in words with its net: "Win +10", "Lose −10", "Push 0". */
 export function resultLabel(hand) {
   if (!hand || !hand.result) return null;
   const word = RESULT_WORDS[hand.result] || hand.result;
-  return hand.payout !== null && hand.payout !== undefined ? `${word} · paid ${formatCoins(hand.payout)}` : word;
+  return hand.payout !== null && hand.payout !== undefined ? `${word} ${formatSigned(handNet(hand))}` : word;
+}
+
+/** What a settled hand won or lost: its payout less its stake. */
+export function handNet(hand) {
+  return Number(hand.payout) - Number(hand.bet);
+}
+
+/** The insurance of a box in words, once the dealer's hand is known. */
+export function insuranceSentence(box, dealerHasBlackjack) {
+  if (box.insurance === null || box.insurance === undefined) return null;
+  if (box.insurance_payout === null || box.insurance_payout === undefined) return `Insured for ${formatCoins(box.insurance)}.`;
+  const paid = Number(box.insurance_payout);
+  if (paid > 0) return `Insurance won ${formatSigned(paid - Number(box.insurance))}: the dealer has blackjack.`;
+  return dealerHasBlackjack === false
+    ? `Insurance lost ${formatSigned(-Number(box.insurance))}: the dealer has no blackjack.`
+    : `Insurance lost ${formatSigned(-Number(box.insurance))}.`;
+}
+
+const DECISION_WORDS = { hit: "hit", stand: "stand", double: "double", split: "split", surrender: "surrender", insurance: "insurance", even_money: "even money", decline_insurance: "no insurance" };
+/** The trainer's mark on one graded decision: "✓", or "hit was better: −0.06 of the bet". */
+export function decisionMark(decision) {
+  const loss = Number(decision.loss);
+  if (!(loss >= 0.0005)) return { ok: true, text: "✓" };
+  const amount = loss >= 0.01 ? loss.toFixed(2) : loss.toFixed(3);
+  return { ok: false, text: `${DECISION_WORDS[decision.best] || decision.best} was better: −${amount} of the bet` };
+}
+
+/** A bet as a stack of chips, largest first (at most `max` drawn). */
+export function chipStack(amount, values, max = 8) {
+  const stack = [];
+  let left = Number(amount) || 0;
+  for (const v of [...values].sort((a, b) => b - a)) {
+    while (left >= v && stack.length < max) {
+      stack.push(v);
+      left -= v;
+    }
+  }
+  return stack;
+}
+
+/** A box's bet after adding a chip: capped at the table maximum, with a word when it is. */
+export function addChip(current, chip, maxBet) {
+  const wanted = Number(current || 0) + chip;
+  return wanted > maxBet ? { amount: maxBet, capped: true } : { amount: wanted, capped: false };
 }
 export function resultTone(result) {
   if (result === "win" || result === "blackjack" || result === "even_money") return "win";
@@ -100,12 +145,15 @@ export function netSentence(net) {
 
 export function roundStatusLabel(round) {
   if (!round) return "No round yet: place your bets.";
-  if (round.status === "insurance") return "Insurance? The dealer shows an ace.";
+  if (round.status === "insurance") {
+    const box = round.turn ? `Box ${round.turn.box + 1}: ` : "";
+    return (round.legal_actions || []).includes("even_money") ? `${box}even money? You have blackjack, the dealer shows an ace.` : `${box}insurance? The dealer shows an ace.`;
+  }
   if (round.status === "player_turn") {
     const t = round.turn;
     return t ? `Your turn: box ${t.box + 1}${hasSplit(round, t.box) ? `, hand ${t.hand + 1}` : ""}.` : "Your turn.";
   }
-  if (round.status === "settled") return "Round settled: place your bets.";
+  if (round.status === "settled") return "Place your bets.";
   return round.status;
 }
 function hasSplit(round, box) {

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import {
   formatCoins, formatSigned, formatPercent, formatEv, parseCard, handTotalLabel, dealerTotalLabel, resultLabel,
   netSentence, roundStatusLabel, chipValues, insuranceAmounts, isShoeFresh, credentialError, clientSeedError,
-  buildRoundRequest, chartRowKeys, chartRowLabel, ACTIONS, ACTION_BY_KEY,
+  buildRoundRequest, chartRowKeys, chartRowLabel, ACTIONS, ACTION_BY_KEY, handNet, insuranceSentence, decisionMark,
+  chipStack, addChip,
 } from "./view.js";
 
 const casino = { id: "casino", boxes: 5, min_bet: 10, max_bet: 1000, rules: { decks: 6, ai_players: true, cut_range: [0.5, 0.85], cut_default: 0.75 } };
@@ -34,19 +35,22 @@ test("totals mark soft hands", () => {
   assert.equal(handTotalLabel({ total: 24, soft: false, status: "bust" }), "bust (24)");
   assert.equal(handTotalLabel({ total: 21, soft: true, status: "blackjack" }), "Blackjack");
   assert.equal(dealerTotalLabel({ cards: ["TC"], hidden: 1, total: 10, soft: false }), "showing 10");
-  assert.equal(dealerTotalLabel({ cards: ["AC"], hidden: 0, total: 11, soft: true }), "showing soft 11");
+  assert.equal(dealerTotalLabel({ cards: ["AC"], hidden: 0, total: 11, soft: true }), "showing an ace");
   assert.equal(dealerTotalLabel({ cards: ["TC", "7D"], hidden: 0, total: 17, soft: false }), "17");
   assert.equal(dealerTotalLabel({ cards: ["TC", "AD"], hidden: 0, total: 21, soft: true }), "Blackjack");
 });
 
 test("results and net in words", () => {
-  assert.equal(resultLabel({ result: "blackjack", payout: 12.5 }), "Blackjack! · paid 12.5");
+  assert.equal(resultLabel({ result: "blackjack", bet: 5, payout: 12.5 }), "Blackjack! +7.5");
+  assert.equal(resultLabel({ result: "win", bet: 10, payout: 20 }), "Win +10");
+  assert.equal(resultLabel({ result: "lose", bet: 20, payout: 0 }), "Lose −20");
+  assert.equal(resultLabel({ result: "push", bet: 10, payout: 10 }), "Push 0");
   assert.equal(resultLabel({ result: null }), null);
   assert.equal(netSentence(7.5), "You won 7.5 coins this round.");
   assert.equal(netSentence(-100), "You lost 100 coins this round.");
   assert.equal(netSentence(0), "Even round: no gain, no loss.");
   assert.match(roundStatusLabel(null), /place your bets/);
-  assert.match(roundStatusLabel({ status: "insurance", turn: { box: 0, hand: 0 }, boxes: [] }), /Insurance/);
+  assert.equal(roundStatusLabel({ status: "insurance", turn: { box: 1, hand: 0 }, boxes: [], legal_actions: ["insurance"] }), "Box 2: insurance? The dealer shows an ace.");
   const split = { status: "player_turn", turn: { box: 1, hand: 1 }, boxes: [{ box: 1, hands: [{}, {}] }] };
   assert.equal(roundStatusLabel(split), "Your turn: box 2, hand 2.");
 });
@@ -135,4 +139,29 @@ test("two-card hands map to chart rows", () => {
   const rows = rowHandEvs(ev, "hard", "12", "4");
   assert.deepEqual(rows.map((r) => r.hand), ["2,T", "3,9"]);
   assert.deepEqual(rows[0].evs[0], ["stand", -0.21]);
+});
+
+test("each hand's net, and insurance in words", () => {
+  assert.equal(handNet({ bet: 20, payout: 50 }), 30);
+  assert.equal(handNet({ bet: 20, payout: 0 }), -20);
+  assert.equal(insuranceSentence({ insurance: null }), null);
+  assert.equal(insuranceSentence({ insurance: 5, insurance_payout: null }), "Insured for 5.");
+  assert.equal(insuranceSentence({ insurance: 5, insurance_payout: 15 }, true), "Insurance won +10: the dealer has blackjack.");
+  assert.equal(insuranceSentence({ insurance: 5, insurance_payout: 0 }, false), "Insurance lost −5: the dealer has no blackjack.");
+});
+
+test("decision marks: a tick, or the better action and what it was worth", () => {
+  assert.deepEqual(decisionMark({ action: "hit", best: "hit", loss: 0 }), { ok: true, text: "✓" });
+  assert.deepEqual(decisionMark({ action: "stand", best: "hit", loss: 0.0612 }), { ok: false, text: "hit was better: −0.06 of the bet" });
+  assert.deepEqual(decisionMark({ action: "insurance", best: "decline_insurance", loss: 0.004 }), { ok: false, text: "no insurance was better: −0.004 of the bet" });
+  assert.equal(decisionMark({ action: "stand", best: "hit", loss: 0.0004 }).ok, true);
+});
+
+test("chips: stacks largest first, a word when a bet is capped", () => {
+  assert.deepEqual(chipStack(30, [5, 10, 25, 50]), [25, 5]);
+  assert.deepEqual(chipStack(0, [5, 10]), []);
+  assert.equal(chipStack(1000, [1, 5]).length, 8);
+  assert.deepEqual(addChip(500, 500, 1000), { amount: 1000, capped: false });
+  assert.deepEqual(addChip(1000, 500, 1000), { amount: 1000, capped: true });
+  assert.deepEqual(addChip(undefined, 25, 1000), { amount: 25, capped: false });
 });
