@@ -1,14 +1,14 @@
 // Entry point: hash router, header navigation, session handling.
-import { getSession, clearSession, setUnauthorizedHandler } from "./api.js";
-import { h, clear } from "./dom.js";
-import { toast, go } from "./ui.js";
-import { formatCoins } from "./view.js";
-import { showTable, leaveTable } from "./table.js";
-import { showLogin } from "./login.js";
-import { showLobby } from "./lobby.js";
+import { clearSession, getSession, setUnauthorizedHandler } from "./api.js";
+import { clear, h } from "./dom.js";
 import { showHistory } from "./history.js";
+import { showLobby } from "./lobby.js";
+import { showLogin } from "./login.js";
 import { showStrategy } from "./strategy.js";
+import { leaveTable, showTable } from "./table.js";
+import { go, toast } from "./ui.js";
 import { showVerify } from "./verify.js";
+import { formatCoins } from "./view.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");

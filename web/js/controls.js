@@ -1,6 +1,6 @@
 // Under the felt: the decisions while a round is in play, the chips and Deal between rounds.
 import { h } from "./dom.js";
-import { ACTIONS, ACTION_LABEL, formatCoins, formatEv, chipValues, insuranceAmounts, buildRoundRequest } from "./view.js";
+import { ACTION_LABEL, ACTIONS, buildRoundRequest, chipValues, formatCoins, formatEv, insuranceAmounts } from "./view.js";
 
 export function renderActions(ctl) {
   const S = ctl.state;
@@ -38,7 +38,9 @@ function actionButton(ctl, a, hint) {
       a.label,
       h("kbd", { "aria-hidden": "true" }, a.key.toUpperCase()),
     ),
-    ev !== undefined && ev !== null ? h("span", { class: `ev ${ev >= 0 ? "pos" : "neg"}`, id: `ev-${a.name}`, testid: `action-ev-${a.name}` }, `EV ${formatEv(ev)}`) : null,
+    ev !== undefined && ev !== null
+      ? h("span", { class: `ev ${ev >= 0 ? "pos" : "neg"}`, id: `ev-${a.name}`, testid: `action-ev-${a.name}` }, `EV ${formatEv(ev)}`)
+      : null,
   );
 }
 
@@ -69,9 +71,23 @@ function renderCoach(ctl, hint) {
   return h(
     "div",
     { class: "coach" },
-    h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "hint", "data-lock": "on", "aria-keyshortcuts": "C", onclick: ctl.hint }, "Coach hint ", h("kbd", { "aria-hidden": "true" }, "C")),
-    h("label", { class: "toggle" }, h("input", { type: "checkbox", testid: "coach-toggle", checked: S.coach, onchange: (e) => ctl.setCoach(e.target.checked) }), " Coach mode"),
-    h("p", { class: "hint-output", testid: "hint-output", "aria-live": "polite" }, hint ? `Coach (${hint.level}): ${ACTION_LABEL[hint.action] || hint.action}.` : ""),
+    h(
+      "button",
+      { type: "button", class: "btn btn-ghost btn-small", testid: "hint", "data-lock": "on", "aria-keyshortcuts": "C", onclick: ctl.hint },
+      "Coach hint ",
+      h("kbd", { "aria-hidden": "true" }, "C"),
+    ),
+    h(
+      "label",
+      { class: "toggle" },
+      h("input", { type: "checkbox", testid: "coach-toggle", checked: S.coach, onchange: (e) => ctl.setCoach(e.target.checked) }),
+      " Coach mode",
+    ),
+    h(
+      "p",
+      { class: "hint-output", testid: "hint-output", "aria-live": "polite" },
+      hint ? `Coach (${hint.level}): ${ACTION_LABEL[hint.action] || hint.action}.` : "",
+    ),
   );
 }
 
@@ -87,7 +103,13 @@ export function renderBetting(ctl) {
     chipValues(t.min_bet, t.max_bet).map((v) =>
       h(
         "button",
-        { type: "button", class: `chip chip-${v} ${S.chip === v ? "active" : ""}`, "aria-pressed": S.chip === v ? "true" : "false", testid: `chip-${v}`, onclick: () => pickChip(ctl, v) },
+        {
+          type: "button",
+          class: `chip chip-${v} ${S.chip === v ? "active" : ""}`,
+          "aria-pressed": S.chip === v ? "true" : "false",
+          testid: `chip-${v}`,
+          onclick: () => pickChip(ctl, v),
+        },
         formatCoins(v),
       ),
     ),
@@ -105,7 +127,15 @@ export function renderBetting(ctl) {
       h("button", { type: "button", class: "btn btn-small", testid: "bets-double", "data-lock": "on", onclick: () => doubleBets(ctl) }, "×2"),
       h(
         "button",
-        { type: "button", class: "btn btn-primary", testid: "deal", "data-lock": errors.length ? "disabled" : "on", disabled: errors.length ? true : null, "aria-keyshortcuts": "Enter", onclick: ctl.deal },
+        {
+          type: "button",
+          class: "btn btn-primary",
+          testid: "deal",
+          "data-lock": errors.length ? "disabled" : "on",
+          disabled: errors.length ? true : null,
+          "aria-keyshortcuts": "Enter",
+          onclick: ctl.deal,
+        },
         rebet ? "Rebet" : "Deal",
       ),
     ),

@@ -1,25 +1,25 @@
 // The felt: the dealer's cards, each box (its hands, or its betting circle between rounds),
 // the round's status and result. Cards appear as they land (pacing.js).
-import { h, card } from "./dom.js";
-import {
-  formatCoins,
-  formatSigned,
-  handTotalLabel,
-  dealerTotalLabel,
-  resultLabel,
-  resultTone,
-  statusLabel,
-  netSentence,
-  roundStatusLabel,
-  chipValues,
-  chipStack,
-  addChip,
-  decisionMark,
-  insuranceSentence,
-} from "./view.js";
+import { card, h } from "./dom.js";
 import { feltCards } from "./pacing.js";
 import { tableCapabilities } from "./rules.js";
 import { settings } from "./settings.js";
+import {
+  addChip,
+  chipStack,
+  chipValues,
+  dealerTotalLabel,
+  decisionMark,
+  formatCoins,
+  formatSigned,
+  handTotalLabel,
+  insuranceSentence,
+  netSentence,
+  resultLabel,
+  resultTone,
+  roundStatusLabel,
+  statusLabel,
+} from "./view.js";
 
 export function renderFelt(ctl) {
   const S = ctl.state;
@@ -62,7 +62,12 @@ function renderStatus(S, r) {
     "div",
     { class: "status-line" },
     h("p", { class: "round-status", testid: "round-status", dataset: { status: r ? r.status : "none" } }, words),
-    h("p", { class: "busy", id: "busy", testid: "busy", role: "status", hidden: true }, h("span", { class: "spinner", "aria-hidden": "true" }), "Waiting for the table…"),
+    h(
+      "p",
+      { class: "busy", id: "busy", testid: "busy", role: "status", hidden: true },
+      h("span", { class: "spinner", "aria-hidden": "true" }),
+      "Waiting for the table…",
+    ),
     h("p", { class: `round-net ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-result" }, settled ? netSentence(r.net) : ""),
     settled ? h("p", { class: `round-net-figure ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-net" }, formatSigned(r.net)) : null,
   );
@@ -77,16 +82,26 @@ function renderBox(ctl, n, box, landed, betting) {
   const insurance = box ? insuranceSentence(box, dealerHasBlackjack(r, S)) : null;
   return h(
     "div",
-    { class: `box ${isUser ? "box-user" : "box-ai"} ${turn ? "box-turn" : ""}`, testid: box ? `box-${n}` : `seat-${n}`, "aria-label": `Box ${n + 1}${who ? `, ${who}` : ""}` },
+    {
+      class: `box ${isUser ? "box-user" : "box-ai"} ${turn ? "box-turn" : ""}`,
+      testid: box ? `box-${n}` : `seat-${n}`,
+      "aria-label": `Box ${n + 1}${who ? `, ${who}` : ""}`,
+    },
     h("div", { class: "box-head" }, h("span", { class: "box-no" }, `Box ${n + 1}`), who ? h("span", { class: "who" }, who) : null),
     insurance ? h("div", { class: "box-extra", testid: `box-insurance-${n}` }, insurance) : null,
-    box ? h("div", { class: "hands" }, box.hands.map((hd, hi) => renderHand(S, box, hd, hi, landed))) : null,
+    box
+      ? h(
+          "div",
+          { class: "hands" },
+          box.hands.map((hd, hi) => renderHand(S, box, hd, hi, landed)),
+        )
+      : null,
     betting ? renderBetCircle(ctl, n) : null,
   );
 }
 
 function dealerHasBlackjack(r, S) {
-  if (!r || r.status !== "settled" || S.pace) return null;
+  if (r?.status !== "settled" || S.pace) return null;
   const d = r.dealer;
   return d.cards.length === 2 && d.total === 21;
 }
@@ -100,8 +115,17 @@ function renderHand(S, box, hd, hi, landed) {
   const waiting = hd.status !== "playing" && !hd.result && hd.status !== "blackjack" && hd.status !== "bust";
   return h(
     "div",
-    { class: `hand ${isTurn ? "hand-turn" : ""}`, testid: `hand-${box.box}-${hi}`, "aria-current": isTurn ? "true" : null, dataset: { status: hd.status, result: complete ? hd.result || "" : "" } },
-    h("div", { class: "cards" }, cards.map((c, i) => card(c, { fresh: `${box.box}:${hi}:${i}:${c}` === S.justLanded }))),
+    {
+      class: `hand ${isTurn ? "hand-turn" : ""}`,
+      testid: `hand-${box.box}-${hi}`,
+      "aria-current": isTurn ? "true" : null,
+      dataset: { status: hd.status, result: complete ? hd.result || "" : "" },
+    },
+    h(
+      "div",
+      { class: "cards" },
+      cards.map((c, i) => card(c, { fresh: `${box.box}:${hi}:${i}:${c}` === S.justLanded })),
+    ),
     h(
       "div",
       { class: "hand-info" },
@@ -153,12 +177,34 @@ function renderBetCircle(ctl, n) {
     { class: `bet-box ${amount ? "has-bet" : ""}`, testid: `bet-box-${n}` },
     h(
       "button",
-      { type: "button", class: "bet-circle", testid: `bet-add-${n}`, "data-lock": "on", "aria-label": `Box ${n + 1}: add ${formatCoins(S.chip)} (bet ${formatCoins(amount)})`, onclick: place },
-      h("span", { class: "stack", "aria-hidden": "true" }, stack.map((v) => h("span", { class: `stack-chip chip-${v}` }))),
+      {
+        type: "button",
+        class: "bet-circle",
+        testid: `bet-add-${n}`,
+        "data-lock": "on",
+        "aria-label": `Box ${n + 1}: add ${formatCoins(S.chip)} (bet ${formatCoins(amount)})`,
+        onclick: place,
+      },
+      h(
+        "span",
+        { class: "stack", "aria-hidden": "true" },
+        stack.map((v) => h("span", { class: `stack-chip chip-${v}` })),
+      ),
       h("span", { class: "bet-amount", testid: `bet-amount-${n}` }, amount ? formatCoins(amount) : ai ? `AI ${ai}` : "Bet"),
     ),
     amount
-      ? h("button", { type: "button", class: "btn btn-small btn-ghost bet-clear", testid: `bet-clear-${n}`, "data-lock": "on", "aria-label": `Clear box ${n + 1}`, onclick: () => clearBox(ctl, n) }, "×")
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-small btn-ghost bet-clear",
+            testid: `bet-clear-${n}`,
+            "data-lock": "on",
+            "aria-label": `Clear box ${n + 1}`,
+            onclick: () => clearBox(ctl, n),
+          },
+          "×",
+        )
       : null,
     caps.canAi && !amount ? renderAiPick(ctl, n, ai) : null,
   );

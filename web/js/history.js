@@ -1,15 +1,17 @@
 // History and statistics.
 import { api, loadTables } from "./api.js";
-import { h, card, clear } from "./dom.js";
-import { reportError, errorText, setBalance } from "./ui.js";
-import { formatCoins, formatSigned, handTotalLabel, dealerTotalLabel, resultLabel, resultTone, insuranceSentence } from "./view.js";
+import { card, clear, h } from "./dom.js";
+import { errorText, reportError, setBalance } from "./ui.js";
+import { dealerTotalLabel, formatCoins, formatSigned, handTotalLabel, insuranceSentence, resultLabel, resultTone } from "./view.js";
 
 /** "30 Nov 2026, 12:34" in the player's time zone, or null without a time. */
 export function roundTime(round) {
   const at = round.settled_at || round.started_at;
   if (!at) return null;
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? null : d.toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(d.getTime())
+    ? null
+    : d.toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
 function miniRound(r, tablesById) {
@@ -30,18 +32,33 @@ function miniRound(r, tablesById) {
     h(
       "div",
       { class: "hi-body" },
-      h("div", { class: "hi-dealer" }, h("span", { class: "muted small" }, `Dealer ${dealerTotalLabel(r.dealer)}`), h("div", { class: "cards" }, (r.dealer?.cards || []).map((c) => card(c, { small: true })))),
+      h(
+        "div",
+        { class: "hi-dealer" },
+        h("span", { class: "muted small" }, `Dealer ${dealerTotalLabel(r.dealer)}`),
+        h(
+          "div",
+          { class: "cards" },
+          (r.dealer?.cards || []).map((c) => card(c, { small: true })),
+        ),
+      ),
       user.map((b) => [
         b.hands.map((hd) =>
           h(
             "div",
             { class: "hi-hand" },
             h("span", { class: "muted small" }, `Box ${b.box + 1} · total ${handTotalLabel(hd)} · bet ${formatCoins(hd.bet)}`),
-            h("div", { class: "cards" }, hd.cards.map((c) => card(c, { small: true }))),
+            h(
+              "div",
+              { class: "cards" },
+              hd.cards.map((c) => card(c, { small: true })),
+            ),
             hd.result ? h("span", { class: `result result-${resultTone(hd.result)}` }, resultLabel(hd)) : null,
           ),
         ),
-        b.insurance != null ? h("p", { class: "hi-insurance small", testid: "history-insurance" }, `Box ${b.box + 1}: ${insuranceSentence(b, dealerBlackjack)}`) : null,
+        b.insurance != null
+          ? h("p", { class: "hi-insurance small", testid: "history-insurance" }, `Box ${b.box + 1}: ${insuranceSentence(b, dealerBlackjack)}`)
+          : null,
       ]),
     ),
     h("a", { href: `#/verify/${encodeURIComponent(r.shoe_id)}`, class: "btn btn-ghost btn-small", testid: "history-verify" }, "Verify shoe"),
@@ -50,7 +67,12 @@ function miniRound(r, tablesById) {
 
 export async function showHistory(main, isCurrent) {
   clear(main);
-  const statsBox = h("section", { class: "panel stats", testid: "stats", "aria-labelledby": "stats-title" }, h("h2", { id: "stats-title" }, "Your statistics"), h("p", { class: "loading" }, "Loading…"));
+  const statsBox = h(
+    "section",
+    { class: "panel stats", testid: "stats", "aria-labelledby": "stats-title" },
+    h("h2", { id: "stats-title" }, "Your statistics"),
+    h("p", { class: "loading" }, "Loading…"),
+  );
   let tables = [];
   try {
     tables = await loadTables();
@@ -96,7 +118,12 @@ function roundList(tables, isCurrent) {
   const list = h("ul", { class: "history-list", testid: "history-list", "aria-live": "polite" });
   const more = h("button", { type: "button", class: "btn", testid: "history-more", hidden: true }, "Load more");
   const empty = h("p", { class: "muted", testid: "history-empty", hidden: true }, "No settled rounds yet.");
-  const filter = h("select", { testid: "history-table" }, h("option", { value: "" }, "All tables"), tables.map((t) => h("option", { value: t.id }, t.name || t.id)));
+  const filter = h(
+    "select",
+    { testid: "history-table" },
+    h("option", { value: "" }, "All tables"),
+    tables.map((t) => h("option", { value: t.id }, t.name || t.id)),
+  );
   let cursor = null;
   let gen = 0;
   async function page(reset) {

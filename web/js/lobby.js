@@ -1,8 +1,8 @@
 // The lobby: the four tables, their limits and rules.
 import { loadTables } from "./api.js";
-import { h, clear } from "./dom.js";
-import { errorText } from "./ui.js";
+import { clear, h } from "./dom.js";
 import { ruleSentences, tableSummary } from "./rules.js";
+import { errorText } from "./ui.js";
 
 export async function showLobby(main, isCurrent) {
   clear(main).appendChild(h("p", { class: "loading" }, "Loading tables…"));
@@ -30,7 +30,16 @@ export async function showLobby(main, isCurrent) {
             h("h2", {}, t.name || t.id),
             t.description ? h("p", { class: "desc" }, t.description) : null,
             h("p", { class: "limits", testid: `table-limits-${t.id}` }, tableSummary(t)),
-            h("details", {}, h("summary", {}, "Rules in plain words"), h("ul", { class: "rule-list", testid: `table-rules-${t.id}` }, ruleSentences(t).map((s) => h("li", {}, s)))),
+            h(
+              "details",
+              {},
+              h("summary", {}, "Rules in plain words"),
+              h(
+                "ul",
+                { class: "rule-list", testid: `table-rules-${t.id}` },
+                ruleSentences(t).map((s) => h("li", {}, s)),
+              ),
+            ),
             h(
               "div",
               { class: "card-actions" },

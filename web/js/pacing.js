@@ -25,7 +25,7 @@ function handSlot(box, hand, index, code) {
 export function dealOrder(round) {
   if (!round) return [];
   const hands = [];
-  for (const b of round.boxes || []) b.hands.forEach((hd, hi) => hands.push({ box: b.box, hand: hi, cards: hd.cards }));
+  for (const b of round.boxes || []) hands.push(...b.hands.map((hd, hi) => ({ box: b.box, hand: hi, cards: hd.cards })));
   const dealer = dealerSlots(round.dealer);
   const order = [];
   const taken = new Set();
@@ -39,7 +39,7 @@ export function dealOrder(round) {
     for (const hd of hands) if (hd.hand === 0 && i < hd.cards.length) push(handSlot(hd.box, 0, i, hd.cards[i]));
     push(dealer[i]);
   }
-  for (const hd of hands) hd.cards.forEach((code, i) => push(handSlot(hd.box, hd.hand, i, code)));
+  for (const hd of hands) for (const [i, code] of hd.cards.entries()) push(handSlot(hd.box, hd.hand, i, code));
   for (const slot of dealer) push(slot);
   return order;
 }

@@ -1,6 +1,6 @@
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { dealOrder, pendingCards, feltCards, cardDelay } from "./pacing.js";
+import { test } from "node:test";
+import { cardDelay, dealOrder, feltCards, pendingCards } from "./pacing.js";
 
 const hand = (cards) => ({ cards, total: 0, soft: false, bet: 10, status: "playing" });
 const inPlay = {
@@ -22,7 +22,10 @@ test("the deal goes round the boxes twice, the dealer's hole card last", () => {
 
 test("the dealer turns the hole card, then draws one card at a time", () => {
   const shown = new Set(dealOrder(inPlay).map((s) => s.key));
-  assert.deepEqual(pendingCards(settled, shown).map((s) => s.key), ["d:1:5C", "d:2:3D"]);
+  assert.deepEqual(
+    pendingCards(settled, shown).map((s) => s.key),
+    ["d:1:5C", "d:2:3D"],
+  );
   assert.deepEqual(feltCards(settled, shown).dealer, ["KH", null]); // still face down
   shown.add("d:1:5C");
   assert.deepEqual(feltCards(settled, shown).dealer, ["KH", "5C"]);

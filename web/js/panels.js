@@ -2,10 +2,10 @@
 // verification) and the settings. Kept off the felt so a round fits one screen.
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { ruleSentences, tableSummary, tableCapabilities } from "./rules.js";
-import { formatPercent, isShoeFresh, clientSeedError } from "./view.js";
 import { SPEEDS } from "./pacing.js";
+import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";
 import { settings } from "./settings.js";
+import { clientSeedError, formatPercent, isShoeFresh } from "./view.js";
 
 const PANELS = [
   { name: "rules", label: "Rules" },
@@ -18,14 +18,26 @@ export function renderToolbar(ctl) {
   return h(
     "div",
     { class: "table-head" },
-    h("div", { class: "table-title" }, h("h1", { id: "table-title", testid: "table-name" }, t.name || t.id), h("p", { class: "muted small summary" }, tableSummary(t))),
+    h(
+      "div",
+      { class: "table-title" },
+      h("h1", { id: "table-title", testid: "table-name" }, t.name || t.id),
+      h("p", { class: "muted small summary" }, tableSummary(t)),
+    ),
     h(
       "div",
       { class: "table-links" },
       PANELS.map((p) =>
         h(
           "button",
-          { type: "button", class: "btn btn-ghost btn-small", testid: `open-${p.name}`, "aria-expanded": ctl.state.panel === p.name ? "true" : "false", "aria-controls": `panel-${p.name}`, onclick: () => ctl.togglePanel(p.name) },
+          {
+            type: "button",
+            class: "btn btn-ghost btn-small",
+            testid: `open-${p.name}`,
+            "aria-expanded": ctl.state.panel === p.name ? "true" : "false",
+            "aria-controls": `panel-${p.name}`,
+            onclick: () => ctl.togglePanel(p.name),
+          },
           p.label,
         ),
       ),
@@ -42,14 +54,33 @@ export function renderPanels(ctl) {
     h(
       "aside",
       { class: "drawer", id: `panel-${p.name}`, testid: `panel-${p.name}`, hidden: S.panel !== p.name, "aria-labelledby": `panel-${p.name}-title` },
-      h("div", { class: "drawer-head" }, h("h2", { id: `panel-${p.name}-title`, tabindex: "-1" }, p.label), h("button", { type: "button", class: "btn btn-ghost btn-small", testid: `close-${p.name}`, "aria-label": `Close ${p.label}`, onclick: () => ctl.togglePanel(p.name) }, "×")),
+      h(
+        "div",
+        { class: "drawer-head" },
+        h("h2", { id: `panel-${p.name}-title`, tabindex: "-1" }, p.label),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-ghost btn-small",
+            testid: `close-${p.name}`,
+            "aria-label": `Close ${p.label}`,
+            onclick: () => ctl.togglePanel(p.name),
+          },
+          "×",
+        ),
+      ),
       bodies[p.name],
     ),
   );
 }
 
 function renderRules(S) {
-  return h("ul", { class: "rule-list", testid: "table-rules" }, ruleSentences(S.table).map((s) => h("li", {}, s)));
+  return h(
+    "ul",
+    { class: "rule-list", testid: "table-rules" },
+    ruleSentences(S.table).map((s) => h("li", {}, s)),
+  );
 }
 
 function renderFairness(ctl) {
@@ -73,7 +104,11 @@ function renderFairness(ctl) {
       h("dd", { testid: "shoe-remaining" }, `${sh.cards_remaining} of ${52 * sh.decks}${sh.cut_card_out ? " · cut card is out: last round of this shoe" : ""}`),
     ),
     h("p", { class: "small", testid: "shoe-retires" }, retireSentence(S.table, sh)),
-    h("p", { class: "muted small" }, "The hash is committed before any bet on this shoe; the server seed is revealed when the shoe is retired, so you can recompute every card."),
+    h(
+      "p",
+      { class: "muted small" },
+      "The hash is committed before any bet on this shoe; the server seed is revealed when the shoe is retired, so you can recompute every card.",
+    ),
     S.lastRetired
       ? h("a", { href: `#/verify/${encodeURIComponent(S.lastRetired)}`, class: "btn btn-small", testid: "verify-last-shoe" }, "Verify the last retired shoe")
       : h("p", { class: "muted small", testid: "no-retired-shoe" }, "No shoe of yours has retired at this table yet."),
@@ -112,11 +147,34 @@ function renderShoeOptions(S) {
       { class: "field" },
       "Client seed (optional)",
       // No re-render while typing: it would swallow the next click.
-      h("input", { type: "text", testid: "client-seed", value: S.clientSeed, maxlength: "64", autocomplete: "off", spellcheck: "false", placeholder: S.shoe?.client_seed || "", "aria-invalid": seedErr ? "true" : "false", oninput: onSeed }),
+      h("input", {
+        type: "text",
+        testid: "client-seed",
+        value: S.clientSeed,
+        maxlength: "64",
+        autocomplete: "off",
+        spellcheck: "false",
+        placeholder: S.shoe?.client_seed || "",
+        "aria-invalid": seedErr ? "true" : "false",
+        oninput: onSeed,
+      }),
       seedErrEl,
     ),
     caps.cutRange
-      ? h("label", { class: "field" }, h("span", {}, "Cut card at ", cutValue), h("input", { type: "range", testid: "cut", min: String(caps.cutRange[0]), max: String(caps.cutRange[1]), step: "0.01", value: String(S.cut), oninput: onCut }))
+      ? h(
+          "label",
+          { class: "field" },
+          h("span", {}, "Cut card at ", cutValue),
+          h("input", {
+            type: "range",
+            testid: "cut",
+            min: String(caps.cutRange[0]),
+            max: String(caps.cutRange[1]),
+            step: "0.01",
+            value: String(S.cut),
+            oninput: onCut,
+          }),
+        )
       : null,
   );
 }
@@ -140,8 +198,18 @@ function renderSettings(ctl) {
       ),
       h("span", { class: "field-hint" }, "Instant when your system asks for reduced motion. A click or key skips to the end."),
     ),
-    h("label", { class: "toggle" }, h("input", { type: "checkbox", testid: "sound-toggle", checked: settings.sound, onchange: change((el) => (settings.sound = el.checked)) }), " Sound (deal, chips, win)"),
-    h("label", { class: "toggle" }, h("input", { type: "checkbox", testid: "hold-marks", checked: settings.holdMarks, onchange: change((el) => (settings.holdMarks = el.checked)) }), " Hold the decision marks until the round ends"),
+    h(
+      "label",
+      { class: "toggle" },
+      h("input", { type: "checkbox", testid: "sound-toggle", checked: settings.sound, onchange: change((el) => (settings.sound = el.checked)) }),
+      " Sound (deal, chips, win)",
+    ),
+    h(
+      "label",
+      { class: "toggle" },
+      h("input", { type: "checkbox", testid: "hold-marks", checked: settings.holdMarks, onchange: change((el) => (settings.holdMarks = el.checked)) }),
+      " Hold the decision marks until the round ends",
+    ),
   );
 }
 

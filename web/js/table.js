@@ -1,15 +1,25 @@
 // The table: its state, the requests, the pace of the cards, the keyboard; the views are
 // in felt.js (dealer and boxes), controls.js (bets and decisions) and panels.js (drawers).
 import { api } from "./api.js";
-import { h, clear } from "./dom.js";
-import { toast, reportError, errorText, setBalance, lockControls } from "./ui.js";
-import { ACTION_BY_KEY, resultLabel, statusLabel, netSentence, roundStatusLabel, chipValues, insuranceAmounts, isShoeFresh, buildRoundRequest } from "./view.js";
-import { dealOrder, pendingCards, cardDelay } from "./pacing.js";
-import { settings, reducedMotion } from "./settings.js";
-import { play as sound } from "./sound.js";
-import { renderFelt } from "./felt.js";
 import { renderActions, renderBetting } from "./controls.js";
-import { renderToolbar, renderPanels, lastRetiredShoe } from "./panels.js";
+import { clear, h } from "./dom.js";
+import { renderFelt } from "./felt.js";
+import { cardDelay, dealOrder, pendingCards } from "./pacing.js";
+import { lastRetiredShoe, renderPanels, renderToolbar } from "./panels.js";
+import { reducedMotion, settings } from "./settings.js";
+import { play as sound } from "./sound.js";
+import { errorText, lockControls, reportError, setBalance, toast } from "./ui.js";
+import {
+  ACTION_BY_KEY,
+  buildRoundRequest,
+  chipValues,
+  insuranceAmounts,
+  isShoeFresh,
+  netSentence,
+  resultLabel,
+  roundStatusLabel,
+  statusLabel,
+} from "./view.js";
 
 const slips = new Map(); // table id -> bet slip, kept while the tab lives
 const COACH_KEY = "blackjack.coach";
@@ -169,7 +179,9 @@ async function deal() {
     } catch (e) {
       if (S !== me) return;
       if (e.status === 422 && e.code === "validation_error" && (body.client_seed || body.cut !== undefined)) {
-        toast(`${errorText(e)} This shoe has already started (perhaps in another tab), so its client seed and cut can no longer be chosen: the table is refreshed, deal again.`);
+        toast(
+          `${errorText(e)} This shoe has already started (perhaps in another tab), so its client seed and cut can no longer be chosen: the table is refreshed, deal again.`,
+        );
         S.clientSeed = "";
         S.cutTouched = false;
         await refresh().catch(() => {});
@@ -211,7 +223,7 @@ async function act(name) {
 }
 
 async function fetchHint() {
-  if (!S || !S.round || S.round.status === "settled") return;
+  if (!S?.round || S.round.status === "settled") return;
   const me = S;
   const { version, round_id: roundId } = S.round;
   try {
@@ -254,7 +266,8 @@ function announce(round) {
   const parts = [];
   for (const b of round.boxes || []) {
     if (b.player !== "user") continue;
-    b.hands.forEach((hd, i) => parts.push(`Box ${b.box + 1}${b.hands.length > 1 ? ` hand ${i + 1}` : ""}: ${resultLabel(hd) || statusLabel(hd.status)}.`));
+    for (const [i, hd] of b.hands.entries())
+      parts.push(`Box ${b.box + 1}${b.hands.length > 1 ? ` hand ${i + 1}` : ""}: ${resultLabel(hd) || statusLabel(hd.status)}.`);
   }
   live.textContent = `${parts.join(" ")} ${netSentence(round.net)}`;
 }
@@ -270,8 +283,9 @@ function isTyping(el) {
 }
 
 function onKey(ev) {
-  if (!S || ev.ctrlKey || ev.metaKey || ev.altKey || isTyping(ev.target)) return;
-  if (ev.key === "Escape" && S.panel) return togglePanel(null);
+  if (!S || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === "Escape" && S.panel) return togglePanel(S.panel);
+  if (isTyping(ev.target)) return;
   if (S.pace) {
     ev.preventDefault();
     return landAll();
@@ -340,7 +354,16 @@ function render() {
     ),
   );
   restoreFocus(main, focused, betting);
+  showTurnBox(main);
   if (S.busy) lockControls(main, true);
+}
+
+/** On a phone the boxes scroll sideways inside the felt: the box in turn is brought into view. */
+function showTurnBox(main) {
+  const turn = main.querySelector(".box-turn");
+  const row = turn?.parentElement;
+  if (!turn || row.scrollWidth <= row.clientWidth) return;
+  row.scrollLeft = turn.offsetLeft - (row.clientWidth - turn.offsetWidth) / 2; // .boxes is the offset parent there
 }
 
 /** Focus stays where it was; else it lands on the main action (Deal, or the first decision). */

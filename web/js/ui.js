@@ -1,7 +1,8 @@
 // Shared UI services: the toast, error sentences, the header's balance, navigation.
+
+import { getSession, updateSessionUser } from "./api.js";
 import { h } from "./dom.js";
 import { formatCoins, formatSigned } from "./view.js";
-import { getSession, updateSessionUser } from "./api.js";
 
 let toastTimer = null;
 /** One toast at a time: a new one replaces the last (toasts sit under the header, never on the controls). */
@@ -30,7 +31,7 @@ const PROBLEM_SENTENCES = {
   bad_credentials: "Wrong login or password.",
   too_many_attempts: "Too many failed logins: this login is locked for a while.",
   unauthorized: "Please log in.",
-  not_found: "That is not here (any more).",
+  not_found: "Not found: it does not exist, or it is another player's.",
   throttled: "Too many requests at once: wait a moment.",
   round_in_progress: "A round is still in play at this table: finish it first.",
   shoe_not_committed: "This table's shoe was not shown yet: the table has been refreshed, deal again.",

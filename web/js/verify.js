@@ -1,8 +1,8 @@
 // The shoe verifier: a shoe by its id, or any seeds by hand.
 import { api } from "./api.js";
-import { h, card, clear, field } from "./dom.js";
+import { card, clear, field, h } from "./dom.js";
+import { serverSeedHash, shuffleShoe, verifyShoe } from "./fairness.js";
 import { errorText } from "./ui.js";
-import { verifyShoe, shuffleShoe, serverSeedHash } from "./fairness.js";
 
 export async function showVerify(main, shoeId, isCurrent) {
   clear(main);
@@ -13,11 +13,22 @@ export async function showVerify(main, shoeId, isCurrent) {
     shoe = await api.shoe(shoeId);
   } catch (e) {
     if (!isCurrent()) return;
-    clear(main).appendChild(h("section", { class: "panel" }, h("h1", {}, "Verify a shoe"), h("p", { testid: "verify-result", dataset: { verdict: "error" } }, errorText(e))));
+    clear(main).appendChild(
+      h(
+        "section",
+        { class: "panel" },
+        h("h1", {}, "Verify a shoe"),
+        h("p", { testid: "verify-result", dataset: { verdict: "error" } }, `This shoe could not be loaded. ${errorText(e)}`),
+      ),
+    );
     return;
   }
   if (!isCurrent()) return;
-  const result = h("div", { class: "verify-result", testid: "verify-result", "aria-live": "polite", dataset: { verdict: shoe.retired ? "pending" : "in_play" } }, shoe.retired ? "" : "This shoe is still in play: its server seed is revealed once the shoe is retired (after its last round). Come back then.");
+  const result = h(
+    "div",
+    { class: "verify-result", testid: "verify-result", "aria-live": "polite", dataset: { verdict: shoe.retired ? "pending" : "in_play" } },
+    shoe.retired ? "" : "This shoe is still in play: its server seed is revealed once the shoe is retired (after its last round). Come back then.",
+  );
   const orderBox = h("div", { class: "order" });
   const btn = h("button", { type: "button", class: "btn btn-primary", testid: "verify-button", disabled: !shoe.retired ? true : null }, "Verify in my browser");
   btn.addEventListener("click", async () => {
@@ -39,20 +50,7 @@ export async function showVerify(main, shoeId, isCurrent) {
       "section",
       { class: "panel verify", testid: "verify" },
       h("h1", {}, "Verify a shoe"),
-      h(
-        "dl",
-        { class: "kv" },
-        kv("Shoe", shoe.shoe_id, "verify-shoe-id"),
-        kv("Table", shoe.table),
-        kv("Server seed hash (committed)", shoe.server_seed_hash, "verify-hash"),
-        kv("Server seed (revealed)", shoe.server_seed ?? "not revealed yet", "verify-server-seed"),
-        kv("Client seed", shoe.client_seed, "verify-client-seed"),
-        kv("Nonce", String(shoe.nonce)),
-        kv("Decks", String(shoe.decks)),
-        kv("Cut index", shoe.cut_index === null || shoe.cut_index === undefined ? "none (fresh shuffle every round)" : String(shoe.cut_index)),
-        kv("Cards dealt", shoe.cards ? String(shoe.cards.length) : "—"),
-        kv("Rounds", String((shoe.rounds || []).length)),
-      ),
+      shoeFacts(shoe),
       h(
         "p",
         { class: "muted small" },
@@ -67,6 +65,23 @@ export async function showVerify(main, shoeId, isCurrent) {
   if (shoe.retired) btn.click();
 }
 
+function shoeFacts(shoe) {
+  return h(
+    "dl",
+    { class: "kv" },
+    kv("Shoe", shoe.shoe_id, "verify-shoe-id"),
+    kv("Table", shoe.table),
+    kv("Server seed hash (committed)", shoe.server_seed_hash, "verify-hash"),
+    kv("Server seed (revealed)", shoe.server_seed ?? "not revealed yet", "verify-server-seed"),
+    kv("Client seed", shoe.client_seed, "verify-client-seed"),
+    kv("Nonce", String(shoe.nonce)),
+    kv("Decks", String(shoe.decks)),
+    kv("Cut index", shoe.cut_index === null || shoe.cut_index === undefined ? "none (fresh shuffle every round)" : String(shoe.cut_index)),
+    kv("Cards dealt", shoe.cards ? String(shoe.cards.length) : "—"),
+    kv("Rounds", String((shoe.rounds || []).length)),
+  );
+}
+
 function kv(k, v, testid) {
   return [h("dt", {}, k), h("dd", { class: "mono break", testid: testid || null }, v ?? "—")];
 }
@@ -76,8 +91,18 @@ function showVerdict(result, orderBox, v, dealt) {
   clear(orderBox);
   result.dataset.verdict = v.ok ? "ok" : "fail";
   result.append(
-    h("p", { class: v.ok ? "ok" : "bad" }, v.ok ? `✔ Verified: the hash matches and all ${v.dealtCount} dealt cards are the recomputed shoe's first ${v.dealtCount}.` : "✘ Verification failed."),
-    h("ul", {}, h("li", {}, `sha256(server seed) ${v.hashOk ? "matches" : "does NOT match"} the hash: ${v.computedHash ?? "—"}`), h("li", {}, v.cardsOk ? `Dealt cards match (${v.dealtCount}).` : "Dealt cards do NOT match."), v.problems.map((p) => h("li", {}, p))),
+    h(
+      "p",
+      { class: v.ok ? "ok" : "bad" },
+      v.ok ? `✔ Verified: the hash matches and all ${v.dealtCount} dealt cards are the recomputed shoe's first ${v.dealtCount}.` : "✘ Verification failed.",
+    ),
+    h(
+      "ul",
+      {},
+      h("li", {}, `sha256(server seed) ${v.hashOk ? "matches" : "does NOT match"} the hash: ${v.computedHash ?? "—"}`),
+      h("li", {}, v.cardsOk ? `Dealt cards match (${v.dealtCount}).` : "Dealt cards do NOT match."),
+      v.problems.map((p) => h("li", {}, p)),
+    ),
   );
   if (v.order) {
     orderBox.append(
@@ -120,7 +145,14 @@ function showManualVerify(main) {
               if (!client.value) throw new Error("Enter the shoe's client seed.");
               const hash = await serverSeedHash(s);
               const order = await shuffleShoe({ serverSeed: s, clientSeed: client.value, nonce: Number(nonce.value), decks: Number(decks.value) });
-              out.append(h("p", {}, "sha256(server seed) = ", h("span", { class: "mono break" }, hash)), h("div", { class: "cards order-cards" }, order.map((c) => card(c, { small: true }))));
+              out.append(
+                h("p", {}, "sha256(server seed) = ", h("span", { class: "mono break" }, hash)),
+                h(
+                  "div",
+                  { class: "cards order-cards" },
+                  order.map((c) => card(c, { small: true })),
+                ),
+              );
             } catch (err) {
               out.append(h("p", { class: "bad" }, err.message));
             }

@@ -41,7 +41,12 @@ export function formatEv(ev) {
   return (v > 0 ? "+" : "−") + Math.abs(v).toFixed(3);
 }
 
-const SUIT = { S: { sym: "♠", name: "spades", red: false }, H: { sym: "♥", name: "hearts", red: true }, D: { sym: "♦", name: "diamonds", red: true }, C: { sym: "♣", name: "clubs", red: false } };
+const SUIT = {
+  S: { sym: "♠", name: "spades", red: false },
+  H: { sym: "♥", name: "hearts", red: true },
+  D: { sym: "♦", name: "diamonds", red: true },
+  C: { sym: "♣", name: "clubs", red: false },
+};
 const RANK = { A: ["A", "Ace"], T: ["10", "Ten"], J: ["J", "Jack"], Q: ["Q", "Queen"], K: ["K", "King"] };
 const RANK_WORDS = { 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine" };
 
@@ -65,7 +70,7 @@ export function handTotalLabel(hand) {
 
 /** Dealer total: "showing 10" while cards are hidden. */
 export function dealerTotalLabel(dealer) {
-  if (!dealer || !dealer.cards || dealer.cards.length === 0) return "";
+  if (!dealer?.cards || dealer.cards.length === 0) return "";
   const base = dealer.soft ? `soft ${dealer.total}` : String(dealer.total);
   if (dealer.hidden > 0 || dealer.cards.length === 1) return dealer.cards[0].startsWith("A") ? "showing an ace" : `showing ${base}`;
   if (dealer.cards.length === 2 && dealer.total === 21) return "Blackjack";
@@ -78,7 +83,7 @@ const STATUS_WORDS = { playing: "playing", standing: "stands", bust: "bust", bla
 
 /** A settled hand in words with its net: "Win +10", "Lose −10", "Push 0". */
 export function resultLabel(hand) {
-  if (!hand || !hand.result) return null;
+  if (!hand?.result) return null;
   const word = RESULT_WORDS[hand.result] || hand.result;
   return hand.payout !== null && hand.payout !== undefined ? `${word} ${formatSigned(handNet(hand))}` : word;
 }
@@ -99,7 +104,16 @@ export function insuranceSentence(box, dealerHasBlackjack) {
     : `Insurance lost ${formatSigned(-Number(box.insurance))}.`;
 }
 
-const DECISION_WORDS = { hit: "hit", stand: "stand", double: "double", split: "split", surrender: "surrender", insurance: "insurance", even_money: "even money", decline_insurance: "no insurance" };
+const DECISION_WORDS = {
+  hit: "hit",
+  stand: "stand",
+  double: "double",
+  split: "split",
+  surrender: "surrender",
+  insurance: "insurance",
+  even_money: "even money",
+  decline_insurance: "no insurance",
+};
 /** The trainer's mark on one graded decision: "✓", or "hit was better: −0.06 of the bet". */
 export function decisionMark(decision) {
   const loss = Number(decision.loss);
@@ -147,7 +161,9 @@ export function roundStatusLabel(round) {
   if (!round) return "No round yet: place your bets.";
   if (round.status === "insurance") {
     const box = round.turn ? `Box ${round.turn.box + 1}: ` : "";
-    return (round.legal_actions || []).includes("even_money") ? `${box}even money? You have blackjack, the dealer shows an ace.` : `${box}insurance? The dealer shows an ace.`;
+    return (round.legal_actions || []).includes("even_money")
+      ? `${box}even money? You have blackjack, the dealer shows an ace.`
+      : `${box}insurance? The dealer shows an ace.`;
   }
   if (round.status === "player_turn") {
     const t = round.turn;
@@ -206,19 +222,20 @@ export function buildRoundRequest(table, slip, balance, { shoe, clientSeed, cut,
   const ai = [];
   const boxes = table.boxes || 1;
   for (let b = 0; b < boxes; b++) {
-    const amount = Number((slip.bets || {})[b] || 0);
+    const amount = Number(slip.bets?.[b] || 0);
     if (amount > 0) {
       if (!Number.isInteger(amount)) errors.push(`Box ${b + 1}: bets are whole coins.`);
       if (amount < table.min_bet) errors.push(`Box ${b + 1}: the minimum bet is ${formatCoins(table.min_bet)}.`);
       if (amount > table.max_bet) errors.push(`Box ${b + 1}: the maximum bet is ${formatCoins(table.max_bet)}.`);
       bets.push({ box: b, amount });
-    } else if ((slip.ai || {})[b] && table.rules && table.rules.ai_players) {
+    } else if (slip.ai?.[b] && table.rules?.ai_players) {
       ai.push({ box: b, level: slip.ai[b] });
     }
   }
   if (bets.length === 0) errors.push("Put a bet on at least one box.");
   const total = bets.reduce((s, x) => s + x.amount, 0);
-  if (balance !== null && balance !== undefined && total > balance) errors.push(`Your bets (${formatCoins(total)}) are more than your balance (${formatCoins(balance)}).`);
+  if (balance !== null && balance !== undefined && total > balance)
+    errors.push(`Your bets (${formatCoins(total)}) are more than your balance (${formatCoins(balance)}).`);
   const body = { bets };
   if (ai.length) body.ai = ai;
   if (isShoeFresh(shoe)) {
@@ -228,7 +245,7 @@ export function buildRoundRequest(table, slip, balance, { shoe, clientSeed, cut,
       if (e) errors.push(e);
       else body.client_seed = seed;
     }
-    const range = table.rules && table.rules.cut_range;
+    const range = table.rules?.cut_range;
     if (Array.isArray(range) && cutTouched && cut !== null && cut !== undefined) {
       const c = Math.round(Number(cut) * 100) / 100;
       if (!(c >= range[0] && c <= range[1])) errors.push(`The cut must be between ${formatPercent(range[0])} and ${formatPercent(range[1])}.`);
@@ -286,7 +303,7 @@ export function rowHandEvs(evMap, section, row, up) {
   for (const [key, byUp] of Object.entries(evMap || {})) {
     const where = chartRowOfHand(key);
     if (!where || where.section !== section || where.row !== String(row)) continue;
-    const evs = Object.entries((byUp || {})[up] || {}).sort((x, y) => y[1] - x[1]);
+    const evs = Object.entries(byUp?.[up] || {}).sort((x, y) => y[1] - x[1]);
     out.push({ hand: key, evs });
   }
   return out.sort((x, y) => x.hand.localeCompare(y.hand));

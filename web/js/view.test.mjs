@@ -1,10 +1,31 @@
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import {
-  formatCoins, formatSigned, formatPercent, formatEv, parseCard, handTotalLabel, dealerTotalLabel, resultLabel,
-  netSentence, roundStatusLabel, chipValues, insuranceAmounts, isShoeFresh, credentialError, clientSeedError,
-  buildRoundRequest, chartRowKeys, chartRowLabel, ACTIONS, ACTION_BY_KEY, handNet, insuranceSentence, decisionMark,
-  chipStack, addChip,
+  ACTION_BY_KEY,
+  ACTIONS,
+  addChip,
+  buildRoundRequest,
+  chartRowKeys,
+  chartRowLabel,
+  chipStack,
+  chipValues,
+  clientSeedError,
+  credentialError,
+  dealerTotalLabel,
+  decisionMark,
+  formatCoins,
+  formatEv,
+  formatPercent,
+  formatSigned,
+  handNet,
+  handTotalLabel,
+  insuranceAmounts,
+  insuranceSentence,
+  isShoeFresh,
+  netSentence,
+  parseCard,
+  resultLabel,
+  roundStatusLabel,
 } from "./view.js";
 
 const casino = { id: "casino", boxes: 5, min_bet: 10, max_bet: 1000, rules: { decks: 6, ai_players: true, cut_range: [0.5, 0.85], cut_default: 0.75 } };
@@ -50,7 +71,10 @@ test("results and net in words", () => {
   assert.equal(netSentence(-100), "You lost 100 coins this round.");
   assert.equal(netSentence(0), "Even round: no gain, no loss.");
   assert.match(roundStatusLabel(null), /place your bets/);
-  assert.equal(roundStatusLabel({ status: "insurance", turn: { box: 1, hand: 0 }, boxes: [], legal_actions: ["insurance"] }), "Box 2: insurance? The dealer shows an ace.");
+  assert.equal(
+    roundStatusLabel({ status: "insurance", turn: { box: 1, hand: 0 }, boxes: [], legal_actions: ["insurance"] }),
+    "Box 2: insurance? The dealer shows an ace.",
+  );
   const split = { status: "player_turn", turn: { box: 1, hand: 1 }, boxes: [{ box: 1, hands: [{}, {}] }] };
   assert.equal(roundStatusLabel(split), "Your turn: box 2, hand 2.");
 });
@@ -100,9 +124,23 @@ test("round request: bets, AI seats, seed and cut only on a fresh shoe", () => {
   const slip = { bets: { 0: 100, 2: 25 }, ai: { 1: "hard", 2: "easy" } };
   let r = buildRoundRequest(casino, slip, 10000, { shoe: fresh, clientSeed: "lucky", cut: 0.6, cutTouched: true });
   assert.deepEqual(r.errors, []);
-  assert.deepEqual(r.body, { bets: [{ box: 0, amount: 100 }, { box: 2, amount: 25 }], ai: [{ box: 1, level: "hard" }], client_seed: "lucky", cut: 0.6 });
+  assert.deepEqual(r.body, {
+    bets: [
+      { box: 0, amount: 100 },
+      { box: 2, amount: 25 },
+    ],
+    ai: [{ box: 1, level: "hard" }],
+    client_seed: "lucky",
+    cut: 0.6,
+  });
   r = buildRoundRequest(casino, slip, 10000, { shoe: used, clientSeed: "lucky", cut: 0.6, cutTouched: true });
-  assert.deepEqual(r.body, { bets: [{ box: 0, amount: 100 }, { box: 2, amount: 25 }], ai: [{ box: 1, level: "hard" }] });
+  assert.deepEqual(r.body, {
+    bets: [
+      { box: 0, amount: 100 },
+      { box: 2, amount: 25 },
+    ],
+    ai: [{ box: 1, level: "hard" }],
+  });
   r = buildRoundRequest(casino, slip, 10000, { shoe: fresh, clientSeed: "", cut: 0.6, cutTouched: false });
   assert.equal(r.body.cut, undefined);
   assert.equal(r.body.client_seed, undefined);
@@ -129,15 +167,19 @@ test("chart rows in reading order", () => {
 });
 
 import { chartRowOfHand, rowHandEvs } from "./view.js";
+
 test("two-card hands map to chart rows", () => {
   assert.deepEqual(chartRowOfHand("2,9"), { section: "hard", row: "11" });
   assert.deepEqual(chartRowOfHand("7,A"), { section: "soft", row: "18" });
   assert.deepEqual(chartRowOfHand("T,T"), { section: "pairs", row: "T" });
   assert.deepEqual(chartRowOfHand("A,A"), { section: "pairs", row: "A" });
   assert.equal(chartRowOfHand("T,A"), null);
-  const ev = { "2,T": { "4": { hit: -0.25, stand: -0.21 } }, "3,9": { "4": { hit: -0.23, stand: -0.2 } }, "6,6": { "4": { split: 0.1 } } };
+  const ev = { "2,T": { 4: { hit: -0.25, stand: -0.21 } }, "3,9": { 4: { hit: -0.23, stand: -0.2 } }, "6,6": { 4: { split: 0.1 } } };
   const rows = rowHandEvs(ev, "hard", "12", "4");
-  assert.deepEqual(rows.map((r) => r.hand), ["2,T", "3,9"]);
+  assert.deepEqual(
+    rows.map((r) => r.hand),
+    ["2,T", "3,9"],
+  );
   assert.deepEqual(rows[0].evs[0], ["stand", -0.21]);
 });
 
@@ -153,7 +195,10 @@ test("each hand's net, and insurance in words", () => {
 test("decision marks: a tick, or the better action and what it was worth", () => {
   assert.deepEqual(decisionMark({ action: "hit", best: "hit", loss: 0 }), { ok: true, text: "✓" });
   assert.deepEqual(decisionMark({ action: "stand", best: "hit", loss: 0.0612 }), { ok: false, text: "hit was better: −0.06 of the bet" });
-  assert.deepEqual(decisionMark({ action: "insurance", best: "decline_insurance", loss: 0.004 }), { ok: false, text: "no insurance was better: −0.004 of the bet" });
+  assert.deepEqual(decisionMark({ action: "insurance", best: "decline_insurance", loss: 0.004 }), {
+    ok: false,
+    text: "no insurance was better: −0.004 of the bet",
+  });
   assert.equal(decisionMark({ action: "stand", best: "hit", loss: 0.0004 }).ok, true);
 });
 
