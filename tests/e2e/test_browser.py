@@ -56,7 +56,7 @@ if chromium_missing():
 
 pytestmark = pytest.mark.e2e
 
-DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
+DOCS = Path(__file__).resolve().parents[2] / "docs"  # the README's screenshots
 TEN = {"T", "J", "Q", "K"}
 HINT_TEXT = re.compile(
     r"^Coach \(hard\): (Hit|Stand|Double|Split|Surrender|Insurance|Even money|No insurance)\.$"
@@ -570,7 +570,7 @@ def test_casino_two_boxes_of_mine_answer_insurance_in_turn(
 
 
 def test_european_split_beside_ai_players_with_the_coach(
-    page: Page, stack: Stack, seeds: StackSeeds, artifacts: Path
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Path
 ) -> None:
     # boxes 0 (the user), 1 and 2 (AI): first cards shoe[0..2], the up card shoe[3], second
     # cards shoe[4..6], the hole card shoe[7]; after the split hand 1 gets shoe[8], then
@@ -585,6 +585,7 @@ def test_european_split_beside_ai_players_with_the_coach(
     seed = find_seed(6, wanted)
     shoe = shuffled_shoe(seed, CLIENT_SEED, 1, 6)
     seeds.use(seed)
+    page = contexts.page(1280, 800)
     _, token = new_player(page, stack.api, "eur", nick="Lovelace")
     open_table(page, "european")
     check_fresh_shoe(page, seed, 1)
@@ -605,8 +606,7 @@ def test_european_split_beside_ai_players_with_the_coach(
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(artifacts / "table-desktop.png"), animations="disabled")
     if update_screenshot():
-        DOCS_SCREENSHOT.parent.mkdir(exist_ok=True)
-        page.screenshot(path=str(DOCS_SCREENSHOT), animations="disabled")
+        page.screenshot(path=str(DOCS / "screenshot-laptop.png"), animations="disabled")
 
     view = act(page, "european", "split", key="p")
     hands = user_boxes(view)[0]["hands"]
@@ -822,6 +822,8 @@ def test_phone_table_keeps_the_actions_in_view(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways on a phone ({width} px)"
     page.screenshot(path=str(artifacts / "table-phone.png"), animations="disabled")
+    if update_screenshot():
+        page.screenshot(path=str(DOCS / "screenshot-phone.png"), animations="disabled")
     view = act(page, "classic", "stand")
     check_settled(page, stack.api, token, view)
 

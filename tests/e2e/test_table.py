@@ -146,6 +146,13 @@ def test_cards_land_one_at_a_time_and_the_result_after_the_last(
     early = [r for r in records if r["result"] and r["faces"] < final]
     assert not early, f"a result was shown before the dealer's last card: {early}"
 
+    # settled, the focus on Rebet: Enter deals the same bets again
+    expect(tid(page, "deal")).to_be_focused()
+    expect(tid(page, "deal")).to_have_text("Rebet")
+    with page.expect_response(posted("/v1/tables/european/rounds")) as answer:
+        page.keyboard.press("Enter")
+    assert answer.value.status == 201
+
 
 def dedupe(items: list[Any]) -> list[Any]:
     return [x for i, x in enumerate(items) if i == 0 or items[i - 1] != x]

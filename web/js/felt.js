@@ -6,6 +6,7 @@ import { tableCapabilities } from "./rules.js";
 import { settings } from "./settings.js";
 import {
   addChip,
+  cardsTotal,
   chipStack,
   chipValues,
   dealerTotalLabel,
@@ -43,7 +44,14 @@ function renderDealer(r, landed, complete, justLanded, hole) {
     const key = `d:${i}:${code ?? "back"}`;
     return card(code, { fresh: key === justLanded, flip: key === justLanded && i === 1 && code !== null && hole });
   });
-  const total = d && complete ? dealerTotalLabel(d) : d ? dealerTotalLabel({ ...d, cards: landed.dealer.filter(Boolean), hidden: 1 }) : "";
+  const faces = landed.dealer.filter(Boolean);
+  const total = !d
+    ? ""
+    : complete
+      ? dealerTotalLabel(d)
+      : faces.length
+        ? dealerTotalLabel({ cards: faces, hidden: landed.dealer.length - faces.length, ...cardsTotal(faces) })
+        : "";
   return h(
     "div",
     { class: "dealer-area", testid: "dealer" },
@@ -130,7 +138,11 @@ function renderHand(S, box, hd, hi, landed) {
       "div",
       { class: "hand-info" },
       h("span", { class: "lbl" }, "Total "),
-      h("span", { class: "total", testid: `hand-total-${box.box}-${hi}` }, complete ? handTotalLabel(hd) : "…"),
+      h(
+        "span",
+        { class: "total", testid: `hand-total-${box.box}-${hi}` },
+        complete || cards.length === hd.cards.length ? handTotalLabel(hd) : String(cardsTotal(cards).total),
+      ),
       h("span", { class: "lbl" }, " Bet "),
       h("span", { class: "hand-bet", testid: `hand-bet-${box.box}-${hi}` }, `${formatCoins(hd.bet)}${hd.doubled ? " (doubled)" : ""}`),
       waiting && complete ? h("span", { class: "muted" }, ` · ${statusLabel(hd.status)}`) : null,

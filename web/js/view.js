@@ -68,6 +68,22 @@ export function handTotalLabel(hand) {
   return hand.soft ? `soft ${hand.total}` : String(hand.total);
 }
 
+/** The total of some face-up cards, as the engine counts it: an ace is 11 unless that busts. */
+export function cardsTotal(codes) {
+  let total = 0;
+  let aces = 0;
+  for (const code of codes) {
+    const rank = String(code).slice(0, -1).toUpperCase();
+    total += rank === "A" ? 11 : "TJQK".includes(rank) ? 10 : Number(rank);
+    if (rank === "A") aces++;
+  }
+  while (total > 21 && aces > 0) {
+    total -= 10;
+    aces--;
+  }
+  return { total, soft: aces > 0 };
+}
+
 /** Dealer total: "showing 10" while cards are hidden. */
 export function dealerTotalLabel(dealer) {
   if (!dealer?.cards || dealer.cards.length === 0) return "";

@@ -5,6 +5,7 @@ import {
   ACTIONS,
   addChip,
   buildRoundRequest,
+  cardsTotal,
   chartRowKeys,
   chartRowLabel,
   chipStack,
@@ -209,4 +210,11 @@ test("chips: stacks largest first, a word when a bet is capped", () => {
   assert.deepEqual(addChip(500, 500, 1000), { amount: 1000, capped: false });
   assert.deepEqual(addChip(1000, 500, 1000), { amount: 1000, capped: true });
   assert.deepEqual(addChip(undefined, 25, 1000), { amount: 25, capped: false });
+});
+
+test("the total of the cards landed so far", () => {
+  assert.deepEqual(cardsTotal(["AS", "6D"]), { total: 17, soft: true });
+  assert.deepEqual(cardsTotal(["AS", "6D", "KC"]), { total: 17, soft: false });
+  assert.deepEqual(cardsTotal(["AS", "AD"]), { total: 12, soft: true });
+  assert.deepEqual(cardsTotal(["TS", "QD", "2C"]), { total: 22, soft: false });
 });
