@@ -14,6 +14,16 @@ const main = document.getElementById("main");
 const nav = document.getElementById("nav");
 let routeGen = 0;
 
+// The pages after the login, by the hash's first part; `nav` puts a page in the header.
+// A new page is a module and one line here.
+const PAGES = {
+  lobby: { nav: "Tables", title: () => "Tables", show: (_, isCurrent) => showLobby(main, isCurrent) },
+  history: { nav: "History", title: () => "History", show: (_, isCurrent) => showHistory(main, isCurrent) },
+  table: { title: (id) => id, show: (id, isCurrent) => showTable(main, id, isCurrent) },
+  strategy: { title: (id) => `Strategy · ${id}`, show: (id, isCurrent) => showStrategy(main, id, isCurrent) },
+  verify: { title: () => "Verify", show: (shoeId, isCurrent) => showVerify(main, shoeId, isCurrent) },
+};
+
 setUnauthorizedHandler(() => {
   clearSession();
   if (location.hash && !location.hash.startsWith("#/login")) sessionStorage.setItem("blackjack.after_login", location.hash);
@@ -29,8 +39,9 @@ function renderNav() {
     return;
   }
   nav.append(
-    h("a", { href: "#/lobby", testid: "nav-lobby" }, "Tables"),
-    h("a", { href: "#/history", testid: "nav-history" }, "History"),
+    ...Object.entries(PAGES)
+      .filter(([, p]) => p.nav)
+      .map(([name, p]) => h("a", { href: `#/${name}`, testid: `nav-${name}` }, p.nav)),
     h(
       "span",
       { class: "who", testid: "user" },
@@ -80,34 +91,21 @@ async function route() {
       return;
     }
   }
-  document.title = "Blackjack";
-  switch (page) {
-    case "login":
-      if (session) return go("#/lobby");
-      document.title = "Log in · Blackjack";
-      return showLogin(main, () => {
-        const next = sessionStorage.getItem("blackjack.after_login");
-        sessionStorage.removeItem("blackjack.after_login");
-        go(next && !next.startsWith("#/login") ? next : "#/lobby");
-      });
-    case "table":
-      document.title = `${arg} · Blackjack`;
-      return showTable(main, arg, isCurrent);
-    case "history":
-      document.title = "History · Blackjack";
-      return showHistory(main, isCurrent);
-    case "strategy":
-      document.title = `Strategy · ${arg} · Blackjack`;
-      return showStrategy(main, arg, isCurrent);
-    case "verify":
-      document.title = "Verify · Blackjack";
-      return showVerify(main, arg, isCurrent);
-    case "lobby":
-      document.title = "Tables · Blackjack";
-      return showLobby(main, isCurrent);
-    default:
-      return go(session ? "#/lobby" : "#/login");
+  if (page === "login") {
+    if (session) return go("#/lobby");
+    document.title = "Log in · Blackjack";
+    return showLogin(main, afterLogin);
   }
+  const shown = Object.hasOwn(PAGES, page) ? PAGES[page] : null;
+  if (!shown) return go(session ? "#/lobby" : "#/login");
+  document.title = `${shown.title(arg)} · Blackjack`;
+  return shown.show(arg, isCurrent);
+}
+
+function afterLogin() {
+  const next = sessionStorage.getItem("blackjack.after_login");
+  sessionStorage.removeItem("blackjack.after_login");
+  go(next && !next.startsWith("#/login") ? next : "#/lobby");
 }
 
 const banner = document.getElementById("banner");
