@@ -668,6 +668,11 @@ def test_strategy_cards_follow_each_tables_rules(page: Page, stack: Stack) -> No
             expect(cells.first).to_be_visible()
         if table != "casino":  # surrender only at casino
             expect(page.locator("td.act-surrender")).to_have_count(0)
+        # the legend names the actions of this card only
+        used = {a for rows in card["chart"].values() for row in rows.values() for a in row.values()}
+        expect(tid(page, "strategy").locator("[data-testid^='legend-']")).to_have_count(len(used))
+        for action in used:
+            expect(tid(page, f"legend-{action}")).to_be_visible()
         expect(tid(page, "strategy-chart-pairs").locator("td.act-split").first).to_be_attached(
             attached=table != "classic"
         )

@@ -269,6 +269,9 @@ def test_decision_marks_and_round_times(contexts: Contexts, stack: Stack) -> Non
     page.keyboard.press("Escape")
     view = deal(page, "classic")
     if view["status"] != "settled":
+        view = act(page, "classic", "hit")  # a graded decision, held back while in play
+    if view["status"] != "settled":
+        assert view["boxes"][0]["hands"][0]["decisions"]
         expect(tid(page, "marks-0-0")).to_have_count(0)
     tid(page, "nav-history").click()
     expect(tid(page, "history-time").first).to_have_text(re.compile(r"2026"))

@@ -5,7 +5,7 @@ import { errorText, reportError, setBalance } from "./ui.js";
 import { dealerTotalLabel, formatCoins, formatSigned, handTotalLabel, insuranceSentence, resultLabel, resultTone } from "./view.js";
 
 /** "30 Nov 2026, 12:34" in the player's time zone, or null without a time. */
-export function roundTime(round) {
+function roundTime(round) {
   const at = round.settled_at || round.started_at;
   if (!at) return null;
   const d = new Date(at);

@@ -116,7 +116,7 @@ function renderFairness(ctl) {
 }
 
 /** When the shoe in play is retired, in words. */
-export function retireSentence(table, shoe) {
+function retireSentence(table, shoe) {
   if (table.rules?.shuffle === "every_round") return "A fresh shoe every round: this one retires when the next round ends.";
   if (shoe.cut_card_out) return "The cut card is out: this shoe retires when the next round ends.";
   return "This shoe retires after the round in which the cut card comes out.";
