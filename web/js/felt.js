@@ -147,7 +147,7 @@ function renderHand(S, box, hd, hi, landed) {
       h("span", { class: "hand-bet", testid: `hand-bet-${box.box}-${hi}` }, `${formatCoins(hd.bet)}${hd.doubled ? " (doubled)" : ""}`),
       waiting && complete ? h("span", { class: "muted" }, ` · ${statusLabel(hd.status)}`) : null,
     ),
-    res ? h("div", { class: `result result-${resultTone(hd.result)}`, testid: `hand-result-${box.box}-${hi}` }, res) : null,
+    res ? h("div", { class: `result result-${resultTone(hd.result)} ${S.fresh.results ? "pop" : ""}`, testid: `hand-result-${box.box}-${hi}` }, res) : null,
     renderMarks(S, hd, box.box, hi),
   );
 }
@@ -181,6 +181,7 @@ function renderBetCircle(ctl, n) {
     S.slip.bets[n] = next.amount;
     delete S.slip.ai[n];
     S.betNote = next.capped ? `Box ${n + 1}: capped at the table maximum, ${formatCoins(t.max_bet)}.` : "";
+    S.fresh = { chipBox: n };
     ctl.chipSound();
     ctl.render();
   };
@@ -200,7 +201,7 @@ function renderBetCircle(ctl, n) {
       h(
         "span",
         { class: "stack", "aria-hidden": "true" },
-        stack.map((v) => h("span", { class: `stack-chip chip-${v}` })),
+        stack.map((v, i) => h("span", { class: `stack-chip chip-${v} ${S.fresh.chipBox === n && i === stack.length - 1 ? "chip-in" : ""}` })),
       ),
       h("span", { class: "bet-amount", testid: `bet-amount-${n}` }, amount ? formatCoins(amount) : ai ? `AI ${ai}` : "Bet"),
     ),

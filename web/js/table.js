@@ -68,6 +68,7 @@ export async function showTable(main, id, isCurrent) {
     justLanded: null,
     panel: null,
     betNote: "",
+    fresh: {}, // what the next renders animate once: a chip just placed, results just shown
     lastRetired: null,
   };
   slips.set(id, S.slip);
@@ -97,6 +98,7 @@ function initialSlip(table, round) {
 function showRound(round) {
   if (!S.round || S.round.round_id !== round.round_id) S.shown = new Set();
   S.round = round;
+  S.fresh = {};
   S.hint = null;
   S.insuranceAmount = null;
   dealNext();
@@ -127,6 +129,7 @@ function landAll() {
   }
   announce(S.round);
   if (S.round.status === "settled" && Number(S.round.net) > 0) sound("win");
+  S.fresh = { results: S.round.status === "settled" };
   render();
   maybeCoach();
 }
