@@ -275,3 +275,25 @@ def test_decision_marks_and_round_times(contexts: Contexts, stack: Stack) -> Non
         expect(tid(page, "marks-0-0")).to_have_count(0)
     tid(page, "nav-history").click()
     expect(tid(page, "history-time").first).to_have_text(re.compile(r"2026"))
+
+
+def test_bets_on_the_felt_say_when_they_are_capped(contexts: Contexts, stack: Stack) -> None:
+    page = contexts.page(390, 844, mobile=True)
+    new_player(page, stack.api, "chip")
+    open_table(page, "casino")  # bets 10 to 1,000
+    tid(page, "chip-500").click()
+    for _ in range(3):  # the third 500 would make 1,500
+        tid(page, "bet-add-0").click()
+    expect(tid(page, "bet-amount-0")).to_have_text("1,000")
+    expect(tid(page, "bet-note")).to_have_text("Box 1: capped at the table maximum, 1,000.")
+    expect(tid(page, "bet-box-0").locator(".stack-chip")).to_have_count(2)  # two 500s
+    tid(page, "chip-25").click()
+    tid(page, "bet-add-1").click()
+    tid(page, "bets-double").click()  # twice every bet: box 1 capped again
+    expect(tid(page, "bet-amount-1")).to_have_text("50")
+    expect(tid(page, "bet-note")).to_have_text("Box 1: capped at the table maximum, 1,000.")
+    expect(tid(page, "bet-total")).to_have_text("Total 1,050")
+    tid(page, "bet-clear-0").click()
+    expect(tid(page, "bet-note")).to_have_count(0)
+    expect(tid(page, "deal")).to_have_text("Deal")
+    expect(tid(page, "deal")).to_be_focused()  # the main action, for Enter
