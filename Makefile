@@ -22,6 +22,15 @@ $(SAM_VENV)/.installed: requirements/sam.txt
 	$(SAM_VENV)/bin/pip install --quiet -r requirements/sam.txt
 	touch $@
 
+# Biome (formatter and linter of web/), pinned in package-lock.json; the web client itself
+# has no npm dependency.
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || [ "$$(id -u)" != 0 ] || { echo "installing Debian's nodejs and npm for the web linter"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
+	@command -v npm >/dev/null || { echo "npm not found: install Debian's nodejs and npm (Node >= 20)"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 ## run: the local stack (API + web client) on http://127.0.0.1:3000, no AWS, no Docker
 run: $(VENV)/.installed
 	$(BIN)/python -m local_stack
@@ -45,10 +54,11 @@ browser:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@command -v chromium >/dev/null || echo "chromium not found (and not root to install it): browser tests will be skipped"
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	node_modules/.bin/biome check web/
 
 template: $(VENV)/.installed $(SAM_VENV)/.installed
 	$(BIN)/cfn-lint template.yaml
@@ -81,4 +91,4 @@ deploy: build
 	$(SAM) deploy --guided
 
 clean:
-	rm -rf $(VENV) $(SAM_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(SAM_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache node_modules

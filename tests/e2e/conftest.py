@@ -145,7 +145,10 @@ class Contexts:
         self.opened: list[BrowserContext] = []
         self.errors: list[str] = []  # uncaught exceptions in any page
 
-    def page(self, width: int = 1280, height: int = 900, mobile: bool = False) -> Page:
+    def page(
+        self, width: int = 1280, height: int = 900, mobile: bool = False, paced: bool = False
+    ) -> Page:
+        """A new page; the cards land at once (reduced motion) unless `paced`."""
         context = self.browser.new_context(
             base_url=self.base_url,
             viewport={"width": width, "height": height},
@@ -153,6 +156,7 @@ class Contexts:
             is_mobile=mobile,
             has_touch=mobile,
             service_workers="block",
+            reduced_motion="no-preference" if paced else "reduce",
         )
         context.set_default_timeout(E2E_TIMEOUT_MS)
         context.set_default_navigation_timeout(E2E_TIMEOUT_MS)

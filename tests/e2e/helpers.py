@@ -62,7 +62,9 @@ def net_sentence(net: Any) -> str:
 
 
 def result_label(hand: dict[str, Any]) -> str:
-    return f"{RESULT_WORDS[hand['result']]} · paid {coins(hand['payout'])}"
+    """A settled hand's result and net, as the felt shows it ("Win +10")."""
+    net = Decimal(str(hand["payout"])) - Decimal(str(hand["bet"]))
+    return f"{RESULT_WORDS[hand['result']]} {signed(net)}"
 
 
 # ---- the API, from the test's side ----------------------------------------------------
@@ -168,7 +170,8 @@ def open_table(page: Page, table_id: str) -> None:
 
 def set_bet(page: Page, box: int, amount: int, chip: int) -> None:
     assert amount % chip == 0
-    tid(page, f"bet-clear-{box}").click()
+    if tid(page, f"bet-clear-{box}").count():
+        tid(page, f"bet-clear-{box}").click()
     tid(page, f"chip-{chip}").click()
     expect(tid(page, f"chip-{chip}")).to_have_attribute("aria-pressed", "true")
     for _ in range(amount // chip):
@@ -287,6 +290,13 @@ def play_out(page: Page, table_id: str, view: dict[str, Any]) -> dict[str, Any]:
         assert action in legal, legal
         view = act(page, table_id, action)
     raise AssertionError("the round did not settle")
+
+
+def open_panel(page: Page, name: str) -> None:
+    """Open one of the table's drawers: `rules`, `fairness` or `settings`."""
+    if tid(page, f"open-{name}").get_attribute("aria-expanded") != "true":
+        tid(page, f"open-{name}").click()
+    expect(tid(page, f"panel-{name}")).to_be_visible()
 
 
 def shoe_text(page: Page) -> str:

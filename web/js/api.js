@@ -37,7 +37,7 @@ export function newKey() {
 export function getSession() {
   try {
     const s = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
-    if (!s || !s.token) return null;
+    if (!s?.token) return null;
     if (s.expiresAt && Date.now() > s.expiresAt) {
       sessionStorage.removeItem(SESSION_KEY);
       return null;
@@ -103,7 +103,7 @@ export async function request(method, path, { body, auth = true, ifMatch = null,
     let res;
     try {
       res = await fetch(url, { method, headers, body: payload, credentials: "omit", cache: "no-store" });
-    } catch (e) {
+    } catch (_e) {
       if (attempt < retries) {
         attempt++;
         await sleep(400 * attempt);
@@ -143,7 +143,10 @@ export const api = {
   table: (id) => request("GET", `/v1/tables/${enc(id)}`),
   deal: (id, body) => request("POST", `/v1/tables/${enc(id)}/rounds`, { body }),
   act: (id, action, version, amount) =>
-    request("POST", `/v1/tables/${enc(id)}/round/actions`, { body: amount === undefined || amount === null ? { action } : { action, amount }, ifMatch: version }),
+    request("POST", `/v1/tables/${enc(id)}/round/actions`, {
+      body: amount === undefined || amount === null ? { action } : { action, amount },
+      ifMatch: version,
+    }),
   hint: (id, level = "hard") => request("GET", `/v1/tables/${enc(id)}/round/hint?level=${enc(level)}`),
   strategy: (id) => request("GET", `/v1/tables/${enc(id)}/strategy`, { auth: false }),
   rounds: ({ table, limit = 20, cursor } = {}) => {
@@ -156,3 +159,15 @@ export const api = {
   round: (id) => request("GET", `/v1/rounds/${enc(id)}`),
   shoe: (id) => request("GET", `/v1/shoes/${enc(id)}`),
 };
+
+// ---- the tables, fetched once per tab -------------------------------------
+let tablesCache = null;
+export async function loadTables() {
+  if (tablesCache) return tablesCache;
+  const res = await api.tables();
+  tablesCache = res.tables || [];
+  return tablesCache;
+}
+export function primeTables(tables) {
+  if (Array.isArray(tables) && tables.length) tablesCache = tables;
+}

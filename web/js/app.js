@@ -1,15 +1,30 @@
 // Entry point: hash router, header navigation, session handling.
-import { getSession, clearSession, setUnauthorizedHandler } from "./api.js";
-import { h, clear } from "./dom.js";
-import { toast, go } from "./ui.js";
-import { formatCoins } from "./view.js";
-import { showTable, leaveTable } from "./table.js";
-import { showLogin, showLobby, showHistory, showStrategy, showVerify } from "./pages.js";
+import { clearSession, getSession, setUnauthorizedHandler } from "./api.js";
+import { clear, h } from "./dom.js";
+import { showHistory } from "./history.js";
+import { showLobby } from "./lobby.js";
+import { showLogin } from "./login.js";
+import { showStrategy } from "./strategy.js";
+import { leaveTable, showTable } from "./table.js";
 import { showTrainer } from "./trainer.js";
+import { go, toast } from "./ui.js";
+import { showVerify } from "./verify.js";
+import { formatCoins } from "./view.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
 let routeGen = 0;
+
+// The pages after the login, by the hash's first part; `nav` puts a page in the header.
+// A new page is a module and one line here.
+const PAGES = {
+  lobby: { nav: "Tables", title: () => "Tables", show: (_, isCurrent) => showLobby(main, isCurrent) },
+  history: { nav: "History", title: () => "History", show: (_, isCurrent) => showHistory(main, isCurrent) },
+  trainer: { nav: "Trainer", title: () => "Trainer", show: (id, isCurrent) => showTrainer(main, id, isCurrent) },
+  table: { title: (id) => id, show: (id, isCurrent) => showTable(main, id, isCurrent) },
+  strategy: { title: (id) => `Strategy · ${id}`, show: (id, isCurrent) => showStrategy(main, id, isCurrent) },
+  verify: { title: () => "Verify", show: (shoeId, isCurrent) => showVerify(main, shoeId, isCurrent) },
+};
 
 setUnauthorizedHandler(() => {
   clearSession();
@@ -26,14 +41,21 @@ function renderNav() {
     return;
   }
   nav.append(
-    h("a", { href: "#/lobby", testid: "nav-lobby" }, "Tables"),
-    h("a", { href: "#/history", testid: "nav-history" }, "History"),
-    h("a", { href: "#/trainer", testid: "nav-trainer" }, "Trainer"),
+    ...Object.entries(PAGES)
+      .filter(([, p]) => p.nav)
+      .map(([name, p]) => h("a", { href: `#/${name}`, testid: `nav-${name}` }, p.nav)),
     h(
       "span",
       { class: "who", testid: "user" },
       h("span", { class: "nick", testid: "user-nick" }, s.user?.nick || s.login),
-      h("span", { class: "bal", title: "Balance" }, h("span", { class: "coin", "aria-hidden": "true" }, "●"), h("span", { class: "sr-only" }, "Balance: "), h("span", { testid: "balance" }, formatCoins(s.user?.balance))),
+      h(
+        "span",
+        { class: "bal", title: "Balance" },
+        h("span", { class: "coin", "aria-hidden": "true" }, "●"),
+        h("span", { class: "sr-only" }, "Balance: "),
+        h("span", { testid: "balance" }, formatCoins(s.user?.balance)),
+        h("span", { class: "bal-change", testid: "balance-change", "aria-hidden": "true" }),
+      ),
     ),
     h(
       "button",
@@ -71,37 +93,21 @@ async function route() {
       return;
     }
   }
-  document.title = "Blackjack";
-  switch (page) {
-    case "login":
-      if (session) return go("#/lobby");
-      document.title = "Log in · Blackjack";
-      return showLogin(main, () => {
-        const next = sessionStorage.getItem("blackjack.after_login");
-        sessionStorage.removeItem("blackjack.after_login");
-        go(next && !next.startsWith("#/login") ? next : "#/lobby");
-      });
-    case "table":
-      document.title = `${arg} · Blackjack`;
-      return showTable(main, arg, isCurrent);
-    case "history":
-      document.title = "History · Blackjack";
-      return showHistory(main, isCurrent);
-    case "trainer":
-      document.title = "Trainer · Blackjack";
-      return showTrainer(main, arg, isCurrent);
-    case "strategy":
-      document.title = `Strategy · ${arg} · Blackjack`;
-      return showStrategy(main, arg, isCurrent);
-    case "verify":
-      document.title = "Verify · Blackjack";
-      return showVerify(main, arg, isCurrent);
-    case "lobby":
-      document.title = "Tables · Blackjack";
-      return showLobby(main, isCurrent);
-    default:
-      return go(session ? "#/lobby" : "#/login");
+  if (page === "login") {
+    if (session) return go("#/lobby");
+    document.title = "Log in · Blackjack";
+    return showLogin(main, afterLogin);
   }
+  const shown = Object.hasOwn(PAGES, page) ? PAGES[page] : null;
+  if (!shown) return go(session ? "#/lobby" : "#/login");
+  document.title = `${shown.title(arg)} · Blackjack`;
+  return shown.show(arg, isCurrent);
+}
+
+function afterLogin() {
+  const next = sessionStorage.getItem("blackjack.after_login");
+  sessionStorage.removeItem("blackjack.after_login");
+  go(next && !next.startsWith("#/login") ? next : "#/lobby");
 }
 
 const banner = document.getElementById("banner");

@@ -27,10 +27,11 @@ function append(el, children) {
 }
 
 /** A face-up card ("TD") or, with code null, a face-down card back. */
-export function card(code, { fresh = false, small = false } = {}) {
+export function card(code, { fresh = false, flip = false, small = false } = {}) {
   const cls = ["card"];
   if (small) cls.push("card-sm");
-  if (fresh) cls.push("deal-in");
+  if (flip) cls.push("flip-in");
+  else if (fresh) cls.push("deal-in");
   if (!code) {
     cls.push("card-back");
     return h("div", { class: cls.join(" "), role: "img", "aria-label": "face-down card", testid: "card-back" });
@@ -50,4 +51,9 @@ export function card(code, { fresh = false, small = false } = {}) {
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;
+}
+
+/** A labelled form field. */
+export function field(label, input, hintText) {
+  return h("label", { class: "field" }, h("span", {}, label), input, hintText ? h("span", { class: "field-hint" }, hintText) : null);
 }

@@ -8,7 +8,7 @@ const TWO_32 = 2 ** 32;
 
 function subtle() {
   const c = globalThis.crypto;
-  if (!c || !c.subtle) {
+  if (!c?.subtle) {
     throw new Error("Web Crypto is not available here (it needs a secure context: https or localhost).");
   }
   return c.subtle;
@@ -68,9 +68,7 @@ export async function wordSource(serverSeedHex, clientSeed, nonce, batch = 16) {
   async function refill() {
     const ks = Array.from({ length: batch }, (_, i) => nextBlock + i);
     nextBlock += batch;
-    const blocks = await Promise.all(
-      ks.map((k) => subtle().sign("HMAC", key, asciiBytes(`${clientSeed}:${nonce}:${k}`))),
-    );
+    const blocks = await Promise.all(ks.map((k) => subtle().sign("HMAC", key, asciiBytes(`${clientSeed}:${nonce}:${k}`))));
     words = [];
     pos = 0;
     for (const buf of blocks) {
@@ -112,8 +110,18 @@ export async function shuffleShoe({ serverSeed, clientSeed, nonce, decks }) {
  */
 export async function verifyShoe(shoe) {
   const problems = [];
-  if (!shoe || !shoe.retired || !shoe.server_seed) {
-    return { ok: false, retired: false, hashOk: null, cardsOk: null, computedHash: null, dealtCount: 0, mismatchAt: null, order: null, problems: ["The shoe is still in play: its server seed is not revealed yet."] };
+  if (!shoe?.retired || !shoe.server_seed) {
+    return {
+      ok: false,
+      retired: false,
+      hashOk: null,
+      cardsOk: null,
+      computedHash: null,
+      dealtCount: 0,
+      mismatchAt: null,
+      order: null,
+      problems: ["The shoe is still in play: its server seed is not revealed yet."],
+    };
   }
   let computedHash = null;
   let hashOk = false;

@@ -1,6 +1,6 @@
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { unshuffledShoe, serverSeedHash, shuffleShoe, verifyShoe, hexToBytes, bytesToHex } from "./fairness.js";
+import { test } from "node:test";
+import { bytesToHex, hexToBytes, serverSeedHash, shuffleShoe, unshuffledShoe, verifyShoe } from "./fairness.js";
 
 const SEED = "00".repeat(32);
 
@@ -36,7 +36,17 @@ test("check value: six decks, nonce 2", async () => {
 });
 
 test("verifyShoe accepts an honest shoe and flags a forged one", async () => {
-  const base = { shoe_id: "s", table: "bicycle", server_seed_hash: "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925", client_seed: "player", nonce: 1, decks: 1, retired: true, server_seed: SEED, cards: "8H TD 9D QD 7C".split(" ") };
+  const base = {
+    shoe_id: "s",
+    table: "bicycle",
+    server_seed_hash: "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925",
+    client_seed: "player",
+    nonce: 1,
+    decks: 1,
+    retired: true,
+    server_seed: SEED,
+    cards: "8H TD 9D QD 7C".split(" "),
+  };
   const ok = await verifyShoe(base);
   assert.equal(ok.ok, true);
   assert.equal(ok.hashOk, true);

@@ -1,8 +1,29 @@
 // Every module (but the entry point, which needs a document) loads: no missing export, no typo.
-import { test } from "node:test";
-import assert from "node:assert/strict";
 
-for (const m of ["api", "dom", "ui", "rules", "view", "fairness", "table", "pages", "trainer"]) {
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+for (const m of [
+  "api",
+  "dom",
+  "ui",
+  "rules",
+  "view",
+  "fairness",
+  "table",
+  "felt",
+  "controls",
+  "panels",
+  "pacing",
+  "settings",
+  "sound",
+  "login",
+  "lobby",
+  "history",
+  "strategy",
+  "verify",
+  "trainer",
+]) {
   test(`module ${m}.js loads`, async () => {
     const mod = await import(`./${m}.js`);
     assert.ok(Object.keys(mod).length > 0);

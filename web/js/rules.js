@@ -3,8 +3,6 @@
 
 import { formatCoins, formatPercent } from "./view.js";
 
-
-
 /** Short one-line summary for the lobby card header. */
 export function tableSummary(table) {
   const r = table.rules || {};
@@ -81,7 +79,7 @@ export function ruleSentences(table) {
     const aces = [];
     if (r.split_aces_one_card) aces.push("split aces get one card each");
     if (r.max_hands > 2) aces.push(r.resplit_aces ? "aces may be resplit" : "aces may not be resplit");
-    if (aces.length) out.push(aces.join("; ").replace(/^./, (c) => c.toUpperCase()) + ".");
+    if (aces.length) out.push(`${aces.join("; ").replace(/^./, (c) => c.toUpperCase())}.`);
     out.push("An ace and a ten after a split count as 21, not blackjack (pays 1:1).");
     if (canDouble) out.push(r.double_after_split ? "Doubling after a split is allowed." : "No doubling after a split.");
   }
@@ -113,5 +111,3 @@ export function tableCapabilities(table) {
     insuranceMode: r.insurance || "none",
   };
 }
-
-

@@ -1,12 +1,97 @@
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ruleSentences, tableSummary, tableCapabilities } from "./rules.js";
+import { test } from "node:test";
+import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";
 
 const base = { dealer_hits_soft_17: false, blackjack_pays: "3:2" };
-const casino = { id: "x1", name: "Any name", boxes: 5, min_bet: 10, max_bet: 1000, rules: { ...base, decks: 6, shuffle: "cut_card", cut_default: 0.75, cut_range: [0.5, 0.85], ai_players: true, hole_card: false, peek: "none", natural_paid_at_deal: false, any_21_pays_3_2: false, double: "any", double_after_split: true, split: "same_value", max_hands: 4, resplit_aces: true, split_aces_one_card: true, surrender: "early_not_ace", insurance: "half", even_money: true } };
-const bicycle = { id: "x2", boxes: 1, min_bet: 5, max_bet: 200, rules: { ...base, decks: 1, shuffle: "every_round", cut_default: null, cut_range: null, ai_players: false, hole_card: true, peek: "ace_and_ten", natural_paid_at_deal: false, any_21_pays_3_2: false, double: "9_10_11", double_after_split: false, split: "same_rank", max_hands: 2, resplit_aces: false, split_aces_one_card: true, surrender: "none", insurance: "up_to_half", even_money: false } };
-const classic = { id: "x3", boxes: 1, min_bet: 10, max_bet: 500, rules: { ...base, decks: 4, shuffle: "every_round", cut_default: null, cut_range: null, ai_players: false, hole_card: true, peek: "none", natural_paid_at_deal: true, any_21_pays_3_2: true, double: "none", double_after_split: false, split: "none", max_hands: 1, resplit_aces: false, split_aces_one_card: false, surrender: "none", insurance: "none", even_money: false } };
-const european = { id: "x4", boxes: 5, min_bet: 10, max_bet: 1000, rules: { ...casino.rules, cut_range: null, hole_card: true, surrender: "none", insurance: "none", even_money: false, resplit_aces: false } };
+const casino = {
+  id: "x1",
+  name: "Any name",
+  boxes: 5,
+  min_bet: 10,
+  max_bet: 1000,
+  rules: {
+    ...base,
+    decks: 6,
+    shuffle: "cut_card",
+    cut_default: 0.75,
+    cut_range: [0.5, 0.85],
+    ai_players: true,
+    hole_card: false,
+    peek: "none",
+    natural_paid_at_deal: false,
+    any_21_pays_3_2: false,
+    double: "any",
+    double_after_split: true,
+    split: "same_value",
+    max_hands: 4,
+    resplit_aces: true,
+    split_aces_one_card: true,
+    surrender: "early_not_ace",
+    insurance: "half",
+    even_money: true,
+  },
+};
+const bicycle = {
+  id: "x2",
+  boxes: 1,
+  min_bet: 5,
+  max_bet: 200,
+  rules: {
+    ...base,
+    decks: 1,
+    shuffle: "every_round",
+    cut_default: null,
+    cut_range: null,
+    ai_players: false,
+    hole_card: true,
+    peek: "ace_and_ten",
+    natural_paid_at_deal: false,
+    any_21_pays_3_2: false,
+    double: "9_10_11",
+    double_after_split: false,
+    split: "same_rank",
+    max_hands: 2,
+    resplit_aces: false,
+    split_aces_one_card: true,
+    surrender: "none",
+    insurance: "up_to_half",
+    even_money: false,
+  },
+};
+const classic = {
+  id: "x3",
+  boxes: 1,
+  min_bet: 10,
+  max_bet: 500,
+  rules: {
+    ...base,
+    decks: 4,
+    shuffle: "every_round",
+    cut_default: null,
+    cut_range: null,
+    ai_players: false,
+    hole_card: true,
+    peek: "none",
+    natural_paid_at_deal: true,
+    any_21_pays_3_2: true,
+    double: "none",
+    double_after_split: false,
+    split: "none",
+    max_hands: 1,
+    resplit_aces: false,
+    split_aces_one_card: false,
+    surrender: "none",
+    insurance: "none",
+    even_money: false,
+  },
+};
+const european = {
+  id: "x4",
+  boxes: 5,
+  min_bet: 10,
+  max_bet: 1000,
+  rules: { ...casino.rules, cut_range: null, hole_card: true, surrender: "none", insurance: "none", even_money: false, resplit_aces: false },
+};
 
 const text = (t) => ruleSentences(t).join(" ");
 

@@ -1,12 +1,24 @@
-// The table view: bets, the deal, the round, actions, coach, fairness commitments.
+// The table: its state, the requests, the pace of the cards, the keyboard; the views are
+// in felt.js (dealer and boxes), controls.js (bets and decisions) and panels.js (drawers).
 import { api } from "./api.js";
-import { h, card, clear } from "./dom.js";
-import { toast, reportError, errorText, setBalance, lockControls } from "./ui.js";
-import { ruleSentences, tableSummary, tableCapabilities } from "./rules.js";
+import { renderActions, renderBetting } from "./controls.js";
+import { clear, h } from "./dom.js";
+import { renderFelt } from "./felt.js";
+import { cardDelay, dealOrder, pendingCards } from "./pacing.js";
+import { lastRetiredShoe, renderPanels, renderToolbar } from "./panels.js";
+import { reducedMotion, settings } from "./settings.js";
+import { play as sound } from "./sound.js";
+import { errorText, lockControls, reportError, setBalance, toast } from "./ui.js";
 import {
-  ACTIONS, ACTION_BY_KEY, ACTION_LABEL, formatCoins, formatPercent, formatEv,
-  handTotalLabel, dealerTotalLabel, resultLabel, resultTone, statusLabel, netSentence,
-  roundStatusLabel, chipValues, insuranceAmounts, isShoeFresh, buildRoundRequest, clientSeedError,
+  ACTION_BY_KEY,
+  buildRoundRequest,
+  chipValues,
+  insuranceAmounts,
+  isShoeFresh,
+  netSentence,
+  resultLabel,
+  roundStatusLabel,
+  statusLabel,
 } from "./view.js";
 
 const slips = new Map(); // table id -> bet slip, kept while the tab lives
@@ -18,6 +30,7 @@ let keyHandler = null;
 export function leaveTable() {
   if (keyHandler) document.removeEventListener("keydown", keyHandler);
   keyHandler = null;
+  if (S) clearTimeout(S.pace);
   S = null;
 }
 
@@ -50,22 +63,28 @@ export async function showTable(main, id, isCurrent) {
     hint: null,
     coach: sessionStorage.getItem(COACH_KEY) === "1",
     insuranceAmount: null,
-    seen: new Set(),
+    shown: new Set(dealOrder(view.round).map((slot) => slot.key)), // a reload shows the round as it is
+    pace: null,
+    justLanded: null,
+    panel: null,
+    betNote: "",
+    fresh: {}, // what the next renders animate once: a chip just placed, results just shown
+    lastRetired: null,
   };
   slips.set(id, S.slip);
   const chips = chipValues(S.table.min_bet, S.table.max_bet);
   S.chip = chips.includes(S.table.min_bet) ? S.table.min_bet : chips[0];
   setBalance(S.balance);
-  markSeen(S.round);
   keyHandler = onKey;
   document.addEventListener("keydown", keyHandler);
   render();
   maybeCoach();
+  findLastRetired();
 }
 
 function initialSlip(table, round) {
   const slip = { bets: {}, ai: {} };
-  if (round && round.boxes) {
+  if (round?.boxes) {
     for (const b of round.boxes) {
       if (b.player === "user") slip.bets[b.box] = b.bet;
       else if (b.player.startsWith("ai:")) slip.ai[b.box] = b.player.slice(3);
@@ -75,16 +94,44 @@ function initialSlip(table, round) {
   return slip;
 }
 
-// Cards already on screen are not animated again.
-function cardKeys(round) {
-  const keys = [];
-  if (!round) return keys;
-  (round.dealer?.cards || []).forEach((c, i) => keys.push(`${round.round_id}:d:${i}:${c}`));
-  for (const b of round.boxes || []) b.hands.forEach((hd, hi) => hd.cards.forEach((c, i) => keys.push(`${round.round_id}:${b.box}:${hi}:${i}:${c}`)));
-  return keys;
+// ---------------------------------------------------------------- the pace of the cards
+function showRound(round) {
+  if (!S.round || S.round.round_id !== round.round_id) S.shown = new Set();
+  S.round = round;
+  S.fresh = {};
+  S.hint = null;
+  S.insuranceAmount = null;
+  dealNext();
 }
-function markSeen(round) {
-  for (const k of cardKeys(round)) S.seen.add(k);
+
+/** Puts the next card on the felt, one every `cardDelay` ms; then the results and the balance. */
+function dealNext() {
+  clearTimeout(S.pace);
+  const pending = pendingCards(S.round, S.shown);
+  const delay = cardDelay(settings.speed, reducedMotion());
+  if (pending.length === 0 || delay === 0) return landAll();
+  S.shown.add(pending[0].key);
+  S.justLanded = pending[0].key;
+  sound("deal");
+  S.pace = setTimeout(dealNext, delay);
+  render();
+}
+
+/** Every card on the felt now (the end of the pace, or a click or key to skip it). */
+function landAll() {
+  clearTimeout(S.pace);
+  S.pace = null;
+  S.justLanded = null;
+  for (const slot of dealOrder(S.round)) S.shown.add(slot.key);
+  if (S.round.balance !== undefined) {
+    S.balance = S.round.balance;
+    setBalance(S.balance);
+  }
+  announce(S.round);
+  if (S.round.status === "settled" && Number(S.round.net) > 0) sound("win");
+  S.fresh = { results: S.round.status === "settled" };
+  render();
+  maybeCoach();
 }
 
 // ---------------------------------------------------------------- requests
@@ -97,6 +144,7 @@ async function withBusy(fn) {
     await fn();
   } finally {
     me.busy = false;
+    lockControls(me.main, false);
     if (S === me) render();
   }
 }
@@ -107,19 +155,8 @@ async function refresh() {
   if (S !== me) return;
   S.table = view.table;
   S.shoe = view.shoe;
-  if (!S.round || !view.round || view.round.round_id !== S.round.round_id || view.round.version >= S.round.version) S.round = view.round;
-  S.balance = view.balance;
-  setBalance(S.balance);
-}
-
-function applyRound(round) {
-  S.round = round;
-  S.hint = null;
-  S.insuranceAmount = null;
-  if (round.balance !== undefined) {
-    S.balance = round.balance;
-    setBalance(round.balance);
-  }
+  const same = S.round && view.round && view.round.round_id === S.round.round_id;
+  if (!S.round || !view.round || !same || view.round.version > S.round.version) showRound(view.round);
 }
 
 async function deal() {
@@ -134,23 +171,24 @@ async function deal() {
     try {
       const round = await api.deal(me.id, body);
       if (S !== me) return;
-      applyRound(round);
       S.clientSeed = "";
       S.cutTouched = false;
-      try {
-        await refresh();
-      } catch (e) {
-        /* the round is shown; the shoe line refreshes next time */
-      }
-      announce(round);
+      S.betNote = "";
+      S.panel = null;
+      sound("chip");
+      showRound(round);
+      await refresh().catch(() => {}); // the shoe line; the round is shown already
+      if (S === me && round.status === "settled") findLastRetired();
     } catch (e) {
       if (S !== me) return;
       if (e.status === 422 && e.code === "validation_error" && (body.client_seed || body.cut !== undefined)) {
-        toast(`${errorText(e)} This shoe has already started (perhaps in another tab), so its client seed and cut can no longer be chosen: the table is refreshed, deal again.`);
+        toast(
+          `${errorText(e)} This shoe has already started (perhaps in another tab), so its client seed and cut can no longer be chosen: the table is refreshed, deal again.`,
+        );
         S.clientSeed = "";
         S.cutTouched = false;
         await refresh().catch(() => {});
-      } else if (e.code === "round_in_progress" || e.code === "conflict") {
+      } else if (e.code === "round_in_progress" || e.code === "conflict" || e.code === "shoe_not_committed") {
         toast(errorText(e));
         await refresh().catch(() => {});
       } else {
@@ -158,7 +196,6 @@ async function deal() {
       }
     }
   });
-  maybeCoach();
 }
 
 async function act(name) {
@@ -173,26 +210,25 @@ async function act(name) {
     try {
       const round = await api.act(me.id, name, me.round.version, amount);
       if (S !== me) return;
-      applyRound(round);
-      if (round.status === "settled") await refresh().catch(() => {});
-      announce(round);
+      showRound(round);
+      if (round.status === "settled") {
+        await refresh().catch(() => {});
+        findLastRetired();
+      }
     } catch (e) {
       if (S !== me) return;
       if (e.status === 412 || e.code === "conflict" || e.code === "no_round") {
-        const why = e.status === 412 ? "The round moved on elsewhere (another tab?)" : "The table changed meanwhile";
-        toast(`${why}. ${errorText(e)} The table has been refreshed.`, { tone: "info" });
+        toast(`${errorText(e)} The table has been refreshed.`, { tone: "info" });
         await refresh().catch((e2) => reportError(e2));
       } else reportError(e);
     }
   });
-  maybeCoach();
 }
 
 async function fetchHint() {
-  if (!S || !S.round || S.round.status === "settled") return;
+  if (!S?.round || S.round.status === "settled") return;
   const me = S;
-  const version = S.round.version;
-  const roundId = S.round.round_id;
+  const { version, round_id: roundId } = S.round;
   try {
     const hint = await api.hint(me.id, "hard");
     if (S !== me || !S.round || S.round.version !== version || S.round.round_id !== roundId) return;
@@ -205,23 +241,38 @@ async function fetchHint() {
 }
 
 function maybeCoach() {
-  if (S && S.coach && S.round && S.round.status !== "settled" && (!S.hint || S.hint.version !== S.round.version)) fetchHint();
+  if (S?.coach && S.round && S.round.status !== "settled" && !S.pace && (!S.hint || S.hint.version !== S.round.version)) fetchHint();
+}
+
+/** The table's last retired shoe, for the fairness panel: the newest round's shoe that is retired. */
+async function findLastRetired() {
+  const me = S;
+  try {
+    const found = await lastRetiredShoe(me.id, me.shoe?.shoe_id);
+    if (S === me && found !== me.lastRetired) {
+      S.lastRetired = found;
+      render();
+    }
+  } catch {
+    /* the panel offers the current shoe's verification only */
+  }
 }
 
 // A persistent live region (outside the re-rendered view) so screen readers hear every result.
 function announce(round) {
   const live = document.getElementById("announcer");
   if (!live) return;
-  if (round.status === "settled") {
-    const parts = [];
-    for (const b of round.boxes || []) {
-      if (b.player !== "user") continue;
-      b.hands.forEach((hd, i) => parts.push(`Box ${b.box + 1}${b.hands.length > 1 ? ` hand ${i + 1}` : ""}: ${resultLabel(hd) || statusLabel(hd.status)}.`));
-    }
-    live.textContent = `${parts.join(" ")} ${netSentence(round.net)}`;
-  } else {
+  if (round.status !== "settled") {
     live.textContent = roundStatusLabel(round);
+    return;
   }
+  const parts = [];
+  for (const b of round.boxes || []) {
+    if (b.player !== "user") continue;
+    for (const [i, hd] of b.hands.entries())
+      parts.push(`Box ${b.box + 1}${b.hands.length > 1 ? ` hand ${i + 1}` : ""}: ${resultLabel(hd) || statusLabel(hd.status)}.`);
+  }
+  live.textContent = `${parts.join(" ")} ${netSentence(round.net)}`;
 }
 
 function currentBox() {
@@ -229,327 +280,100 @@ function currentBox() {
   return t ? (S.round.boxes || []).find((b) => b.box === t.box) : null;
 }
 
+function isTyping(el) {
+  const tag = el?.tagName || "";
+  return tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["checkbox", "radio", "range", "button"].includes(el.type)) || el?.isContentEditable;
+}
+
 function onKey(ev) {
   if (!S || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  const el = ev.target || {};
-  const tag = el.tagName || "";
-  const typing = tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["checkbox", "radio", "range", "button"].includes(el.type)) || el.isContentEditable;
-  if (typing) return;
-  const name = ACTION_BY_KEY[ev.key.toLowerCase()];
+  if (ev.key === "Escape" && S.panel) return togglePanel(S.panel);
+  if (isTyping(ev.target)) return;
+  if (S.pace) {
+    ev.preventDefault();
+    return landAll();
+  }
+  const key = ev.key.toLowerCase();
+  const name = ACTION_BY_KEY[key];
+  const settled = !S.round || S.round.status === "settled";
+  const onControl = ev.target?.closest?.("button, a, select, input") && ev.target.dataset?.testid !== "deal";
   if (name && S.round && (S.round.legal_actions || []).includes(name)) {
     ev.preventDefault();
     act(name);
-  } else if (ev.key.toLowerCase() === "c" && S.round && S.round.status !== "settled") {
+  } else if (key === "c" && !settled) {
     ev.preventDefault();
     fetchHint();
+  } else if ((ev.key === "Enter" || ev.key === " ") && settled && !onControl && !S.panel) {
+    ev.preventDefault();
+    deal();
   }
 }
+
+// ---------------------------------------------------------------- what the controls change
+function togglePanel(name) {
+  S.panel = S.panel === name ? null : name;
+  render();
+  const target = S.panel ? S.main.querySelector(`[data-testid="panel-${S.panel}"] h2`) : S.main.querySelector(`[data-testid="open-${name}"]`);
+  target?.focus({ preventScroll: true });
+}
+
+function setCoach(on) {
+  S.coach = on;
+  sessionStorage.setItem(COACH_KEY, on ? "1" : "0");
+  if (on) maybeCoach();
+  else render();
+}
+
+/** The controls' view of the table: the state, and what they may do to it. */
+const controls = {
+  get state() {
+    return S;
+  },
+  render: () => render(),
+  deal: () => deal(),
+  act: (name) => act(name),
+  hint: () => withBusy(fetchHint),
+  setCoach,
+  togglePanel,
+  skip: () => S?.pace && landAll(),
+  chipSound: () => sound("chip"),
+};
 
 // ---------------------------------------------------------------- render
 function render() {
   if (!S) return;
   const main = S.main;
   const focused = document.activeElement?.dataset?.testid;
-  clear(main);
-  const t = S.table;
-  const inPlay = S.round && S.round.status !== "settled";
-  main.appendChild(
+  const r = S.round;
+  const betting = !r || (r.status === "settled" && !S.pace);
+  clear(main).appendChild(
     h(
       "section",
-      { class: "table-view", testid: "table-view", "aria-labelledby": "table-title", dataset: { table: t.id } },
-      h(
-        "div",
-        { class: "table-head" },
-        h("div", {}, h("h1", { id: "table-title", testid: "table-name" }, t.name || t.id), h("p", { class: "muted" }, tableSummary(t))),
-        h(
-          "div",
-          { class: "table-links" },
-          h("a", { href: "#/lobby", class: "btn btn-ghost", testid: "back-to-lobby" }, "← Lobby"),
-          h("a", { href: `#/strategy/${encodeURIComponent(t.id)}`, class: "btn btn-ghost", testid: "strategy-link" }, "Strategy card"),
-        ),
-      ),
-      h("details", { class: "rules" }, h("summary", {}, "Rules of this table"), h("ul", { testid: "table-rules" }, ruleSentences(t).map((s) => h("li", {}, s)))),
-      renderFelt(),
-      inPlay ? renderActions() : renderBetting(),
-      renderFairness(),
+      { class: "table-view", testid: "table-view", "aria-labelledby": "table-title", dataset: { table: S.table.id } },
+      renderToolbar(controls),
+      renderFelt(controls),
+      betting ? renderBetting(controls) : renderActions(controls),
+      renderPanels(controls),
     ),
   );
-  let target = focused && main.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
-  // The action just used has gone (round settled): put the focus on Deal, so Enter deals again.
-  if (!target && focused && focused.startsWith("action-")) target = main.querySelector('[data-testid="deal"]') || main.querySelector('[data-testid^="action-"]');
-  if (target && !target.disabled) target.focus({ preventScroll: true });
+  restoreFocus(main, focused, betting);
+  showTurnBox(main);
   if (S.busy) lockControls(main, true);
-  else main.setAttribute("aria-busy", "false");
-  markSeen(S.round);
 }
 
-function renderFelt() {
-  const r = S.round;
-  const status = h("p", { class: "round-status", testid: "round-status", dataset: { status: r ? r.status : "none" } }, roundStatusLabel(r));
-  const result = h(
-    "p",
-    { class: `round-net ${r && r.net != null ? (r.net > 0 ? "pos" : r.net < 0 ? "neg" : "") : ""}`, testid: "round-result" },
-    r && r.status === "settled" ? netSentence(r.net) : "",
-  );
-  if (!r) {
-    return h("div", { class: "felt", testid: "felt" }, h("div", { class: "dealer-area", testid: "dealer" }, h("div", { class: "cards empty" }, h("span", { class: "muted" }, "Dealer"))), status, result);
+/** On a phone the boxes scroll sideways inside the felt: the box in turn is brought into view. */
+function showTurnBox(main) {
+  const turn = main.querySelector(".box-turn");
+  const row = turn?.parentElement;
+  if (!turn || row.scrollWidth <= row.clientWidth) return;
+  row.scrollLeft = turn.offsetLeft - (row.clientWidth - turn.offsetWidth) / 2; // .boxes is the offset parent there
+}
+
+/** Focus stays where it was; else it lands on the main action (Deal, or the first decision). */
+function restoreFocus(main, focused, betting) {
+  let target = focused && main.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
+  if (!target || target.disabled || target.closest("[hidden]")) {
+    target = betting ? main.querySelector('[data-testid="deal"]') : main.querySelector(".action.advised") || main.querySelector('[data-testid^="action-"]');
   }
-  const d = r.dealer || { cards: [], hidden: 0 };
-  const dealerCards = [
-    ...d.cards.map((c, i) => card(c, { fresh: !S.seen.has(`${r.round_id}:d:${i}:${c}`) })),
-    ...Array.from({ length: d.hidden || 0 }, () => card(null)),
-  ];
-  const dealer = h(
-    "div",
-    { class: "dealer-area", testid: "dealer" },
-    h("div", { class: "label" }, "Dealer ", h("span", { class: "total", testid: "dealer-total" }, dealerTotalLabel(d))),
-    h("div", { class: "cards" }, dealerCards),
-  );
-  const boxes = h("div", { class: "boxes", testid: "boxes" }, (r.boxes || []).map((b) => renderBox(r, b)));
-  return h("div", { class: "felt", testid: "felt" }, dealer, boxes, status, result);
-}
-
-function renderBox(r, b) {
-  const isUser = b.player === "user";
-  const who = isUser ? "You" : b.player.startsWith("ai:") ? `AI · ${b.player.slice(3)}` : b.player;
-  const turnBox = r.turn && r.turn.box === b.box;
-  const extras = [];
-  if (b.insurance != null) extras.push(`insured ${formatCoins(b.insurance)}`);
-  if (b.insurance_payout != null) extras.push(`insurance paid ${formatCoins(b.insurance_payout)}`);
-  return h(
-    "div",
-    { class: `box ${isUser ? "box-user" : "box-ai"} ${turnBox ? "box-turn" : ""}`, testid: `box-${b.box}`, "aria-label": `Box ${b.box + 1}, ${who}` },
-    h("div", { class: "box-head" }, h("span", { class: "box-no" }, `Box ${b.box + 1}`), h("span", { class: "who" }, who), h("span", { class: "box-bet" }, `bet ${formatCoins(b.bet)}`)),
-    extras.length ? h("div", { class: "box-extra", testid: `box-insurance-${b.box}` }, extras.join(" · ")) : null,
-    h("div", { class: "hands" }, b.hands.map((hd, hi) => renderHand(r, b, hd, hi))),
-  );
-}
-
-function renderHand(r, b, hd, hi) {
-  const isTurn = r.turn && r.turn.box === b.box && r.turn.hand === hi && r.status === "player_turn";
-  const res = resultLabel(hd);
-  return h(
-    "div",
-    { class: `hand ${isTurn ? "hand-turn" : ""}`, testid: `hand-${b.box}-${hi}`, "aria-current": isTurn ? "true" : null, dataset: { status: hd.status, result: hd.result || "" } },
-    h("div", { class: "cards" }, hd.cards.map((c, i) => card(c, { fresh: !S.seen.has(`${r.round_id}:${b.box}:${hi}:${i}:${c}`) }))),
-    h(
-      "div",
-      { class: "hand-info" },
-      h("span", { class: "total", testid: `hand-total-${b.box}-${hi}` }, handTotalLabel(hd)),
-      h("span", { class: "muted" }, ` · ${formatCoins(hd.bet)}${hd.doubled ? " (doubled)" : ""}`),
-      hd.status !== "playing" && !hd.result && hd.status !== "blackjack" && hd.status !== "bust" ? h("span", { class: "muted" }, ` · ${statusLabel(hd.status)}`) : null,
-    ),
-    res ? h("div", { class: `result result-${resultTone(hd.result)}`, testid: `hand-result-${b.box}-${hi}` }, res) : null,
-  );
-}
-
-function renderActions() {
-  const r = S.round;
-  const legal = r.legal_actions || [];
-  const hint = S.hint && S.hint.version === r.version ? S.hint : null;
-  const buttons = ACTIONS.filter((a) => legal.includes(a.name)).map((a) => {
-    const advised = hint && hint.action === a.name;
-    const ev = hint && hint.ev ? hint.ev[a.name] : undefined;
-    return h(
-      "div",
-      { class: "action-cell" },
-      h(
-        "button",
-        {
-          type: "button",
-          class: `btn action ${advised ? "advised" : ""}`,
-          testid: `action-${a.name}`,
-          "data-lock": "on",
-          "aria-keyshortcuts": a.key.toUpperCase(),
-          "aria-describedby": ev !== undefined ? `ev-${a.name}` : null,
-          onclick: () => act(a.name),
-        },
-        advised ? h("span", { class: "star", "aria-label": "advised" }, "★ ") : null,
-        a.label,
-        h("kbd", { "aria-hidden": "true" }, a.key.toUpperCase()),
-      ),
-      ev !== undefined && ev !== null ? h("span", { class: `ev ${ev >= 0 ? "pos" : "neg"}`, id: `ev-${a.name}`, testid: `action-ev-${a.name}` }, `EV ${formatEv(ev)}`) : null,
-    );
-  });
-  let insurance = null;
-  if (legal.includes("insurance") && S.table.rules?.insurance === "up_to_half") {
-    const box = currentBox();
-    const opts = box ? insuranceAmounts(box.bet) : [];
-    if (S.insuranceAmount === null || !opts.includes(S.insuranceAmount)) S.insuranceAmount = opts.at(-1) ?? null;
-    insurance = h(
-      "label",
-      { class: "inline-field" },
-      "Insurance amount ",
-      h(
-        "select",
-        { testid: "insurance-amount", "data-lock": "on", onchange: (e) => (S.insuranceAmount = Number(e.target.value)) },
-        opts.map((v) => h("option", { value: String(v), selected: v === S.insuranceAmount ? true : null }, formatCoins(v))),
-      ),
-      h("span", { class: "muted" }, ` (up to half of ${formatCoins(box?.bet)})`),
-    );
-  } else if (legal.includes("insurance")) {
-    const box = currentBox();
-    insurance = h("p", { class: "muted" }, `Insurance costs ${formatCoins(box ? box.bet / 2 : null)} and pays 2:1 if the dealer has blackjack.`);
-  }
-  const coach = h(
-    "div",
-    { class: "coach" },
-    h("button", { type: "button", class: "btn btn-ghost", testid: "hint", "data-lock": "on", "aria-keyshortcuts": "C", onclick: () => withBusy(fetchHint) }, "Coach hint ", h("kbd", { "aria-hidden": "true" }, "C")),
-    h(
-      "label",
-      { class: "toggle" },
-      h("input", {
-        type: "checkbox",
-        testid: "coach-toggle",
-        checked: S.coach,
-        onchange: (e) => {
-          S.coach = e.target.checked;
-          sessionStorage.setItem(COACH_KEY, S.coach ? "1" : "0");
-          if (S.coach) maybeCoach();
-          else render();
-        },
-      }),
-      " Coach mode",
-    ),
-    h("p", { class: "hint-output", testid: "hint-output", "aria-live": "polite" }, hint ? `Coach (${hint.level}): ${ACTION_LABEL[hint.action] || hint.action}.` : ""),
-  );
-  return h("section", { class: "actions-panel", "aria-label": "Your decision" }, h("div", { class: "actions", testid: "actions" }, buttons), insurance, coach);
-}
-
-function renderBetting() {
-  const t = S.table;
-  const caps = tableCapabilities(t);
-  const chips = chipValues(t.min_bet, t.max_bet);
-  const chipTray = h(
-    "div",
-    { class: "chips", role: "group", "aria-label": "Chip value to add" },
-    chips.map((v) =>
-      h(
-        "button",
-        { type: "button", class: `chip chip-${v} ${S.chip === v ? "active" : ""}`, "aria-pressed": S.chip === v ? "true" : "false", testid: `chip-${v}`, onclick: () => { S.chip = v; render(); } },
-        formatCoins(v),
-      ),
-    ),
-  );
-  const boxes = [];
-  for (let b = 0; b < caps.boxes; b++) {
-    const amount = Number(S.slip.bets[b] || 0);
-    const ai = S.slip.ai[b] || "";
-    boxes.push(
-      h(
-        "div",
-        { class: `bet-box ${amount ? "has-bet" : ""}`, testid: `bet-box-${b}` },
-        h("div", { class: "bet-box-title" }, `Box ${b + 1}`),
-        h("div", { class: "bet-amount", testid: `bet-amount-${b}`, "aria-live": "polite" }, amount ? formatCoins(amount) : ai ? `AI ${ai}` : "—"),
-        h(
-          "div",
-          { class: "bet-controls" },
-          h("button", {
-            type: "button", class: "btn btn-small", testid: `bet-add-${b}`, "data-lock": "on", "aria-label": `Add ${S.chip} to box ${b + 1}`,
-            onclick: () => { S.slip.bets[b] = Math.min(amount + S.chip, t.max_bet); delete S.slip.ai[b]; render(); },
-          }, `+${formatCoins(S.chip)}`),
-          h("button", {
-            type: "button", class: "btn btn-small btn-ghost", testid: `bet-clear-${b}`, "data-lock": "on", "aria-label": `Clear box ${b + 1}`,
-            onclick: () => { delete S.slip.bets[b]; render(); },
-          }, "Clear"),
-        ),
-        caps.canAi && !amount
-          ? h(
-              "label",
-              { class: "ai-pick" },
-              h("span", { class: "sr-only" }, `AI player on box ${b + 1}`),
-              h(
-                "select",
-                { testid: `ai-level-${b}`, "data-lock": "on", onchange: (e) => { if (e.target.value) S.slip.ai[b] = e.target.value; else delete S.slip.ai[b]; render(); } },
-                h("option", { value: "", selected: !ai ? true : null }, "Empty seat"),
-                ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: ai === l ? true : null }, `AI: ${l}`)),
-              ),
-            )
-          : null,
-      ),
-    );
-  }
-  const { errors, total } = buildRoundRequest(t, S.slip, S.balance, { shoe: S.shoe, clientSeed: S.clientSeed, cut: S.cut, cutTouched: S.cutTouched });
-  const fresh = isShoeFresh(S.shoe);
-  let shoeOpts = null;
-  if (fresh) {
-    const seedErr = clientSeedError(S.clientSeed.trim());
-    const seedErrEl = h("span", { class: "field-error", testid: "client-seed-error", "aria-live": "polite" }, seedErr || "");
-    shoeOpts = h(
-      "div",
-      { class: "shoe-options" },
-      h("p", { class: "muted" }, "A new shoe starts with this deal: you may choose its client seed", caps.cutRange ? " and place the cut card." : "."),
-      h(
-        "label",
-        { class: "field" },
-        "Client seed (optional)",
-        h("input", {
-          type: "text", testid: "client-seed", value: S.clientSeed, maxlength: "64", autocomplete: "off", spellcheck: "false",
-          placeholder: S.shoe?.client_seed || "", "aria-invalid": seedErr ? "true" : "false",
-          // No re-render while typing or on blur: a re-render on blur would swallow the click on Deal.
-          oninput: (e) => {
-            S.clientSeed = e.target.value;
-            const err = clientSeedError(S.clientSeed.trim());
-            seedErrEl.textContent = err || "";
-            e.target.setAttribute("aria-invalid", err ? "true" : "false");
-          },
-        }),
-        seedErrEl,
-      ),
-      caps.cutRange
-        ? h(
-            "label",
-            { class: "field" },
-            h("span", {}, "Cut card at ", h("output", { testid: "cut-value" }, formatPercent(S.cut))),
-            h("input", {
-              type: "range", testid: "cut", min: String(caps.cutRange[0]), max: String(caps.cutRange[1]), step: "0.01", value: String(S.cut),
-              oninput: (e) => { S.cut = Number(e.target.value); S.cutTouched = true; e.target.previousElementSibling.querySelector("output").textContent = formatPercent(S.cut); },
-            }),
-          )
-        : null,
-    );
-  }
-  return h(
-    "section",
-    { class: "bet-panel", "aria-label": "Bets" },
-    h("div", { class: "bet-head" }, h("h2", {}, "Your bets"), chipTray),
-    h("div", { class: "bet-boxes" }, boxes),
-    shoeOpts,
-    h(
-      "div",
-      { class: "deal-row" },
-      h("span", { class: "muted", testid: "bet-total" }, `Total ${formatCoins(total)}`),
-      h("button", { type: "button", class: "btn btn-ghost", testid: "bets-clear", "data-lock": "on", onclick: () => { S.slip.bets = {}; S.slip.ai = {}; render(); } }, "Clear all"),
-      h("button", { type: "button", class: "btn btn-primary", testid: "deal", "data-lock": errors.length ? "disabled" : "on", disabled: errors.length ? true : null, title: errors.join(" ") || null, onclick: deal }, "Deal"),
-    ),
-    errors.length ? h("p", { class: "muted small", testid: "bet-errors" }, errors.join(" ")) : null,
-  );
-}
-
-function renderFairness() {
-  const sh = S.shoe;
-  if (!sh) return null;
-  const total = 52 * sh.decks;
-  const r = S.round;
-  return h(
-    "details",
-    { class: "fairness", open: true, testid: "fairness" },
-    h("summary", {}, "Provably fair shoe"),
-    h(
-      "dl",
-      {},
-      h("dt", {}, "Server seed hash"),
-      h("dd", { class: "mono break", testid: "shoe-hash" }, sh.server_seed_hash),
-      h("dt", {}, "Client seed"),
-      h("dd", { class: "mono break", testid: "shoe-client-seed" }, sh.client_seed ?? "—"),
-      h("dt", {}, "Nonce"),
-      h("dd", { class: "mono", testid: "shoe-nonce" }, String(sh.nonce)),
-      h("dt", {}, "Cards left"),
-      h("dd", { testid: "shoe-remaining" }, `${sh.cards_remaining} of ${total}${sh.cut_card_out ? " · cut card is out: last round of this shoe" : ""}`),
-    ),
-    h("p", { class: "muted small" }, "The hash is committed before any bet on this shoe; the server seed is revealed when the shoe is retired, so you can recompute every card."),
-    r && r.shoe_id
-      ? h("a", { href: `#/verify/${encodeURIComponent(r.shoe_id)}`, class: "btn btn-ghost btn-small", testid: "verify-last-shoe" }, "Verify the last round's shoe")
-      : null,
-  );
+  if (target && !target.disabled && (S.panel === null || target.closest(".drawer"))) target.focus({ preventScroll: true });
 }

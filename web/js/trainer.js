@@ -3,9 +3,9 @@
 // one round's graded decisions. The figures below the stats are pure functions (tested
 // with node) over the history's decisions.
 import { api } from "./api.js";
-import { h, card, clear } from "./dom.js";
-import { reportError, errorText, setBalance } from "./ui.js";
-import { formatCoins, formatSigned, ACTION_LABEL, dealerTotalLabel, parseCard } from "./view.js";
+import { card, clear, h } from "./dom.js";
+import { errorText, reportError, setBalance } from "./ui.js";
+import { ACTION_LABEL, dealerTotalLabel, formatCoins, formatSigned, parseCard } from "./view.js";
 
 export const KINDS = [
   { name: "hard", label: "Hard totals" },
@@ -52,7 +52,10 @@ export function recentAccuracy(decisions, n) {
 
 /** Accuracy of each run of `window` decisions over the last `span`, oldest first. */
 export function rollingAccuracy(decisions, window, span) {
-  const marks = decisions.slice(0, span).reverse().map((d) => (isMistake(d) ? 0 : 1));
+  const marks = decisions
+    .slice(0, span)
+    .reverse()
+    .map((d) => (isMistake(d) ? 0 : 1));
   const out = [];
   let good = 0;
   marks.forEach((mark, i) => {
@@ -88,15 +91,34 @@ export function decisionHandLabel(d) {
 export async function showTrainer(main, roundId, isCurrent) {
   if (roundId) return showGradedRound(main, roundId, isCurrent);
   clear(main);
-  const statsBox = h("section", { class: "panel", testid: "trainer-stats", "aria-labelledby": "trainer-stats-title" }, h("h2", { id: "trainer-stats-title" }, "Accuracy"), h("p", { class: "loading" }, "Loading…"));
-  const chartBox = h("section", { class: "panel", testid: "trainer-recent", "aria-labelledby": "trainer-recent-title" }, h("h2", { id: "trainer-recent-title" }, "Recent accuracy"), h("p", { class: "loading" }, "Loading…"));
-  const mistakesBox = h("section", { class: "panel", testid: "trainer-mistakes", "aria-labelledby": "trainer-mistakes-title" }, h("h2", { id: "trainer-mistakes-title" }, "Latest mistakes"), h("p", { class: "loading" }, "Loading…"));
+  const statsBox = h(
+    "section",
+    { class: "panel", testid: "trainer-stats", "aria-labelledby": "trainer-stats-title" },
+    h("h2", { id: "trainer-stats-title" }, "Accuracy"),
+    h("p", { class: "loading" }, "Loading…"),
+  );
+  const chartBox = h(
+    "section",
+    { class: "panel", testid: "trainer-recent", "aria-labelledby": "trainer-recent-title" },
+    h("h2", { id: "trainer-recent-title" }, "Recent accuracy"),
+    h("p", { class: "loading" }, "Loading…"),
+  );
+  const mistakesBox = h(
+    "section",
+    { class: "panel", testid: "trainer-mistakes", "aria-labelledby": "trainer-mistakes-title" },
+    h("h2", { id: "trainer-mistakes-title" }, "Latest mistakes"),
+    h("p", { class: "loading" }, "Loading…"),
+  );
   main.appendChild(
     h(
       "div",
       { class: "trainer", testid: "trainer" },
       h("h1", {}, "Trainer"),
-      h("p", { class: "muted" }, "Every decision you take is graded against the exact expected value of your very hand at its table, as the coach computes it. A mistake is a decision that gives up 0.0005 of the bet or more."),
+      h(
+        "p",
+        { class: "muted" },
+        "Every decision you take is graded against the exact expected value of your very hand at its table, as the coach computes it. A mistake is a decision that gives up 0.0005 of the bet or more.",
+      ),
       statsBox,
       h("div", { class: "trainer-grid" }, chartBox, mistakesBox),
     ),
@@ -155,7 +177,12 @@ function statsView(s) {
     h(
       "dl",
       { class: "stat-grid" },
-      h("div", { class: "stat" }, h("dt", {}, "Accuracy"), h("dd", { testid: "trainer-accuracy" }, formatAccuracy(accuracy(s.decisions ?? 0, s.mistakes ?? 0)))),
+      h(
+        "div",
+        { class: "stat" },
+        h("dt", {}, "Accuracy"),
+        h("dd", { testid: "trainer-accuracy" }, formatAccuracy(accuracy(s.decisions ?? 0, s.mistakes ?? 0))),
+      ),
       h("div", { class: "stat" }, h("dt", {}, "Decisions"), h("dd", { testid: "trainer-decisions" }, String(s.decisions ?? 0))),
       h("div", { class: "stat" }, h("dt", {}, "Mistakes"), h("dd", { testid: "trainer-mistake-count" }, String(s.mistakes ?? 0))),
       h("div", { class: "stat" }, h("dt", {}, "EV lost (coins)"), h("dd", { testid: "trainer-ev-lost" }, formatCoins(s.ev_lost ?? 0))),
@@ -164,8 +191,20 @@ function statsView(s) {
       "table",
       { class: "trainer-table", testid: "trainer-by-kind" },
       h("caption", { class: "sr-only" }, "Accuracy by kind of decision"),
-      h("thead", {}, h("tr", {}, ["Kind", "Decisions", "Mistakes", "Accuracy", "EV lost (coins)"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, KINDS.map((k) => row(k.label, byKind[k.name], `trainer-kind-${k.name}`))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["Kind", "Decisions", "Mistakes", "Accuracy", "EV lost (coins)"].map((t) => h("th", { scope: "col" }, t)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        KINDS.map((k) => row(k.label, byKind[k.name], `trainer-kind-${k.name}`)),
+      ),
     ),
     h("p", { class: "muted small" }, "Counted over settled rounds; insurance counts insurance, even money and declining them."),
   );
@@ -208,7 +247,13 @@ function recentChart(windows) {
   });
   const axis = windows.length * (barHeight + gap) + 12;
   for (const tick of [0, 0.5, 1]) {
-    chart.append(svg("text", { x: left + tick * scale, y: axis + 6, class: "chart-tick", "text-anchor": tick === 0 ? "start" : tick === 1 ? "end" : "middle" }, `${tick * 100}%`));
+    chart.append(
+      svg(
+        "text",
+        { x: left + tick * scale, y: axis + 6, class: "chart-tick", "text-anchor": tick === 0 ? "start" : tick === 1 ? "end" : "middle" },
+        `${tick * 100}%`,
+      ),
+    );
   }
   return h("figure", { class: "trainer-figure" }, chart, h("figcaption", { class: "muted small" }, "Share of decisions that were not mistakes."));
 }
@@ -216,7 +261,8 @@ function recentChart(windows) {
 /** A line: the accuracy of every run of 50 decisions among the last 1,000. */
 function trendChart(values) {
   const caption = `Accuracy of each run of ${WINDOWS[0]} decisions, over the last ${WINDOWS.at(-1).toLocaleString("en-US")}, oldest left.`;
-  if (values.length < 2) return h("p", { class: "muted small", testid: "trainer-trend-empty" }, `The trend shows once you have taken ${WINDOWS[0] + 1} decisions.`);
+  if (values.length < 2)
+    return h("p", { class: "muted small", testid: "trainer-trend-empty" }, `The trend shows once you have taken ${WINDOWS[0] + 1} decisions.`);
   const width = 420;
   const height = 120;
   const left = 40;
@@ -228,7 +274,13 @@ function trendChart(values) {
   const last = values.at(-1);
   const chart = svg(
     "svg",
-    { viewBox: `0 0 ${width} ${height}`, class: "trainer-chart", role: "img", "aria-label": `${caption} Latest: ${formatAccuracy(last)}.`, "data-testid": "trainer-trend" },
+    {
+      viewBox: `0 0 ${width} ${height}`,
+      class: "trainer-chart",
+      role: "img",
+      "aria-label": `${caption} Latest: ${formatAccuracy(last)}.`,
+      "data-testid": "trainer-trend",
+    },
     svg("title", {}, `${caption} Latest: ${formatAccuracy(last)}.`),
   );
   for (const tick of [0, 0.5, 1]) {
@@ -247,7 +299,15 @@ function mistakesView(mistakes) {
     "table",
     { class: "trainer-table", testid: "trainer-mistake-list" },
     h("caption", { class: "sr-only" }, "Latest mistakes"),
-    h("thead", {}, h("tr", {}, ["Hand", "Up card", "You", "Best", "Loss", ""].map((t) => h("th", { scope: "col" }, t)))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["Hand", "Up card", "You", "Best", "Loss", ""].map((t) => h("th", { scope: "col" }, t)),
+      ),
+    ),
     h(
       "tbody",
       {},
@@ -255,12 +315,30 @@ function mistakesView(mistakes) {
         h(
           "tr",
           { testid: "trainer-mistake", dataset: { roundId: d.round_id } },
-          h("td", {}, h("div", { class: "cards" }, (d.cards || []).map((c) => card(c, { small: true }))), h("span", { class: "muted small" }, decisionHandLabel(d))),
+          h(
+            "td",
+            {},
+            h(
+              "div",
+              { class: "cards" },
+              (d.cards || []).map((c) => card(c, { small: true })),
+            ),
+            h("span", { class: "muted small" }, decisionHandLabel(d)),
+          ),
           h("td", {}, d.up ? card(d.up, { small: true }) : "—"),
           h("td", {}, ACTION_LABEL[d.action] || d.action),
           h("td", {}, ACTION_LABEL[d.best] || d.best),
           h("td", { class: "loss" }, formatLoss(d.loss), h("br"), h("span", { class: "muted small" }, `${formatCoins(Number(d.loss) * d.bet)} coins`)),
-          h("td", {}, h("a", { href: `#/trainer/${encodeURIComponent(d.round_id)}`, testid: "trainer-mistake-round" }, "Round", h("span", { class: "sr-only" }, ` of ${decisionHandLabel(d)} against ${parseCard(d.up)?.name ?? "the dealer"}`))),
+          h(
+            "td",
+            {},
+            h(
+              "a",
+              { href: `#/trainer/${encodeURIComponent(d.round_id)}`, testid: "trainer-mistake-round" },
+              "Round",
+              h("span", { class: "sr-only" }, ` of ${decisionHandLabel(d)} against ${parseCard(d.up)?.name ?? "the dealer"}`),
+            ),
+          ),
         ),
       ),
     ),
@@ -287,19 +365,37 @@ async function showGradedRound(main, roundId, isCurrent) {
       { class: "trainer panel", testid: "trainer-round", "aria-labelledby": "trainer-round-title" },
       h("h1", { id: "trainer-round-title" }, `Round at ${r.table}`),
       h("p", { class: "muted small" }, r.settled_at ? `Settled ${new Date(r.settled_at).toLocaleString()} · net ${formatSigned(r.net)}` : "In play"),
-      h("div", { class: "hi-dealer" }, h("span", { class: "muted small" }, `Dealer ${dealerTotalLabel(r.dealer)}`), h("div", { class: "cards" }, (r.dealer?.cards || []).map((c) => card(c, { small: true })))),
+      h(
+        "div",
+        { class: "hi-dealer" },
+        h("span", { class: "muted small" }, `Dealer ${dealerTotalLabel(r.dealer)}`),
+        h(
+          "div",
+          { class: "cards" },
+          (r.dealer?.cards || []).map((c) => card(c, { small: true })),
+        ),
+      ),
       user.map((b) =>
         b.hands.map((hand, i) =>
           h(
             "div",
             { class: "trainer-hand" },
             h("h2", {}, `Box ${b.box + 1}, hand ${i + 1}`),
-            h("div", { class: "cards" }, hand.cards.map((c) => card(c, { small: true }))),
+            h(
+              "div",
+              { class: "cards" },
+              hand.cards.map((c) => card(c, { small: true })),
+            ),
             h(
               "ol",
               { class: "trainer-decisions", testid: `trainer-decisions-${b.box}-${i}` },
               (hand.decisions || []).map((d) =>
-                h("li", {}, `${decisionHandLabel(d)}: ${ACTION_LABEL[d.action] || d.action}`, isMistake(d) ? ` · ${ACTION_LABEL[d.best] || d.best} was better: ${formatLoss(d.loss)}` : " ✓"),
+                h(
+                  "li",
+                  {},
+                  `${decisionHandLabel(d)}: ${ACTION_LABEL[d.action] || d.action}`,
+                  isMistake(d) ? ` · ${ACTION_LABEL[d.best] || d.best} was better: ${formatLoss(d.loss)}` : " ✓",
+                ),
               ),
             ),
           ),

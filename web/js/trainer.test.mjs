@@ -1,7 +1,8 @@
 // The Trainer page's figures over the history's graded decisions.
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
-import { decisionsOf, recentAccuracy, rollingAccuracy, accuracy, formatAccuracy, formatLoss, decisionHandLabel, isMistake } from "./trainer.js";
+import { test } from "node:test";
+import { accuracy, decisionHandLabel, decisionsOf, formatAccuracy, formatLoss, isMistake, recentAccuracy, rollingAccuracy } from "./trainer.js";
 
 const round = (id, decisions) => ({
   round_id: id,
@@ -17,7 +18,14 @@ const hit = { action: "hit", best: "hit", loss: 0, kind: "hard", cards: ["2S", "
 
 test("decisions come latest first, with their round, up card and bet", () => {
   const ds = decisionsOf([round("b", [hit, stand8]), round("a", [hit])]);
-  assert.deepEqual(ds.map((d) => [d.round_id, d.action]), [["b", "stand"], ["b", "hit"], ["a", "hit"]]);
+  assert.deepEqual(
+    ds.map((d) => [d.round_id, d.action]),
+    [
+      ["b", "stand"],
+      ["b", "hit"],
+      ["a", "hit"],
+    ],
+  );
   assert.equal(ds[0].up, "6D");
   assert.equal(ds[0].bet, 100);
 });

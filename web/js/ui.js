@@ -1,33 +1,65 @@
-// Shared UI services: toasts, error reporting, the header's balance, navigation.
-import { h } from "./dom.js";
-import { formatCoins } from "./view.js";
-import { getSession, updateSessionUser } from "./api.js";
+// Shared UI services: the toast, error sentences, the header's balance, navigation.
 
-export function toast(message, { tone = "error", timeout = tone === "error" ? 8000 : 4000 } = {}) {
+import { getSession, updateSessionUser } from "./api.js";
+import { h } from "./dom.js";
+import { formatCoins, formatSigned } from "./view.js";
+
+let toastTimer = null;
+/** One toast at a time: a new one replaces the last (toasts sit under the header, never on the controls). */
+export function toast(message, { tone = "error", timeout = tone === "error" ? 6000 : 3500 } = {}) {
   const box = document.getElementById("toasts");
   if (!box) return;
+  clearTimeout(toastTimer);
   const el = h(
     "div",
     { class: `toast toast-${tone}`, role: tone === "error" ? "alert" : "status", testid: tone === "error" ? "toast-error" : "toast" },
     h("span", { class: "toast-text" }, message),
     h("button", { type: "button", class: "toast-close", "aria-label": "Dismiss", onclick: () => el.remove() }, "×"),
   );
-  box.appendChild(el);
-  while (box.children.length > 4) box.firstChild.remove();
-  if (timeout) setTimeout(() => el.remove(), timeout);
+  box.replaceChildren(el);
+  if (timeout) toastTimer = setTimeout(() => el.remove(), timeout);
 }
 
-/** Words for an ApiError (problem document): detail, else title, plus hints. */
+// What a player should read for each problem code (API.md); the server's detail is for developers.
+const PROBLEM_SENTENCES = {
+  network_error: "The server could not be reached: check your connection and try again.",
+  malformed_request: "The game sent a request the server could not read. Reload the page and try again.",
+  payload_too_large: "That request was too large.",
+  unsupported_media_type: "The game sent a request the server could not read. Reload the page and try again.",
+  idempotency_key_reused: "That request was already sent with other values. Try again.",
+  login_taken: "That login is taken: choose another.",
+  bad_credentials: "Wrong login or password.",
+  too_many_attempts: "Too many failed logins: this login is locked for a while.",
+  unauthorized: "Please log in.",
+  not_found: "Not found: it does not exist, or it is another player's.",
+  throttled: "Too many requests at once: wait a moment.",
+  round_in_progress: "A round is still in play at this table: finish it first.",
+  shoe_not_committed: "This table's shoe was not shown yet: the table has been refreshed, deal again.",
+  no_round: "No round is in play at this table.",
+  illegal_action: "That move is not allowed now.",
+  bet_out_of_limits: "That bet is outside the table's limits.",
+  insufficient_funds: "Your balance does not cover that.",
+  stale_state: "The round moved on in another tab or window.",
+  conflict: "Another request changed this table at the same moment.",
+};
+// Codes whose server detail adds something a player needs (which field, why).
+const DETAIL_HELPS = new Set(["validation_error", "illegal_action", "bet_out_of_limits"]);
+
+/** Words for an ApiError (problem document): the code's sentence, else detail or title. */
 export function errorText(err) {
   if (!err) return "Something went wrong.";
-  let text = sentence(err.detail || err.title || err.message || "Something went wrong");
+  let text = PROBLEM_SENTENCES[err.code];
+  if (text && DETAIL_HELPS.has(err.code) && err.detail) text = `${text.replace(/\.$/, ":")} ${sentence(err.detail)}`;
+  if (!text) text = sentence(err.detail || err.title || err.message || "Something went wrong");
   if (err.status === 429 && err.retryAfter) text += ` Try again in ${err.retryAfter} s.`;
   return text;
 }
 
 /** In words: snake_case field names spelled as words, a capital first, a full stop last. */
 export function sentence(text) {
-  let t = String(text).trim().replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (w) => w.replace(/_/g, " "));
+  let t = String(text)
+    .trim()
+    .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (w) => w.replace(/_/g, " "));
   if (!t) return t;
   t = t[0].toUpperCase() + t.slice(1);
   return /[.!?…]$/.test(t) ? t : `${t}.`;
@@ -38,11 +70,22 @@ export function reportError(err, prefix = "") {
   toast((prefix ? `${prefix}: ` : "") + errorText(err));
 }
 
+/** The header's balance; a change flashes its amount (green up, red down). */
 export function setBalance(balance) {
   if (balance === null || balance === undefined) return;
+  const before = getSession()?.user?.balance;
   updateSessionUser({ balance });
   const el = document.querySelector('[data-testid="balance"]');
-  if (el) el.textContent = formatCoins(balance);
+  if (!el) return;
+  el.textContent = formatCoins(balance);
+  const change = Number(balance) - Number(before);
+  if (before === undefined || before === null || !change) return;
+  const flash = document.querySelector('[data-testid="balance-change"]');
+  if (!flash) return;
+  flash.textContent = formatSigned(change);
+  flash.className = `bal-change ${change > 0 ? "pos" : "neg"}`;
+  void flash.offsetWidth; // restart the animation
+  flash.classList.add("flash");
 }
 
 export function currentUser() {
@@ -55,9 +98,15 @@ export function go(hash) {
   else location.hash = hash;
 }
 
-/** Disable every lockable control while a request is in flight. */
+/** Disable every lockable control while a request is in flight; the spinner shows after 150 ms. */
+let busyTimer = null;
 export function lockControls(root, locked) {
   // data-lock="on": enabled when idle; data-lock="disabled": disabled anyway.
   for (const el of root.querySelectorAll("[data-lock]")) el.disabled = locked || el.dataset.lock === "disabled";
   root.setAttribute("aria-busy", locked ? "true" : "false");
+  clearTimeout(busyTimer);
+  const spinner = document.getElementById("busy");
+  if (!spinner) return;
+  if (locked) busyTimer = setTimeout(() => (spinner.hidden = false), 150);
+  else spinner.hidden = true;
 }

@@ -1,6 +1,6 @@
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sentence, errorText } from "./ui.js";
+import { test } from "node:test";
+import { errorText, sentence } from "./ui.js";
 
 test("API details read as sentences", () => {
   assert.equal(sentence("no shoe abc"), "No shoe abc.");
@@ -8,4 +8,14 @@ test("API details read as sentences", () => {
   assert.equal(sentence("Wrong login or password."), "Wrong login or password.");
   assert.equal(errorText({ title: "Too Many Requests", status: 429, retryAfter: "30" }), "Too Many Requests. Try again in 30 s.");
   assert.equal(errorText({ detail: "the round is at version 5", title: "Precondition Failed" }), "The round is at version 5.");
+});
+
+test("problem codes read as plain sentences", () => {
+  assert.equal(errorText({ code: "stale_state", status: 412, detail: "The round is at version 24" }), "The round moved on in another tab or window.");
+  assert.equal(errorText({ code: "insufficient_funds", status: 409, detail: "balance 3 < 10" }), "Your balance does not cover that.");
+  assert.equal(
+    errorText({ code: "illegal_action", status: 409, detail: "double is not allowed on a split hand" }),
+    "That move is not allowed now: Double is not allowed on a split hand.",
+  );
+  assert.equal(errorText({ code: "throttled", status: 429, retryAfter: "2" }), "Too many requests at once: wait a moment. Try again in 2 s.");
 });

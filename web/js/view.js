@@ -41,7 +41,12 @@ export function formatEv(ev) {
   return (v > 0 ? "+" : "−") + Math.abs(v).toFixed(3);
 }
 
-const SUIT = { S: { sym: "♠", name: "spades", red: false }, H: { sym: "♥", name: "hearts", red: true }, D: { sym: "♦", name: "diamonds", red: true }, C: { sym: "♣", name: "clubs", red: false } };
+const SUIT = {
+  S: { sym: "♠", name: "spades", red: false },
+  H: { sym: "♥", name: "hearts", red: true },
+  D: { sym: "♦", name: "diamonds", red: true },
+  C: { sym: "♣", name: "clubs", red: false },
+};
 const RANK = { A: ["A", "Ace"], T: ["10", "Ten"], J: ["J", "Jack"], Q: ["Q", "Queen"], K: ["K", "King"] };
 const RANK_WORDS = { 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine" };
 
@@ -63,11 +68,27 @@ export function handTotalLabel(hand) {
   return hand.soft ? `soft ${hand.total}` : String(hand.total);
 }
 
+/** The total of some face-up cards, as the engine counts it: an ace is 11 unless that busts. */
+export function cardsTotal(codes) {
+  let total = 0;
+  let aces = 0;
+  for (const code of codes) {
+    const rank = String(code).slice(0, -1).toUpperCase();
+    total += rank === "A" ? 11 : "TJQK".includes(rank) ? 10 : Number(rank);
+    if (rank === "A") aces++;
+  }
+  while (total > 21 && aces > 0) {
+    total -= 10;
+    aces--;
+  }
+  return { total, soft: aces > 0 };
+}
+
 /** Dealer total: "showing 10" while cards are hidden. */
 export function dealerTotalLabel(dealer) {
-  if (!dealer || !dealer.cards || dealer.cards.length === 0) return "";
+  if (!dealer?.cards || dealer.cards.length === 0) return "";
   const base = dealer.soft ? `soft ${dealer.total}` : String(dealer.total);
-  if (dealer.hidden > 0 || dealer.cards.length === 1) return `showing ${base}`;
+  if (dealer.hidden > 0 || dealer.cards.length === 1) return dealer.cards[0].startsWith("A") ? "showing an ace" : `showing ${base}`;
   if (dealer.cards.length === 2 && dealer.total === 21) return "Blackjack";
   if (dealer.total > 21) return `bust (${dealer.total})`;
   return base;
@@ -76,10 +97,64 @@ export function dealerTotalLabel(dealer) {
 const RESULT_WORDS = { win: "Win", lose: "Lose", push: "Push", blackjack: "Blackjack!", even_money: "Even money", surrender: "Surrendered" };
 const STATUS_WORDS = { playing: "playing", standing: "stands", bust: "bust", blackjack: "blackjack", surrendered: "surrendered" };
 
+/** A settled hand in words with its net: "Win +10", "Lose −10", "Push 0". */
 export function resultLabel(hand) {
-  if (!hand || !hand.result) return null;
+  if (!hand?.result) return null;
   const word = RESULT_WORDS[hand.result] || hand.result;
-  return hand.payout !== null && hand.payout !== undefined ? `${word} · paid ${formatCoins(hand.payout)}` : word;
+  return hand.payout !== null && hand.payout !== undefined ? `${word} ${formatSigned(handNet(hand))}` : word;
+}
+
+/** What a settled hand won or lost: its payout less its stake. */
+export function handNet(hand) {
+  return Number(hand.payout) - Number(hand.bet);
+}
+
+/** The insurance of a box in words, once the dealer's hand is known. */
+export function insuranceSentence(box, dealerHasBlackjack) {
+  if (box.insurance === null || box.insurance === undefined) return null;
+  if (box.insurance_payout === null || box.insurance_payout === undefined) return `Insured for ${formatCoins(box.insurance)}.`;
+  const paid = Number(box.insurance_payout);
+  if (paid > 0) return `Insurance won ${formatSigned(paid - Number(box.insurance))}: the dealer has blackjack.`;
+  return dealerHasBlackjack === false
+    ? `Insurance lost ${formatSigned(-Number(box.insurance))}: the dealer has no blackjack.`
+    : `Insurance lost ${formatSigned(-Number(box.insurance))}.`;
+}
+
+const DECISION_WORDS = {
+  hit: "hit",
+  stand: "stand",
+  double: "double",
+  split: "split",
+  surrender: "surrender",
+  insurance: "insurance",
+  even_money: "even money",
+  decline_insurance: "no insurance",
+};
+/** The trainer's mark on one graded decision: "✓", or "hit was better: −0.06 of the bet". */
+export function decisionMark(decision) {
+  const loss = Number(decision.loss);
+  if (!(loss >= 0.0005)) return { ok: true, text: "✓" };
+  const amount = loss >= 0.01 ? loss.toFixed(2) : loss.toFixed(3);
+  return { ok: false, text: `${DECISION_WORDS[decision.best] || decision.best} was better: −${amount} of the bet` };
+}
+
+/** A bet as a stack of chips, largest first (at most `max` drawn). */
+export function chipStack(amount, values, max = 8) {
+  const stack = [];
+  let left = Number(amount) || 0;
+  for (const v of [...values].sort((a, b) => b - a)) {
+    while (left >= v && stack.length < max) {
+      stack.push(v);
+      left -= v;
+    }
+  }
+  return stack;
+}
+
+/** A box's bet after adding a chip: capped at the table maximum, with a word when it is. */
+export function addChip(current, chip, maxBet) {
+  const wanted = Number(current || 0) + chip;
+  return wanted > maxBet ? { amount: maxBet, capped: true } : { amount: wanted, capped: false };
 }
 export function resultTone(result) {
   if (result === "win" || result === "blackjack" || result === "even_money") return "win";
@@ -100,12 +175,17 @@ export function netSentence(net) {
 
 export function roundStatusLabel(round) {
   if (!round) return "No round yet: place your bets.";
-  if (round.status === "insurance") return "Insurance? The dealer shows an ace.";
+  if (round.status === "insurance") {
+    const box = round.turn ? `Box ${round.turn.box + 1}: ` : "";
+    return (round.legal_actions || []).includes("even_money")
+      ? `${box}even money? You have blackjack, the dealer shows an ace.`
+      : `${box}insurance? The dealer shows an ace.`;
+  }
   if (round.status === "player_turn") {
     const t = round.turn;
     return t ? `Your turn: box ${t.box + 1}${hasSplit(round, t.box) ? `, hand ${t.hand + 1}` : ""}.` : "Your turn.";
   }
-  if (round.status === "settled") return "Round settled: place your bets.";
+  if (round.status === "settled") return "Place your bets.";
   return round.status;
 }
 function hasSplit(round, box) {
@@ -158,19 +238,20 @@ export function buildRoundRequest(table, slip, balance, { shoe, clientSeed, cut,
   const ai = [];
   const boxes = table.boxes || 1;
   for (let b = 0; b < boxes; b++) {
-    const amount = Number((slip.bets || {})[b] || 0);
+    const amount = Number(slip.bets?.[b] || 0);
     if (amount > 0) {
       if (!Number.isInteger(amount)) errors.push(`Box ${b + 1}: bets are whole coins.`);
       if (amount < table.min_bet) errors.push(`Box ${b + 1}: the minimum bet is ${formatCoins(table.min_bet)}.`);
       if (amount > table.max_bet) errors.push(`Box ${b + 1}: the maximum bet is ${formatCoins(table.max_bet)}.`);
       bets.push({ box: b, amount });
-    } else if ((slip.ai || {})[b] && table.rules && table.rules.ai_players) {
+    } else if (slip.ai?.[b] && table.rules?.ai_players) {
       ai.push({ box: b, level: slip.ai[b] });
     }
   }
   if (bets.length === 0) errors.push("Put a bet on at least one box.");
   const total = bets.reduce((s, x) => s + x.amount, 0);
-  if (balance !== null && balance !== undefined && total > balance) errors.push(`Your bets (${formatCoins(total)}) are more than your balance (${formatCoins(balance)}).`);
+  if (balance !== null && balance !== undefined && total > balance)
+    errors.push(`Your bets (${formatCoins(total)}) are more than your balance (${formatCoins(balance)}).`);
   const body = { bets };
   if (ai.length) body.ai = ai;
   if (isShoeFresh(shoe)) {
@@ -180,7 +261,7 @@ export function buildRoundRequest(table, slip, balance, { shoe, clientSeed, cut,
       if (e) errors.push(e);
       else body.client_seed = seed;
     }
-    const range = table.rules && table.rules.cut_range;
+    const range = table.rules?.cut_range;
     if (Array.isArray(range) && cutTouched && cut !== null && cut !== undefined) {
       const c = Math.round(Number(cut) * 100) / 100;
       if (!(c >= range[0] && c <= range[1])) errors.push(`The cut must be between ${formatPercent(range[0])} and ${formatPercent(range[1])}.`);
@@ -238,7 +319,7 @@ export function rowHandEvs(evMap, section, row, up) {
   for (const [key, byUp] of Object.entries(evMap || {})) {
     const where = chartRowOfHand(key);
     if (!where || where.section !== section || where.row !== String(row)) continue;
-    const evs = Object.entries((byUp || {})[up] || {}).sort((x, y) => y[1] - x[1]);
+    const evs = Object.entries(byUp?.[up] || {}).sort((x, y) => y[1] - x[1]);
     out.push({ hand: key, evs });
   }
   return out.sort((x, y) => x.hand.localeCompare(y.hand));

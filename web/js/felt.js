@@ -1,0 +1,250 @@
+// The felt: the dealer's cards, each box (its hands, or its betting circle between rounds),
+// the round's status and result. Cards appear as they land (pacing.js).
+import { card, h } from "./dom.js";
+import { feltCards } from "./pacing.js";
+import { tableCapabilities } from "./rules.js";
+import { settings } from "./settings.js";
+import {
+  addChip,
+  cardsTotal,
+  chipStack,
+  chipValues,
+  dealerTotalLabel,
+  decisionMark,
+  formatCoins,
+  formatSigned,
+  handTotalLabel,
+  insuranceSentence,
+  netSentence,
+  resultLabel,
+  resultTone,
+  roundStatusLabel,
+  statusLabel,
+} from "./view.js";
+
+export function renderFelt(ctl) {
+  const S = ctl.state;
+  const r = S.round;
+  const betting = !r || (r.status === "settled" && !S.pace);
+  const landed = feltCards(r, S.shown);
+  const seats = betting ? Array.from({ length: tableCapabilities(S.table).boxes }, (_, n) => n) : (r.boxes || []).map((b) => b.box);
+  const boxes = seats.map((n) => renderBox(ctl, n, (r?.boxes || []).find((b) => b.box === n) || null, landed, betting));
+  return h(
+    "div",
+    { class: "felt", testid: "felt", onclick: ctl.skip },
+    renderDealer(r, landed, !S.pace, S.justLanded, !!S.table.rules?.hole_card),
+    h("div", { class: "boxes", testid: "boxes" }, boxes),
+    renderStatus(S, r),
+  );
+}
+
+function renderDealer(r, landed, complete, justLanded, hole) {
+  const d = r?.dealer;
+  const cards = landed.dealer.map((code, i) => {
+    const key = `d:${i}:${code ?? "back"}`;
+    return card(code, { fresh: key === justLanded, flip: key === justLanded && i === 1 && code !== null && hole });
+  });
+  const faces = landed.dealer.filter(Boolean);
+  const total = !d
+    ? ""
+    : complete
+      ? dealerTotalLabel(d)
+      : faces.length
+        ? dealerTotalLabel({ cards: faces, hidden: landed.dealer.length - faces.length, ...cardsTotal(faces) })
+        : "";
+  return h(
+    "div",
+    { class: "dealer-area", testid: "dealer" },
+    h("div", { class: "label" }, "Dealer ", total ? h("span", { class: "total", testid: "dealer-total" }, total) : null),
+    h("div", { class: `cards ${cards.length ? "" : "empty"}` }, cards),
+  );
+}
+
+function renderStatus(S, r) {
+  const complete = r && !S.pace;
+  const settled = complete && r.status === "settled";
+  const net = settled ? Number(r.net) : null;
+  let words = roundStatusLabel(r);
+  if (S.pace) words = r.status === "settled" ? "The dealer plays…" : "Dealing…";
+  return h(
+    "div",
+    { class: "status-line" },
+    h("p", { class: "round-status", testid: "round-status", dataset: { status: r ? r.status : "none" } }, words),
+    h(
+      "p",
+      { class: "busy", id: "busy", testid: "busy", role: "status", hidden: true },
+      h("span", { class: "spinner", "aria-hidden": "true" }),
+      "Waiting for the table…",
+    ),
+    h("p", { class: `round-net ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-result" }, settled ? netSentence(r.net) : ""),
+    settled ? h("p", { class: `round-net-figure ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-net" }, formatSigned(r.net)) : null,
+  );
+}
+
+function renderBox(ctl, n, box, landed, betting) {
+  const S = ctl.state;
+  const r = S.round;
+  const isUser = !box || box.player === "user";
+  const who = !box ? (S.slip.ai[n] ? `AI · ${S.slip.ai[n]}` : "") : isUser ? "You" : `AI · ${box.player.replace(/^ai:/, "")}`;
+  const turn = !betting && r.turn && r.turn.box === n && r.status !== "settled";
+  const insurance = box ? insuranceSentence(box, dealerHasBlackjack(r, S)) : null;
+  return h(
+    "div",
+    {
+      class: `box ${isUser ? "box-user" : "box-ai"} ${turn ? "box-turn" : ""}`,
+      testid: box ? `box-${n}` : `seat-${n}`,
+      "aria-label": `Box ${n + 1}${who ? `, ${who}` : ""}`,
+    },
+    h("div", { class: "box-head" }, h("span", { class: "box-no" }, `Box ${n + 1}`), who ? h("span", { class: "who" }, who) : null),
+    insurance ? h("div", { class: "box-extra", testid: `box-insurance-${n}` }, insurance) : null,
+    box
+      ? h(
+          "div",
+          { class: "hands" },
+          box.hands.map((hd, hi) => renderHand(S, box, hd, hi, landed)),
+        )
+      : null,
+    betting ? renderBetCircle(ctl, n) : null,
+  );
+}
+
+function dealerHasBlackjack(r, S) {
+  if (r?.status !== "settled" || S.pace) return null;
+  const d = r.dealer;
+  return d.cards.length === 2 && d.total === 21;
+}
+
+function renderHand(S, box, hd, hi, landed) {
+  const r = S.round;
+  const isTurn = r.turn && r.turn.box === box.box && r.turn.hand === hi && r.status === "player_turn";
+  const complete = !S.pace;
+  const res = complete ? resultLabel(hd) : null;
+  const cards = landed.hands[`${box.box}:${hi}`] || [];
+  const waiting = hd.status !== "playing" && !hd.result && hd.status !== "blackjack" && hd.status !== "bust";
+  return h(
+    "div",
+    {
+      class: `hand ${isTurn ? "hand-turn" : ""}`,
+      testid: `hand-${box.box}-${hi}`,
+      "aria-current": isTurn ? "true" : null,
+      dataset: { status: hd.status, result: complete ? hd.result || "" : "" },
+    },
+    h(
+      "div",
+      { class: "cards" },
+      cards.map((c, i) => card(c, { fresh: `${box.box}:${hi}:${i}:${c}` === S.justLanded })),
+    ),
+    h(
+      "div",
+      { class: "hand-info" },
+      h("span", { class: "lbl" }, "Total "),
+      h(
+        "span",
+        { class: "total", testid: `hand-total-${box.box}-${hi}` },
+        complete || cards.length === hd.cards.length ? handTotalLabel(hd) : String(cardsTotal(cards).total),
+      ),
+      h("span", { class: "lbl" }, " Bet "),
+      h("span", { class: "hand-bet", testid: `hand-bet-${box.box}-${hi}` }, `${formatCoins(hd.bet)}${hd.doubled ? " (doubled)" : ""}`),
+      waiting && complete ? h("span", { class: "muted" }, ` · ${statusLabel(hd.status)}`) : null,
+    ),
+    res ? h("div", { class: `result result-${resultTone(hd.result)} ${S.fresh.results ? "pop" : ""}`, testid: `hand-result-${box.box}-${hi}` }, res) : null,
+    renderMarks(S, hd, box.box, hi),
+  );
+}
+
+/** The trainer's marks: the last decision's as it is taken, every one once the round is over (or only then). */
+function renderMarks(S, hd, n, hi) {
+  const decisions = hd.decisions || [];
+  if (decisions.length === 0) return null;
+  const settled = S.round.status === "settled" && !S.pace;
+  if (!settled && settings.holdMarks) return null;
+  const shown = settled ? decisions : decisions.slice(-1);
+  return h(
+    "ul",
+    { class: "marks", testid: `marks-${n}-${hi}`, "aria-label": "Decision marks" },
+    shown.map((d) => {
+      const mark = decisionMark(d);
+      return h("li", { class: mark.ok ? "mark-ok" : "mark-miss", testid: "mark" }, mark.text);
+    }),
+  );
+}
+
+function renderBetCircle(ctl, n) {
+  const S = ctl.state;
+  const t = S.table;
+  const amount = Number(S.slip.bets[n] || 0);
+  const ai = S.slip.ai[n] || "";
+  const caps = tableCapabilities(t);
+  const stack = chipStack(amount, chipValues(t.min_bet, t.max_bet));
+  const place = () => {
+    const next = addChip(amount, S.chip, t.max_bet);
+    S.slip.bets[n] = next.amount;
+    delete S.slip.ai[n];
+    S.betNote = next.capped ? `Box ${n + 1}: capped at the table maximum, ${formatCoins(t.max_bet)}.` : "";
+    S.fresh = { chipBox: n };
+    ctl.chipSound();
+    ctl.render();
+  };
+  return h(
+    "div",
+    { class: `bet-box ${amount ? "has-bet" : ""}`, testid: `bet-box-${n}` },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "bet-circle",
+        testid: `bet-add-${n}`,
+        "data-lock": "on",
+        "aria-label": `Box ${n + 1}: add ${formatCoins(S.chip)} (bet ${formatCoins(amount)})`,
+        onclick: place,
+      },
+      h(
+        "span",
+        { class: "stack", "aria-hidden": "true" },
+        stack.map((v, i) => h("span", { class: `stack-chip chip-${v} ${S.fresh.chipBox === n && i === stack.length - 1 ? "chip-in" : ""}` })),
+      ),
+      h("span", { class: "bet-amount", testid: `bet-amount-${n}` }, amount ? formatCoins(amount) : ai ? `AI ${ai}` : "Bet"),
+    ),
+    amount
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-small btn-ghost bet-clear",
+            testid: `bet-clear-${n}`,
+            "data-lock": "on",
+            "aria-label": `Clear box ${n + 1}`,
+            onclick: () => clearBox(ctl, n),
+          },
+          "×",
+        )
+      : null,
+    caps.canAi && !amount ? renderAiPick(ctl, n, ai) : null,
+  );
+}
+
+function clearBox(ctl, n) {
+  delete ctl.state.slip.bets[n];
+  ctl.state.betNote = "";
+  ctl.render();
+}
+
+function renderAiPick(ctl, n, ai) {
+  const S = ctl.state;
+  const pick = (e) => {
+    if (e.target.value) S.slip.ai[n] = e.target.value;
+    else delete S.slip.ai[n];
+    ctl.render();
+  };
+  return h(
+    "label",
+    { class: "ai-pick" },
+    h("span", { class: "sr-only" }, `AI player on box ${n + 1}`),
+    h(
+      "select",
+      { testid: `ai-level-${n}`, "data-lock": "on", onchange: pick },
+      h("option", { value: "", selected: !ai ? true : null }, "Empty"),
+      ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: ai === l ? true : null }, `AI ${l}`)),
+    ),
+  );
+}

@@ -1,0 +1,106 @@
+// Log in and register.
+import { api, primeTables, saveSession } from "./api.js";
+import { clear, field, h } from "./dom.js";
+import { errorText, toast } from "./ui.js";
+import { credentialError } from "./view.js";
+
+const CREDENTIAL_HINT = "4–32 letters and digits";
+
+export function showLogin(main, onLoggedIn) {
+  clear(main);
+  const login = loginForm(onLoggedIn);
+  main.appendChild(
+    h(
+      "section",
+      { class: "auth" },
+      h("p", { class: "tagline" }, "Four tables, honest shoes you can verify, and a coach at your side. Coins are virtual."),
+      h("div", { class: "auth-grid" }, login, registerForm(onLoggedIn)),
+      h("p", { class: "muted small" }, "Each browser tab keeps its own login, so you can play several accounts side by side."),
+    ),
+  );
+  login.querySelector("input").focus();
+}
+
+function credentialInput(testid, type, autocomplete) {
+  return h("input", {
+    type,
+    testid,
+    required: true,
+    minlength: "4",
+    maxlength: "32",
+    pattern: "[A-Za-z0-9]{4,32}",
+    autocomplete,
+    autocapitalize: "off",
+    spellcheck: "false",
+  });
+}
+
+async function logIn(login, password, errEl, btn, onLoggedIn) {
+  btn.disabled = true;
+  try {
+    const res = await api.login(login, password);
+    saveSession({ token: res.token, login: res.user.login, user: res.user, expiresAt: res.expires_in ? Date.now() + res.expires_in * 1000 - 5000 : null });
+    primeTables(res.tables);
+    onLoggedIn();
+  } catch (e) {
+    errEl.textContent = errorText(e);
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function loginForm(onLoggedIn) {
+  const error = h("p", { class: "form-error", testid: "login-error", role: "alert" });
+  const login = credentialInput("login-login", "text", "username");
+  const password = credentialInput("login-password", "password", "current-password");
+  const submit = h("button", { type: "submit", class: "btn btn-primary", testid: "login-submit" }, "Log in");
+  const onsubmit = (e) => {
+    e.preventDefault();
+    const err = credentialError("Login", login.value) || (password.value ? null : "Password is required.");
+    error.textContent = err || "";
+    if (!err) logIn(login.value, password.value, error, submit, onLoggedIn);
+  };
+  return h(
+    "form",
+    { class: "panel auth-form", testid: "login-form", "aria-labelledby": "login-title", novalidate: true, onsubmit },
+    h("h1", { id: "login-title" }, "Log in"),
+    field("Login", login),
+    field("Password", password),
+    error,
+    submit,
+  );
+}
+
+function registerForm(onLoggedIn) {
+  const error = h("p", { class: "form-error", testid: "register-error", role: "alert" });
+  const login = credentialInput("register-login", "text", "username");
+  const nick = credentialInput("register-nick", "text", "nickname");
+  const password = credentialInput("register-password", "password", "new-password");
+  const submit = h("button", { type: "submit", class: "btn", testid: "register-submit" }, "Create account");
+  const onsubmit = async (e) => {
+    e.preventDefault();
+    const err = credentialError("Login", login.value) || credentialError("Nick", nick.value) || credentialError("Password", password.value);
+    error.textContent = err || "";
+    if (err) return;
+    submit.disabled = true;
+    try {
+      await api.register(login.value, nick.value, password.value);
+      toast(`Welcome, ${nick.value}! You start with 10,000 coins.`, { tone: "info" });
+      await logIn(login.value, password.value, error, submit, onLoggedIn);
+    } catch (e2) {
+      error.textContent = errorText(e2);
+    } finally {
+      submit.disabled = false;
+    }
+  };
+  return h(
+    "form",
+    { class: "panel auth-form", testid: "register-form", "aria-labelledby": "register-title", novalidate: true, onsubmit },
+    h("h2", { id: "register-title" }, "New here? Register"),
+    field("Login", login, CREDENTIAL_HINT),
+    field("Nick", nick, CREDENTIAL_HINT),
+    field("Password", password, CREDENTIAL_HINT),
+    error,
+    submit,
+  );
+}

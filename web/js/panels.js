@@ -1,0 +1,225 @@
+// The table's head and its drawers: the rules, the provably fair shoe (client seed, cut card,
+// verification) and the settings. Kept off the felt so a round fits one screen.
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { SPEEDS } from "./pacing.js";
+import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";
+import { settings } from "./settings.js";
+import { clientSeedError, formatPercent, isShoeFresh } from "./view.js";
+
+const PANELS = [
+  { name: "rules", label: "Rules" },
+  { name: "fairness", label: "Fair shoe" },
+  { name: "settings", label: "Settings" },
+];
+
+export function renderToolbar(ctl) {
+  const t = ctl.state.table;
+  return h(
+    "div",
+    { class: "table-head" },
+    h(
+      "div",
+      { class: "table-title" },
+      h("h1", { id: "table-title", testid: "table-name" }, t.name || t.id),
+      h("p", { class: "muted small summary" }, tableSummary(t)),
+    ),
+    h(
+      "div",
+      { class: "table-links" },
+      PANELS.map((p) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-ghost btn-small",
+            testid: `open-${p.name}`,
+            "aria-expanded": ctl.state.panel === p.name ? "true" : "false",
+            "aria-controls": `panel-${p.name}`,
+            onclick: () => ctl.togglePanel(p.name),
+          },
+          p.label,
+        ),
+      ),
+      h("a", { href: `#/strategy/${encodeURIComponent(t.id)}`, class: "btn btn-ghost btn-small", testid: "strategy-link" }, "Strategy"),
+      h("a", { href: "#/lobby", class: "btn btn-ghost btn-small", testid: "back-to-lobby" }, "Lobby"),
+    ),
+  );
+}
+
+export function renderPanels(ctl) {
+  const S = ctl.state;
+  const bodies = { rules: renderRules(S), fairness: renderFairness(ctl), settings: renderSettings(ctl) };
+  return PANELS.map((p) =>
+    h(
+      "aside",
+      { class: "drawer", id: `panel-${p.name}`, testid: `panel-${p.name}`, hidden: S.panel !== p.name, "aria-labelledby": `panel-${p.name}-title` },
+      h(
+        "div",
+        { class: "drawer-head" },
+        h("h2", { id: `panel-${p.name}-title`, tabindex: "-1" }, p.label),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-ghost btn-small",
+            testid: `close-${p.name}`,
+            "aria-label": `Close ${p.label}`,
+            onclick: () => ctl.togglePanel(p.name),
+          },
+          "×",
+        ),
+      ),
+      bodies[p.name],
+    ),
+  );
+}
+
+function renderRules(S) {
+  return h(
+    "ul",
+    { class: "rule-list", testid: "table-rules" },
+    ruleSentences(S.table).map((s) => h("li", {}, s)),
+  );
+}
+
+function renderFairness(ctl) {
+  const S = ctl.state;
+  const sh = S.shoe;
+  if (!sh) return null;
+  return h(
+    "div",
+    { class: "fairness", testid: "fairness" },
+    isShoeFresh(sh) ? renderShoeOptions(S) : null,
+    h(
+      "dl",
+      {},
+      h("dt", {}, "Server seed hash"),
+      h("dd", { class: "mono break", testid: "shoe-hash" }, sh.server_seed_hash),
+      h("dt", {}, "Client seed"),
+      h("dd", { class: "mono break", testid: "shoe-client-seed" }, sh.client_seed ?? "—"),
+      h("dt", {}, "Nonce"),
+      h("dd", { class: "mono", testid: "shoe-nonce" }, String(sh.nonce)),
+      h("dt", {}, "Cards left"),
+      h("dd", { testid: "shoe-remaining" }, `${sh.cards_remaining} of ${52 * sh.decks}${sh.cut_card_out ? " · cut card is out: last round of this shoe" : ""}`),
+    ),
+    h("p", { class: "small", testid: "shoe-retires" }, retireSentence(S.table, sh)),
+    h(
+      "p",
+      { class: "muted small" },
+      "The hash is committed before any bet on this shoe; the server seed is revealed when the shoe is retired, so you can recompute every card.",
+    ),
+    S.lastRetired
+      ? h("a", { href: `#/verify/${encodeURIComponent(S.lastRetired)}`, class: "btn btn-small", testid: "verify-last-shoe" }, "Verify the last retired shoe")
+      : h("p", { class: "muted small", testid: "no-retired-shoe" }, "No shoe of yours has retired at this table yet."),
+  );
+}
+
+/** When the shoe in play is retired, in words. */
+function retireSentence(table, shoe) {
+  if (table.rules?.shuffle === "every_round") return "A fresh shoe every round: this one retires when the next round ends.";
+  if (shoe.cut_card_out) return "The cut card is out: this shoe retires when the next round ends.";
+  return "This shoe retires after the round in which the cut card comes out.";
+}
+
+function renderShoeOptions(S) {
+  const caps = tableCapabilities(S.table);
+  const seedErr = clientSeedError(S.clientSeed.trim());
+  const seedErrEl = h("span", { class: "field-error", testid: "client-seed-error", "aria-live": "polite" }, seedErr || "");
+  const onSeed = (e) => {
+    S.clientSeed = e.target.value;
+    const err = clientSeedError(S.clientSeed.trim());
+    seedErrEl.textContent = err || "";
+    e.target.setAttribute("aria-invalid", err ? "true" : "false");
+  };
+  const cutValue = h("output", { testid: "cut-value" }, formatPercent(S.cut));
+  const onCut = (e) => {
+    S.cut = Number(e.target.value);
+    S.cutTouched = true;
+    cutValue.textContent = formatPercent(S.cut);
+  };
+  return h(
+    "div",
+    { class: "shoe-options" },
+    h("p", { class: "muted small" }, "A new shoe starts with your next deal: you may choose its client seed", caps.cutRange ? " and place the cut card." : "."),
+    h(
+      "label",
+      { class: "field" },
+      "Client seed (optional)",
+      // No re-render while typing: it would swallow the next click.
+      h("input", {
+        type: "text",
+        testid: "client-seed",
+        value: S.clientSeed,
+        maxlength: "64",
+        autocomplete: "off",
+        spellcheck: "false",
+        placeholder: S.shoe?.client_seed || "",
+        "aria-invalid": seedErr ? "true" : "false",
+        oninput: onSeed,
+      }),
+      seedErrEl,
+    ),
+    caps.cutRange
+      ? h(
+          "label",
+          { class: "field" },
+          h("span", {}, "Cut card at ", cutValue),
+          h("input", {
+            type: "range",
+            testid: "cut",
+            min: String(caps.cutRange[0]),
+            max: String(caps.cutRange[1]),
+            step: "0.01",
+            value: String(S.cut),
+            oninput: onCut,
+          }),
+        )
+      : null,
+  );
+}
+
+function renderSettings(ctl) {
+  const change = (apply) => (e) => {
+    apply(e.target);
+    ctl.render();
+  };
+  return h(
+    "div",
+    { class: "settings", testid: "settings" },
+    h(
+      "label",
+      { class: "field" },
+      "Dealing speed",
+      h(
+        "select",
+        { testid: "speed", onchange: change((el) => (settings.speed = el.value)) },
+        Object.keys(SPEEDS).map((s) => h("option", { value: s, selected: settings.speed === s ? true : null }, s[0].toUpperCase() + s.slice(1))),
+      ),
+      h("span", { class: "field-hint" }, "Instant when your system asks for reduced motion. A click or key skips to the end."),
+    ),
+    h(
+      "label",
+      { class: "toggle" },
+      h("input", { type: "checkbox", testid: "sound-toggle", checked: settings.sound, onchange: change((el) => (settings.sound = el.checked)) }),
+      " Sound (deal, chips, win)",
+    ),
+    h(
+      "label",
+      { class: "toggle" },
+      h("input", { type: "checkbox", testid: "hold-marks", checked: settings.holdMarks, onchange: change((el) => (settings.holdMarks = el.checked)) }),
+      " Hold the decision marks until the round ends",
+    ),
+  );
+}
+
+/** The newest of the user's shoes at a table that has been retired (its seed revealed), or null. */
+export async function lastRetiredShoe(tableId, currentShoeId) {
+  const { rounds } = await api.rounds({ table: tableId, limit: 20 });
+  const ids = [...new Set((rounds || []).map((r) => r.shoe_id))].filter((id) => id !== currentShoeId);
+  for (const id of ids.slice(0, 3)) {
+    const shoe = await api.shoe(id);
+    if (shoe.retired) return id;
+  }
+  return null;
+}

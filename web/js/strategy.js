@@ -1,0 +1,145 @@
+// A table's strategy card.
+import { api, loadTables } from "./api.js";
+import { clear, h } from "./dom.js";
+import { errorText } from "./ui.js";
+import { ACTION_LABEL, CHART_LETTER, chartRowKeys, chartRowLabel, formatCoins, formatEv, formatSigned, rowHandEvs, UP_CARDS } from "./view.js";
+
+export async function showStrategy(main, id, isCurrent) {
+  clear(main).appendChild(h("p", { class: "loading" }, "Loading the strategy card…"));
+  let tables = [];
+  try {
+    tables = await loadTables();
+  } catch {
+    /* the name is optional */
+  }
+  const title = `Strategy card: ${tables.find((x) => x.id === id)?.name || id}`;
+  let data;
+  try {
+    data = await api.strategy(id);
+  } catch (e) {
+    if (isCurrent()) clear(main).appendChild(unavailable(title, e));
+    return;
+  }
+  if (isCurrent()) clear(main).appendChild(strategyCard(id, title, data));
+}
+
+function unavailable(title, e) {
+  const words = e.status === 404 || e.status === 501 ? "The strategy card is not available yet." : `The strategy card could not be loaded: ${errorText(e)}`;
+  return h(
+    "section",
+    { class: "panel strategy" },
+    h("h1", {}, title),
+    h("p", { testid: "strategy-unavailable" }, words),
+    h("a", { href: "#/lobby", class: "btn btn-ghost" }, "← Lobby"),
+  );
+}
+
+function strategyCard(id, title, data) {
+  const pe = Number(data.player_ev);
+  const sections = ["hard", "soft", "pairs"].filter((s) => data.chart?.[s]);
+  const hasEv = data.ev && Object.keys(data.ev).length > 0;
+  const detail = h("div", { class: "panel ev-detail", testid: "strategy-ev", "aria-live": "polite", hidden: true });
+  const links = h(
+    "div",
+    { class: "table-links" },
+    h("a", { href: "#/lobby", class: "btn btn-ghost" }, "← Lobby"),
+    h("a", { href: `#/table/${encodeURIComponent(id)}`, class: "btn btn-primary" }, "Play"),
+  );
+  return h(
+    "section",
+    { class: "strategy", testid: "strategy" },
+    h("div", { class: "table-head" }, h("h1", {}, title), links),
+    h(
+      "p",
+      { class: "player-ev", testid: "strategy-player-ev" },
+      `Player expected value with perfect play: ${formatSigned(Math.round(pe * 1000) / 1000)}% per initial bet`,
+      pe < 0 ? ` (house edge ${formatCoins(Math.round(-pe * 1000) / 1000)}%).` : ".",
+    ),
+    h(
+      "ul",
+      { class: "legend", "aria-label": "Legend" },
+      chartActions(data.chart).map((a) => h("li", { testid: `legend-${a}` }, h("span", { class: `cell act-${a}` }, CHART_LETTER[a]), ` ${a}`)),
+    ),
+    hasEv ? h("p", { class: "muted small" }, "Pick a cell to see the expected value of every action for the two-card hands of that row.") : null,
+    sections.map((s) => chartTable(s, data.chart[s], hasEv ? (section, row, up) => showCell(detail, data, section, row, up) : null)),
+    detail,
+  );
+}
+
+/** The EVs of every action for the two-card hands of a chart cell's row. */
+function showCell(detail, data, section, row, up) {
+  const hands = rowHandEvs(data.ev, section, row, up);
+  const evRow = (x) =>
+    h(
+      "tr",
+      {},
+      h("th", { scope: "row" }, x.hand.replace(/T/g, "10")),
+      h(
+        "td",
+        {},
+        x.evs.map(([a, v], i) => h("span", { class: i === 0 ? "best" : "" }, `${ACTION_LABEL[a] || a} ${formatEv(v)}`)),
+      ),
+    );
+  const table = h(
+    "table",
+    { class: "ev-table" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "EV per unit bet, best first"))),
+    h("tbody", {}, hands.map(evRow)),
+  );
+  detail.hidden = false;
+  clear(detail).append(
+    h("h2", {}, `${chartRowLabel(section, row)} against ${up === "T" ? "10" : up}: ${data.chart[section][row][up]}`),
+    hands.length ? table : h("p", { class: "muted" }, "No per-hand values for this cell."),
+  );
+  detail.scrollIntoView({ block: "nearest" });
+}
+
+/** The actions this table's chart uses, in the legend's order. */
+function chartActions(chart) {
+  const used = new Set(Object.values(chart || {}).flatMap((rows) => Object.values(rows).flatMap((cells) => Object.values(cells))));
+  return Object.keys(CHART_LETTER).filter((a) => used.has(a));
+}
+
+function chartTable(section, rows, onPick) {
+  const names = { hard: "Hard totals", soft: "Soft totals", pairs: "Pairs" };
+  return h(
+    "div",
+    { class: "chart-wrap" },
+    h(
+      "table",
+      { class: "chart", testid: `strategy-chart-${section}` },
+      h("caption", {}, names[section]),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, "Hand \\ dealer"),
+          UP_CARDS.map((u) => h("th", { scope: "col" }, u === "T" ? "10" : u)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        chartRowKeys(section, rows).map((k) =>
+          h(
+            "tr",
+            {},
+            h("th", { scope: "row" }, chartRowLabel(section, k)),
+            UP_CARDS.map((u) => {
+              const a = rows[k]?.[u];
+              const words = a ? `${chartRowLabel(section, k)} against ${u === "T" ? "10" : u}: ${a}` : null;
+              const letter = a ? CHART_LETTER[a] || a : "";
+              return h(
+                "td",
+                { class: `cell act-${a || "none"}`, title: words },
+                onPick && a ? h("button", { type: "button", class: "cell-btn", "aria-label": words, onclick: () => onPick(section, k, u) }, letter) : letter,
+              );
+            }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
