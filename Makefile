@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SAM_VENV := .venv-sam
 SAM := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam
+CHECKOV_VENV := .venv-checkov
 # sam build for the python3.12 runtime needs that Python on PATH (pyenv's, where it is).
 PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12); \
 	do $$p -c '' 2>/dev/null && command -v $$p && break; done)
@@ -22,6 +23,12 @@ $(SAM_VENV)/.installed: requirements/sam.txt
 	$(SAM_VENV)/bin/pip install --quiet -r requirements/sam.txt
 	touch $@
 
+$(CHECKOV_VENV)/.installed: requirements/checkov.txt
+	$(PYTHON) -m venv $(CHECKOV_VENV)
+	$(CHECKOV_VENV)/bin/pip install --quiet --upgrade pip
+	$(CHECKOV_VENV)/bin/pip install --quiet -r requirements/checkov.txt
+	touch $@
+
 ## run: the local stack (API + web client) on http://127.0.0.1:3000, no AWS, no Docker
 run: $(VENV)/.installed
 	$(BIN)/python -m local_stack
@@ -37,10 +44,11 @@ browser:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@command -v chromium >/dev/null || echo "chromium not found (and not root to install it): browser tests will be skipped"
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(CHECKOV_VENV)/bin/checkov --file template.yaml --config-file .checkov.yaml
 
 template: $(VENV)/.installed $(SAM_VENV)/.installed
 	$(BIN)/cfn-lint template.yaml
@@ -73,4 +81,4 @@ deploy: build
 	$(SAM) deploy --guided
 
 clean:
-	rm -rf $(VENV) $(SAM_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(SAM_VENV) $(CHECKOV_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache
