@@ -9,7 +9,7 @@ CHECKOV_VENV := .venv-checkov
 PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12); \
 	do $$p -c '' 2>/dev/null && command -v $$p && break; done)
 
-.PHONY: run test lint template browser unit integration e2e bench simulate build deploy clean
+.PHONY: run test lint template browser unit integration e2e load bench simulate build deploy clean
 
 $(VENV)/.installed: requirements/dev.txt layers/engine/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +33,9 @@ $(CHECKOV_VENV)/.installed: requirements/checkov.txt
 run: $(VENV)/.installed
 	$(BIN)/python -m local_stack
 
-## test: linters, template checks and every test (the browser tests in Debian's chromium)
-test: lint template browser
+## test: linters, template checks, a 30-second load test and every test (the browser tests in
+## Debian's chromium)
+test: lint template browser load
 	$(BIN)/python -m pytest
 	@if command -v node >/dev/null; then node --test web/js/; else echo "node not found: web/js unit tests skipped"; fi
 
@@ -64,6 +65,11 @@ integration: $(VENV)/.installed
 
 e2e: $(VENV)/.installed browser
 	$(BIN)/python -m pytest tests/e2e
+
+## load: Locust players against a local stack (URL=https://.../prod: a deployed stage);
+## USERS, SPAWN_RATE, DURATION (30s) set the run; fails if an account's balance is off
+load: $(VENV)/.installed
+	$(BIN)/python -m loadtest
 
 ## bench: every benchmark, figures printed
 bench: $(VENV)/.installed
