@@ -49,7 +49,7 @@ lint: $(VENV)/.installed $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(CHECKOV_VENV)/bin/checkov --file template.yaml --config-file .checkov.yaml
+	LOG_LEVEL=ERROR $(CHECKOV_VENV)/bin/checkov --file template.yaml --config-file .checkov.yaml
 
 template: $(VENV)/.installed $(SAM_VENV)/.installed
 	$(BIN)/cfn-lint template.yaml
