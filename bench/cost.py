@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import statistics
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from bench.backend import moto_backend
 
 ROOT = Path(__file__).resolve().parents[1]
 PRICES = Path(__file__).with_name("prices.json")
@@ -189,38 +188,14 @@ class TableFigures:
     requests: list[Request] = field(default_factory=list)
 
 
-@contextmanager
-def _aws() -> Iterator[None]:
-    from bench.backend import _environment
-
-    _environment()
-    import boto3
-    from moto import mock_aws
-
-    from blackjack_service import services
-    from local_stack.store import create_table
-    from local_stack.template import load_template
-
-    with mock_aws():
-        table = load_template(ROOT / "template.yaml")["Resources"]["GameTable"]["Properties"]
-        create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"], table)
-        secret = boto3.client("secretsmanager").create_secret(Name="k", SecretString="k" * 48)
-        os.environ["TOKEN_SECRET_ARN"] = secret["ARN"]
-        services.reset()
-        yield
-
-
 def play(rounds_per_table: int) -> dict[str, TableFigures]:
-    import sys
-
-    sys.path[:0] = [str(ROOT / "layers" / "engine")]
-    import boto3
-
-    from blackjack_service import services
-    from tests.integration.harness import Gateway
-
     figures: dict[str, TableFigures] = {table: TableFigures() for table in TABLES}
-    with _aws():
+    with moto_backend():
+        import boto3
+
+        from blackjack_service import services
+        from tests.integration.harness import Gateway
+
         gateway = Gateway()
         meter = CapacityMeter(services.store().client, boto3.client("dynamodb"))
         handler_seconds: list[float] = []
