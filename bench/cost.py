@@ -40,7 +40,7 @@ ROUNDS_PER_TABLE = 40
 GOAL_TABLE, GOAL_USD = "european", 4.0  # DynamoDB + Lambda per million european rounds
 HISTORY_INDEX_KEY = "gsi1pk"
 INDEX_ENTRY_OVERHEAD = 100  # bytes DynamoDB adds to each GSI entry
-ROUTE_FUNCTIONS = {"rounds": "RoundsFunction"}
+ROUNDS_FUNCTION = "RoundsFunction"  # bets and actions; its MemorySize bills them
 
 
 # ---- DynamoDB units from item sizes -----------------------------------------------------
@@ -305,7 +305,7 @@ def layer_size() -> tuple[int, int] | None:
 def main() -> None:
     prices = json.loads(PRICES.read_text())
     figures = play(ROUNDS_PER_TABLE)
-    gb = memory_gb(ROUTE_FUNCTIONS["rounds"])
+    gb = memory_gb(ROUNDS_FUNCTION)
     by_kind: dict[str, list[Request]] = defaultdict(list)
     for played in figures.values():
         for request in played.requests:

@@ -19,13 +19,19 @@ def test_every_function_has_reserved_concurrency_and_a_log_group_with_retention(
         assert TEMPLATE.resources[log_group]["Properties"]["RetentionInDays"] > 0
 
 
-def test_every_function_has_an_errors_and_a_throttles_alarm() -> None:
-    identifier, collection, fragment = TEMPLATE.data["Resources"]["Fn::ForEach::FunctionAlarms"]
-    assert sorted(f"{short}Function" for short in collection) == FUNCTIONS
-    ((_, (metric, metrics, alarms)),) = fragment.items()
-    assert sorted(metrics) == ["Errors", "Throttles"]
-    ((logical_id, alarm),) = alarms.items()
-    assert logical_id == f"${{{identifier}}}${{{metric}}}Alarm"
-    dimension = alarm["Properties"]["Dimensions"][0]
-    assert dimension["Value"] == {"Ref": {"Fn::Sub": f"${{{identifier}}}Function"}}
-    assert alarm["Properties"]["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+def test_every_function_has_a_throttles_alarm_and_all_but_the_authorizer_an_errors_alarm() -> None:
+    resources = TEMPLATE.data["Resources"]
+    expected = {
+        "Throttles": FUNCTIONS,
+        "Errors": [f for f in FUNCTIONS if f != "AuthorizerFunction"],
+    }
+    for metric, functions in expected.items():
+        identifier, collection, fragment = resources[f"Fn::ForEach::Function{metric}Alarms"]
+        assert sorted(f"{short}Function" for short in collection) == functions
+        ((logical_id, alarm),) = fragment.items()
+        assert logical_id == f"${{{identifier}}}{metric}Alarm"
+        properties = alarm["Properties"]
+        assert properties["MetricName"] == metric
+        function = properties["Dimensions"][0]["Value"]
+        assert function == {"Ref": {"Fn::Sub": f"${{{identifier}}}Function"}}
+        assert properties["AlarmActions"] == [{"Ref": "AlarmTopic"}]
