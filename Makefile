@@ -4,11 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 SAM_VENV := .venv-sam
 SAM := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam
+CHECKOV_VENV := .venv-checkov
 # sam build for the python3.12 runtime needs that Python on PATH (pyenv's, where it is).
 PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12); \
 	do $$p -c '' 2>/dev/null && command -v $$p && break; done)
 
-.PHONY: run invoke test lint template browser unit integration e2e bench simulate build deploy clean
+.PHONY: run invoke test lint template browser unit integration e2e load bench simulate build deploy clean
 
 $(VENV)/.installed: requirements/dev.txt layers/engine/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +32,12 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+$(CHECKOV_VENV)/.installed: requirements/checkov.txt
+	$(PYTHON) -m venv $(CHECKOV_VENV)
+	$(CHECKOV_VENV)/bin/pip install --quiet --upgrade pip
+	$(CHECKOV_VENV)/bin/pip install --quiet -r requirements/checkov.txt
+	touch $@
+
 ## run: the local stack (API + web client) on http://127.0.0.1:3000, no AWS, no Docker
 run: $(VENV)/.installed
 	$(BIN)/python -m local_stack
@@ -43,8 +50,9 @@ invoke: $(VENV)/.installed
 	@$(BIN)/python -m local_stack invoke "$(FN)" "$(EVENT)" $(if $(LOGIN),--login "$(LOGIN)") \
 		$(if $(ENV_VARS),--env-vars "$(ENV_VARS)")
 
-## test: linters, template checks and every test (the browser tests in Debian's chromium)
-test: lint template browser
+## test: linters, template checks, a 30-second load test and every test (the browser tests in
+## Debian's chromium)
+test: lint template browser load
 	$(BIN)/python -m pytest
 	@if command -v node >/dev/null; then node --test web/js/; else echo "node not found: web/js unit tests skipped"; fi
 
@@ -54,11 +62,12 @@ browser:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@command -v chromium >/dev/null || echo "chromium not found (and not root to install it): browser tests will be skipped"
 
-lint: $(VENV)/.installed node_modules/.installed
+lint: $(VENV)/.installed node_modules/.installed $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	node_modules/.bin/biome check web/
+	LOG_LEVEL=ERROR $(CHECKOV_VENV)/bin/checkov --file template.yaml --config-file .checkov.yaml
 
 template: $(VENV)/.installed $(SAM_VENV)/.installed
 	$(BIN)/cfn-lint template.yaml
@@ -74,6 +83,11 @@ integration: $(VENV)/.installed
 
 e2e: $(VENV)/.installed browser
 	$(BIN)/python -m pytest tests/e2e
+
+## load: Locust players against a local stack (URL=https://.../prod: a deployed stage);
+## USERS, SPAWN_RATE, DURATION (30s) set the run; fails if an account's balance is off
+load: $(VENV)/.installed
+	$(BIN)/python -m loadtest
 
 ## bench: every benchmark, figures printed
 bench: $(VENV)/.installed
@@ -91,4 +105,4 @@ deploy: build
 	$(SAM) deploy --guided
 
 clean:
-	rm -rf $(VENV) $(SAM_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache node_modules
+	rm -rf $(VENV) $(SAM_VENV) $(CHECKOV_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache node_modules

@@ -13,7 +13,8 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -92,27 +93,38 @@ def _environment() -> None:
     )
 
 
-def measure_requests(samples: int = 12) -> dict[str, tuple[list[int], list[float]]]:
-    """Drive the service objects (what the handlers call) and record per kind of request
-    the DynamoDB calls it made and its latency."""
+@contextmanager
+def moto_backend() -> Iterator[None]:
+    """moto with the template's table and a token secret; the layer importable, the
+    service objects built afresh."""
     _environment()
-    sys.path[:0] = [str(LAYER)]
+    if str(LAYER) not in sys.path:
+        sys.path[:0] = [str(LAYER)]
     import boto3
     from moto import mock_aws
 
     from blackjack_service import services
-    from blackjack_service.identity import Identity
-    from blackjack_service.models import RegisterRequest, SessionRequest, StartRoundRequest
     from local_stack.store import create_table
     from local_stack.template import load_template
 
-    figures: dict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
     with mock_aws():
         table = load_template(ROOT / "template.yaml")["Resources"]["GameTable"]["Properties"]
         create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"], table)
         secret = boto3.client("secretsmanager").create_secret(Name="k", SecretString="k" * 48)
         os.environ["TOKEN_SECRET_ARN"] = secret["ARN"]
         services.reset()
+        yield
+
+
+def measure_requests(samples: int = 12) -> dict[str, tuple[list[int], list[float]]]:
+    """Drive the service objects (what the handlers call) and record per kind of request
+    the DynamoDB calls it made and its latency."""
+    figures: dict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
+    with moto_backend():
+        from blackjack_service import services
+        from blackjack_service.identity import Identity
+        from blackjack_service.models import RegisterRequest, SessionRequest, StartRoundRequest
+
         counter = CallCounter()
         services.store().client.meta.events.register("before-call.dynamodb", counter)
 

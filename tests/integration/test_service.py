@@ -36,6 +36,8 @@ def _template_routes() -> set[tuple[str, str]]:
     document = load_template(ROOT / "template.yaml")
     routes = set()
     for resource in document["Resources"].values():
+        if not isinstance(resource, dict):  # an Fn::ForEach of resources
+            continue
         for event in resource.get("Properties", {}).get("Events", {}).values():
             if event.get("Type") == "Api":
                 properties = event["Properties"]

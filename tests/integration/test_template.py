@@ -1,0 +1,37 @@
+"""What template.yaml promises an operator: every function capped, logged with a retention
+and alarmed on; checkov's skips of these checks rely on it."""
+
+from __future__ import annotations
+
+from local_stack.template import Template
+
+from .harness import ROOT
+
+TEMPLATE = Template.from_file(ROOT / "template.yaml")
+FUNCTIONS = sorted(TEMPLATE.of_type("AWS::Serverless::Function"))
+
+
+def test_every_function_has_reserved_concurrency_and_a_log_group_with_retention() -> None:
+    for name in FUNCTIONS:
+        properties = TEMPLATE.properties(name, "Function")
+        assert properties["ReservedConcurrentExecutions"] == {"Ref": "FunctionConcurrency"}, name
+        log_group = properties["LoggingConfig"]["LogGroup"]["Ref"]
+        assert TEMPLATE.resources[log_group]["Properties"]["RetentionInDays"] > 0
+
+
+def test_every_function_has_a_throttles_alarm_and_all_but_the_authorizer_an_errors_alarm() -> None:
+    resources = TEMPLATE.data["Resources"]
+    expected = {
+        "Throttles": FUNCTIONS,
+        "Errors": [f for f in FUNCTIONS if f != "AuthorizerFunction"],
+    }
+    for metric, functions in expected.items():
+        identifier, collection, fragment = resources[f"Fn::ForEach::Function{metric}Alarms"]
+        assert sorted(f"{short}Function" for short in collection) == functions
+        ((logical_id, alarm),) = fragment.items()
+        assert logical_id == f"${{{identifier}}}{metric}Alarm"
+        properties = alarm["Properties"]
+        assert properties["MetricName"] == metric
+        function = properties["Dimensions"][0]["Value"]
+        assert function == {"Ref": {"Fn::Sub": f"${{{identifier}}}Function"}}
+        assert properties["AlarmActions"] == [{"Ref": "AlarmTopic"}]
