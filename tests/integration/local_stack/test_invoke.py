@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -182,4 +183,7 @@ def test_make_invoke_bets_from_a_fresh_data_dir_after_a_login(tmp_path: Path) ->
     assert started["statusCode"] == 201
     view = json.loads(started["body"])
     assert re.fullmatch(r"[0-9a-f]{32}", view["round_id"])
-    assert view["boxes"][0]["bet"] == 100 and view["balance"] < 10_000
+    assert view["boxes"][0]["bet"] == 100
+    # The shoe is random: the deal may settle the round at once (a natural).
+    settled = view["status"] == "settled"
+    assert view["balance"] == 10_000 + (Decimal(str(view["net"])) if settled else -100)
