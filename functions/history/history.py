@@ -6,7 +6,13 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from blackjack_service import responses, services
-from blackjack_service.http import create_app, current_identity, json_response, lambda_handler
+from blackjack_service.http import (
+    create_app,
+    current_identity,
+    etag,
+    json_response,
+    lambda_handler,
+)
 
 app = create_app()
 
@@ -24,7 +30,8 @@ def history(
 
 @app.get("/v1/rounds/<round_id>")
 def one_round(round_id: str) -> Response[str]:
-    return json_response(responses.Round, services.game().round(current_identity(app), round_id))
+    view = services.game().round(current_identity(app), round_id)
+    return json_response(responses.Round, view, headers=etag(view["version"]))
 
 
 handler = lambda_handler(app)

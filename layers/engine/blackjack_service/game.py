@@ -35,6 +35,7 @@ from .errors import (
     NoRound,
     NotFound,
     RoundInProgress,
+    ShoeNotCommitted,
     StaleState,
     Unauthorized,
     ValidationFailed,
@@ -47,7 +48,7 @@ _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
 _CURSOR = re.compile(r"\d{16}#[0-9a-f]{32}")
-_ETAG = re.compile(r'\s*(?:W/)?"?(\d+)"?\s*')
+_ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')  # longer: no version, so stale
 
 
 class SeedSource(Protocol):
@@ -123,6 +124,8 @@ class GameService:
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
         page: Page = self.store.list_rounds(identity.key, table, limit, _decode_cursor(cursor))
+        if not page.rounds:
+            self._profile(identity)  # a login that does not exist has no rounds: 401, not []
         next_cursor = None
         if page.next_position is not None:
             next_cursor = base64.urlsafe_b64encode(page.next_position.encode()).decode()
@@ -146,6 +149,7 @@ class GameService:
     def shoe(self, identity: Identity, shoe_id: str) -> dict[str, Any]:
         record = self.store.get_shoe(identity.key, shoe_id)
         if record is None:
+            self._profile(identity)  # 401 rather than 404 for a login that does not exist
             raise NotFound(f"no shoe {shoe_id}")
         state = record.state
         table = TABLES[record.table]
@@ -171,9 +175,8 @@ class GameService:
     def start_round(self, identity: Identity, table_id: str, request: StartRoundRequest) -> Outcome:
         table = _table(table_id)
         profile, seat = self._load(identity, table)
-        expected_version = None if seat is None else seat.version
-        if seat is None:
-            seat = Seat(table=table.id, version=0, shoe=self._commit_shoe(table, nonce=1))
+        if seat is None:  # its first shoe's hash must be seen before any bet (FAIRNESS.md)
+            raise ShoeNotCommitted(f"view the table first: GET /v1/tables/{table.id}")
         if seat.round_state is not None and seat.round_state["phase"] != Phase.SETTLED:
             raise RoundInProgress("finish the round in play first")
         bets = _distinct({bet.box: bet.amount for bet in request.bets}, len(request.bets))
@@ -187,7 +190,7 @@ class GameService:
             table,
             profile,
             seat,
-            expected_version,
+            seat.version,
             round_,
             round_id,
             shoe_record,
@@ -237,7 +240,7 @@ class GameService:
         table: Table,
         profile: Profile,
         seat: Seat,
-        expected_version: int | None,
+        expected_version: int,
         round_: Round,
         round_id: str,
         shoe_record: ShoeRecord,
@@ -254,7 +257,7 @@ class GameService:
             raise InsufficientFunds(f"the stake is {stake}, the balance {profile.balance}")
         wallet_change = round_.user_returned - round_.user_staked - change_before
         balance = profile.balance + wallet_change
-        version = (expected_version or 0) + 1
+        version = expected_version + 1
         new_seat = Seat(
             table=table.id,
             version=version,
@@ -309,6 +312,12 @@ class GameService:
             return self.store.get_profile_and_seat(identity.key, table.id)
         except LookupError as error:
             raise Unauthorized("this account no longer exists") from error
+
+    def _profile(self, identity: Identity) -> Profile:
+        profile = self.store.get_profile(identity.key)
+        if profile is None:
+            raise Unauthorized("this account no longer exists")
+        return profile
 
     def _commit_shoe(self, table: Table, nonce: int) -> ShoeRecord:
         """The next shoe's commitment: its server seed fixed (and hashed), not shuffled."""
