@@ -157,6 +157,8 @@ class RequestHandler(BaseHTTPRequestHandler):
         """The stdlib's refusals (a bad request line, headers too long) as problem documents."""
         status = code if code in _PROBLEM_CODES else 400
         self.close_connection = True
+        if self.request_version == "HTTP/0.9":  # a request line it could not read
+            self.request_version = "HTTP/1.0"  # the answer has a status line and headers
         self._send(problem(status, message or HTTPStatus(code).phrase))
 
     def _dispatch(self) -> None:
