@@ -8,7 +8,7 @@ SAM := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam
 PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12); \
 	do $$p -c '' 2>/dev/null && command -v $$p && break; done)
 
-.PHONY: run test lint template browser unit integration e2e bench simulate build deploy clean
+.PHONY: run test lint template browser unit integration e2e fuzz bench simulate build deploy clean
 
 $(VENV)/.installed: requirements/dev.txt layers/engine/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ integration: $(VENV)/.installed
 
 e2e: $(VENV)/.installed browser
 	$(BIN)/python -m pytest tests/e2e
+
+## fuzz: schemathesis against the local stack, longer than `make test` runs it (FUZZ_EXAMPLES=)
+fuzz: $(VENV)/.installed
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-500} $(BIN)/python -m pytest tests/contract -s
 
 ## bench: every benchmark, figures printed
 bench: $(VENV)/.installed

@@ -13,15 +13,16 @@ from blackjack_service.http import (
     json_response,
     lambda_handler,
 )
+from blackjack_service.models import CURSOR_PATTERN, TABLE_PATTERN
 
 app = create_app()
 
 
 @app.get("/v1/rounds")
 def history(
-    table: Annotated[str | None, Query()] = None,
+    table: Annotated[str | None, Query(pattern=TABLE_PATTERN)] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    cursor: Annotated[str | None, Query(max_length=200)] = None,
+    cursor: Annotated[str | None, Query(pattern=CURSOR_PATTERN)] = None,
 ) -> Response[str]:
     return json_response(
         responses.History, services.game().history(current_identity(app), table, limit, cursor)

@@ -10,8 +10,6 @@ environment, a request or the table can change that; a test that needs a known s
 its own `GameService` with its own source, in its own process.
 """
 
-import base64
-import binascii
 import re
 import time
 import uuid
@@ -41,13 +39,23 @@ from .errors import (
     ValidationFailed,
 )
 from .identity import Identity
-from .models import ActionRequest, StartRoundRequest
-from .store import Page, Play, Profile, Seat, SettledRound, ShoeRecord, Stats, Store
+from .models import CURSOR_PATTERN, ActionRequest, StartRoundRequest
+from .store import (
+    Page,
+    Play,
+    Profile,
+    Seat,
+    SettledRound,
+    ShoeRecord,
+    Stats,
+    Store,
+    history_position,
+)
 
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
-_CURSOR = re.compile(r"\d{16}#[0-9a-f]{32}")
+_CURSOR = re.compile(CURSOR_PATTERN)
 _ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')  # longer: no version, so stale
 
 
@@ -126,9 +134,7 @@ class GameService:
         page: Page = self.store.list_rounds(identity.key, table, limit, _decode_cursor(cursor))
         if not page.rounds:
             self._profile(identity)  # a login that does not exist has no rounds: 401, not []
-        next_cursor = None
-        if page.next_position is not None:
-            next_cursor = base64.urlsafe_b64encode(page.next_position.encode()).decode()
+        next_cursor = None if page.next_position is None else page.next_position.replace("#", "")
         return {"rounds": page.rounds, "next_cursor": next_cursor}
 
     def round(self, identity: Identity, round_id: str) -> dict[str, Any]:
@@ -449,13 +455,9 @@ def _etag_version(if_match: str) -> int | None:
 def _decode_cursor(cursor: str | None) -> str | None:
     if cursor is None:
         return None
-    try:
-        position = base64.urlsafe_b64decode(cursor.encode("ascii")).decode("ascii")
-    except (binascii.Error, UnicodeError, ValueError) as error:
-        raise ValidationFailed("bad cursor") from error
-    if _CURSOR.fullmatch(position) is None:
+    if _CURSOR.fullmatch(cursor) is None:
         raise ValidationFailed("bad cursor")
-    return position
+    return history_position(int(cursor[:16]), cursor[16:])
 
 
 def _unpack(cards: str) -> list[str]:

@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic.config import JsonDict
 
 from blackjack.actions import Action
 from blackjack.fairness import CLIENT_SEED_PATTERN
@@ -13,6 +14,10 @@ from blackjack.rules import TABLES
 
 NAME_PATTERN = r"^[A-Za-z0-9]{4,32}$"
 IDEMPOTENCY_KEY_PATTERN = r"^[ -~]{1,128}$"
+TABLE_PATTERN = f"^({'|'.join(TABLES)})$"
+# A history page's cursor: the settle time (microseconds, 16 digits) and the round id of
+# the last round shown; any cursor of this shape is valid (a later page may be empty).
+CURSOR_PATTERN = r"^[0-9]{16}[0-9a-f]{32}$"
 AiLevel = Literal["easy", "medium", "hard"]
 
 
@@ -75,13 +80,22 @@ class RequestModel(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
+def _example(example: JsonDict) -> ConfigDict:
+    """The model's config with an example for the OpenAPI document (and its fuzzer)."""
+    return ConfigDict(**RequestModel.model_config, json_schema_extra={"examples": [example]})
+
+
 class RegisterRequest(RequestModel):
+    model_config = _example({"login": "alice1", "nick": "Alice", "password": "secret123"})
+
     login: Name
     nick: Name
     password: Name
 
 
 class SessionRequest(RequestModel):
+    model_config = _example({"login": "alice1", "password": "secret123"})
+
     # Any string is checked against the store: a malformed login is bad credentials, not a
     # hint about which logins can exist.
     login: Annotated[str, Field(min_length=1, max_length=256)]
@@ -99,6 +113,8 @@ class AiSeat(RequestModel):
 
 
 class StartRoundRequest(RequestModel):
+    model_config = _example({"bets": [{"box": 0, "amount": 10}]})
+
     bets: Annotated[list[Bet], Field(min_length=1)]
     ai: list[AiSeat] = []
     client_seed: Annotated[str, Field(pattern=CLIENT_SEED_PATTERN)] | None = None
@@ -106,6 +122,8 @@ class StartRoundRequest(RequestModel):
 
 
 class ActionRequest(RequestModel):
+    model_config = _example({"action": "stand"})
+
     # Strict mode would want an Action instance; the JSON string is matched by value.
     action: Annotated[Action, Field(strict=False)]
     amount: HalfCoins | None = None
