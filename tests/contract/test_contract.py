@@ -112,7 +112,7 @@ def test_the_api_keeps_its_openapi_contract(
     ]
     started = time.perf_counter()
     try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+        result = subprocess.run(command, capture_output=True, text=True, timeout=1800, cwd=tmp_path)
     finally:
         logging.getLogger("local_stack").removeHandler(counter)
     elapsed = time.perf_counter() - started
