@@ -150,7 +150,7 @@ async function deal() {
         S.clientSeed = "";
         S.cutTouched = false;
         await refresh().catch(() => {});
-      } else if (e.code === "round_in_progress" || e.code === "conflict") {
+      } else if (e.code === "round_in_progress" || e.code === "conflict" || e.code === "shoe_not_committed") {
         toast(errorText(e));
         await refresh().catch(() => {});
       } else {
