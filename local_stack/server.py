@@ -78,6 +78,8 @@ def web_headers(resources: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
             continue
         config = resource["Properties"]["ResponseHeadersPolicyConfig"]
         for key, settings in config.get("SecurityHeadersConfig", {}).items():
+            if key not in _SECURITY_HEADERS:  # HSTS, say: nothing to do over plain HTTP
+                continue
             name, value_key = _SECURITY_HEADERS[key]
             headers.append((name, "nosniff" if value_key is None else settings[value_key]))
     return headers
