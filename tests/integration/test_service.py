@@ -195,3 +195,44 @@ def test_the_web_client_is_served_with_security_headers_from_cloudfront() -> Non
     assert security["ReferrerPolicy"]["ReferrerPolicy"] == "no-referrer"
     index = (ROOT / "web" / "index.html").read_text()
     assert "<script>" not in index and "style=" not in index and "<style" not in index
+
+
+_CONSTRAINTS = ("type", "pattern", "minimum", "maximum", "enum", "minLength", "maxLength")
+
+
+def _constraints(schema: dict[str, object]) -> dict[str, object]:
+    """A parameter's constraints, an optional one's `anyOf: [..., null]` unwrapped."""
+    options = schema.get("anyOf")
+    if isinstance(options, list):
+        schema = next(option for option in options if option.get("type") != "null")
+    return {key: schema[key] for key in _CONSTRAINTS if key in schema}
+
+
+@pytest.mark.parametrize("module", sorted(set(MODULES) - {"authorizer"}))
+def test_openapi_says_what_each_function_validates(api: Gateway, module: str) -> None:
+    """The published query parameters and request bodies are the ones the function's
+    resolver validates with (Powertools' own OpenAPI view of its routes)."""
+    published = api.request("GET", "/v1/openapi.json").body["paths"]
+    own = (
+        api.modules[module]
+        .app.get_openapi_schema()
+        .model_dump(mode="json", by_alias=True, exclude_none=True)
+    )
+    for path, item in own["paths"].items():
+        for method, operation in item.items():
+            ours = published[path][method]
+            expected = {
+                p["name"]: _constraints(p["schema"])
+                for p in operation.get("parameters", [])
+                if p["in"] == "query"
+            }
+            served = {
+                p["name"]: _constraints(p["schema"])
+                for p in ours.get("parameters", [])
+                if p["in"] == "query"
+            }
+            assert served == expected, (method, path, served, expected)
+            body = operation.get("requestBody", {}).get("content", {})
+            if body:
+                ref = body["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+                assert ref in json.dumps(ours["requestBody"]), (method, path)
