@@ -42,6 +42,11 @@ _RESPONSES: list[type[BaseModel]] = [
     responses.OpenApiDocument,
 ]
 _PROBLEM = {"$ref": "#/components/schemas/Problem"}
+# What every answer carries (API.md): no cache keeps it; a round view's version as ETag.
+_NO_STORE = {
+    "Cache-Control": {"required": True, "schema": {"type": "string", "enum": ["no-store"]}}
+}
+_ETAG = {"ETag": {"required": True, "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}}}
 
 
 def _path_parameter(name: str, **schema: Any) -> dict[str, Any]:
@@ -82,24 +87,29 @@ def _route(
     schema = {"$ref": f"#/components/schemas/{response.__name__}"}
     success: dict[str, Any] = {
         "description": "OK",
+        "headers": {
+            **_NO_STORE,
+            **(_ETAG if response in (responses.Round, responses.Seat) else {}),
+        },
         "content": {"application/json": {"schema": schema}},
     }
     if links:
         success["links"] = links
-    responses: dict[str, Any] = {str(ok): success}
+    answers: dict[str, Any] = {str(ok): success}
     # 429: API Gateway's rate limit holds on every route.
     codes = set(errors) | {429} | ({401} if not public else set())
     if body is not None:
         codes |= {400, 413, 415, 422}
     for status in sorted(codes):
-        responses[str(status)] = {
+        answers[str(status)] = {
             "description": "Problem",
+            "headers": _NO_STORE,
             "content": {"application/problem+json": {"schema": _PROBLEM}},
         }
     operation: dict[str, Any] = {
         "operationId": operation_id,
         "summary": summary,
-        "responses": responses,
+        "responses": answers,
     }
     params = list(parameters or [])
     if idempotent_post:
