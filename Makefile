@@ -9,7 +9,7 @@ CHECKOV_VENV := .venv-checkov
 PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12); \
 	do $$p -c '' 2>/dev/null && command -v $$p && break; done)
 
-.PHONY: run invoke test lint template browser unit integration e2e load bench simulate build deploy clean
+.PHONY: run invoke test lint template browser unit integration e2e load fuzz bench simulate build deploy clean
 
 $(VENV)/.installed: requirements/dev.txt layers/engine/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -88,6 +88,10 @@ e2e: $(VENV)/.installed browser
 ## USERS, SPAWN_RATE, DURATION (30s) set the run; fails if an account's balance is off
 load: $(VENV)/.installed
 	$(BIN)/python -m loadtest
+
+## fuzz: schemathesis against the local stack, longer than `make test` runs it (FUZZ_EXAMPLES=)
+fuzz: $(VENV)/.installed
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-500} $(BIN)/python -m pytest tests/contract -s
 
 ## bench: every benchmark, figures printed
 bench: $(VENV)/.installed

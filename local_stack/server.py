@@ -1,17 +1,22 @@
 """HTTP in front of the local stack: API routes go to the gateway, other GETs to web/.
 
 The stdlib's ThreadingHTTPServer is enough: one thread per connection, keep-alive
-(HTTP/1.1), and the gateway serialises what must be serialised (moto).
+(HTTP/1.1), and the gateway serialises what must be serialised (moto). Every answer the
+server makes itself (a request it cannot read, a file it does not have) is a problem
+document as the API's, and no header names the server's software.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import mimetypes
+import re
 import sys
 import threading
 import time
 import uuid
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -40,6 +45,46 @@ CONTENT_TYPES = {
 }
 
 
+_CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,8}")
+# The statuses the server answers itself; anything else it cannot read is a bad request.
+_PROBLEM_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+# CloudFront's security headers as SecurityHeadersConfig names them, for web/'s files.
+_SECURITY_HEADERS = {
+    "ContentSecurityPolicy": ("Content-Security-Policy", "ContentSecurityPolicy"),
+    "ContentTypeOptions": ("X-Content-Type-Options", None),
+    "ReferrerPolicy": ("Referrer-Policy", "ReferrerPolicy"),
+    "FrameOptions": ("X-Frame-Options", "FrameOption"),
+}
+
+
+def problem(status: int, detail: str, code: str | None = None) -> HttpResponse:
+    """A problem document of API.md for an answer the server makes itself."""
+    document = {
+        "type": "about:blank",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code or _PROBLEM_CODES.get(status, "malformed_request"),
+    }
+    headers = [("Content-Type", "application/problem+json"), ("Cache-Control", "no-store")]
+    return HttpResponse(status, headers, json.dumps(document).encode())
+
+
+def web_headers(resources: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
+    """The headers the template's CloudFront ResponseHeadersPolicy adds to the web client."""
+    headers: list[tuple[str, str]] = []
+    for resource in resources.values():
+        if resource.get("Type") != "AWS::CloudFront::ResponseHeadersPolicy":
+            continue
+        config = resource["Properties"]["ResponseHeadersPolicyConfig"]
+        for key, settings in config.get("SecurityHeadersConfig", {}).items():
+            if key not in _SECURITY_HEADERS:  # HSTS, say: nothing to do over plain HTTP
+                continue
+            name, value_key = _SECURITY_HEADERS[key]
+            headers.append((name, "nosniff" if value_key is None else settings[value_key]))
+    return headers
+
+
 def content_type(path: Path) -> str:
     suffix = path.suffix.lower()
     return (
@@ -55,12 +100,15 @@ def static_file(web_dir: Path | None, raw_path: str) -> Path | None:
         return None
     root = web_dir.resolve()
     relative = unquote(raw_path).lstrip("/")
-    candidate = (root / relative).resolve()
-    if not candidate.is_relative_to(root):
+    try:
+        candidate = (root / relative).resolve()
+        if not candidate.is_relative_to(root):
+            return None
+        if candidate.is_dir():
+            candidate = candidate / "index.html"
+        return candidate if candidate.is_file() else None
+    except (ValueError, OSError):  # a NUL byte, a name too long for the file system
         return None
-    if candidate.is_dir():
-        candidate = candidate / "index.html"
-    return candidate if candidate.is_file() else None
 
 
 class LocalServer(ThreadingHTTPServer):
@@ -75,6 +123,7 @@ class LocalServer(ThreadingHTTPServer):
         super().__init__(address, RequestHandler)
         self.stack = stack
         self.web_dir = web_dir
+        self.web_headers = web_headers(stack.template.resources)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went away is no error; anything else is one line and a traceback."""
@@ -94,11 +143,25 @@ class RequestHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     timeout = 120  # seconds an idle keep-alive connection is kept
     disable_nagle_algorithm = True  # headers and body go out in two writes
+    server_version = "local-stack"
 
-    def do_GET(self) -> None:
-        self._dispatch()
+    def version_string(self) -> str:
+        return self.server_version  # no Python version in the `Server` header
 
-    do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_GET
+    def __getattr__(self, name: str) -> Any:
+        # Every method (TRACE, PROPFIND, a lower-case `get`) reaches the gateway, which
+        # answers it as API Gateway does, instead of the stdlib's 501 page.
+        if name.startswith("do_"):
+            return self._dispatch
+        raise AttributeError(name)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The stdlib's refusals (a bad request line, headers too long) as problem documents."""
+        status = code if code in _PROBLEM_CODES else 400
+        self.close_connection = True
+        if self.request_version == "HTTP/0.9":  # a request line it could not read
+            self.request_version = "HTTP/1.0"  # the answer has a status line and headers
+        self._send(problem(status, message or HTTPStatus(code).phrase))
 
     def _dispatch(self) -> None:
         started = time.perf_counter()
@@ -116,9 +179,7 @@ class RequestHandler(BaseHTTPRequestHandler):
             response = self._respond(request)
         except Exception:
             log.exception("local stack error on %s %s", self.command, self.path)
-            response = HttpResponse(
-                500, [("Content-Type", "application/json")], b'{"message":"Internal server error"}'
-            )
+            response = problem(500, "the local stack failed; see its log", "internal_error")
             self.close_connection = True
         self._send(response)
         elapsed = (time.perf_counter() - started) * 1000
@@ -138,15 +199,17 @@ class RequestHandler(BaseHTTPRequestHandler):
         return headers
 
     def _respond(self, request: HttpRequest) -> HttpResponse:
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            length = -1
-        if length < 0:
+        declared = (self.headers.get("Content-Length") or "0").strip()
+        if not declared.isdigit():
             self.close_connection = True  # the body's end is unknown
-            return HttpResponse(400, [("Content-Type", "text/plain")], b"Bad Content-Length\n")
+            return problem(400, "Content-Length is not a number of bytes")
+        length = int(declared[:9]) if len(declared) <= 9 else MAX_PAYLOAD_BYTES + 1
         chunked = self.headers.get("Transfer-Encoding", "").lower() == "chunked"
-        body = self._read_chunked() if chunked else None
+        try:
+            body = self._read_chunked() if chunked else None
+        except ValueError as error:
+            self.close_connection = True
+            return problem(400, str(error))
         if length > MAX_PAYLOAD_BYTES or (chunked and body is None):
             self.close_connection = True  # the body is not read: the connection cannot go on
             return (
@@ -164,20 +227,26 @@ class RequestHandler(BaseHTTPRequestHandler):
             if path is not None:
                 return HttpResponse(
                     200,
-                    [("Content-Type", content_type(path)), ("Cache-Control", "no-cache")],
+                    [
+                        ("Content-Type", content_type(path)),
+                        ("Cache-Control", "no-cache"),
+                        *self.server.web_headers,
+                    ],
                     path.read_bytes(),
                 )
-            return HttpResponse(
-                404, [("Content-Type", "text/plain; charset=utf-8")], b"Not Found\n"
-            )
+            return problem(404, "no such file")
         return self.server.stack.gateway_answer(request)
 
     def _read_chunked(self) -> bytes | None:
-        """A chunked body; None once it is over API Gateway's limit."""
+        """A chunked body; None once it is over API Gateway's limit; ValueError if a chunk
+        size is not one."""
         chunks: list[bytes] = []
         total = 0
         while True:
-            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            declared = self.rfile.readline().split(b";")[0].strip() or b"0"
+            if not _CHUNK_SIZE.fullmatch(declared):
+                raise ValueError("a chunk size is not a hexadecimal number")
+            size = int(declared, 16)
             if size == 0:
                 while self.rfile.readline() not in (b"\r\n", b"\n", b""):
                     pass  # trailers

@@ -1,7 +1,9 @@
 """The Lambda TOKEN authorizer: a valid bearer token lets its user in, on every route.
 
 The allow policy covers every method and path of the stage, because API Gateway caches it
-per token across routes; the user reaches the functions as `principalId` and `context`.
+per token across routes; the user reaches the functions as `principalId` and `context`,
+with the token's `exp`, which the functions check themselves: the cached answer may
+outlive the token.
 """
 
 from typing import Any
@@ -15,10 +17,11 @@ from blackjack_service.tokens import InvalidToken, verify
 @logger.inject_lambda_context
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     try:
-        identity = verify(event.get("authorizationToken"))
+        token = verify(event.get("authorizationToken"))
     except InvalidToken as error:
         logger.info("token refused", extra={"reason": str(error)})
         raise Exception("Unauthorized") from None  # API Gateway's 401: the exact message
+    identity = token.identity
     return {
         "principalId": identity.key,
         "policyDocument": {
@@ -31,7 +34,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
                 }
             ],
         },
-        "context": {"login": identity.login, "nick": identity.nick},
+        "context": {"login": identity.login, "nick": identity.nick, "exp": token.expires_at},
     }
 
 

@@ -6,16 +6,23 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from blackjack_service import responses, services
-from blackjack_service.http import create_app, current_identity, json_response, lambda_handler
+from blackjack_service.http import (
+    create_app,
+    current_identity,
+    etag,
+    json_response,
+    lambda_handler,
+)
+from blackjack_service.models import CURSOR_PATTERN, TABLE_PATTERN
 
 app = create_app()
 
 
 @app.get("/v1/rounds")
 def history(
-    table: Annotated[str | None, Query()] = None,
+    table: Annotated[str | None, Query(pattern=TABLE_PATTERN)] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    cursor: Annotated[str | None, Query(max_length=200)] = None,
+    cursor: Annotated[str | None, Query(pattern=CURSOR_PATTERN)] = None,
 ) -> Response[str]:
     return json_response(
         responses.History, services.game().history(current_identity(app), table, limit, cursor)
@@ -24,7 +31,8 @@ def history(
 
 @app.get("/v1/rounds/<round_id>")
 def one_round(round_id: str) -> Response[str]:
-    return json_response(responses.Round, services.game().round(current_identity(app), round_id))
+    view = services.game().round(current_identity(app), round_id)
+    return json_response(responses.Round, view, headers=etag(view["version"]))
 
 
 handler = lambda_handler(app)

@@ -16,7 +16,15 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 from local_stack.server import start_server, stop_server
 from local_stack.stack import LocalStack
@@ -163,7 +171,12 @@ class Contexts:
         self.opened.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("console", self._csp_violation)  # the page runs under the template's CSP
         return page
+
+    def _csp_violation(self, message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     def close(self) -> None:
         for context in self.opened:

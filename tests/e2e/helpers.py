@@ -109,7 +109,9 @@ class Api:
         return self.call("GET", f"/v1/tables/{table}", token=token)
 
     def play_round(self, token: str, table: str, bet: int, boxes: int = 1) -> Any:
-        """A round played through the API alone, standing (declining insurance)."""
+        """A round played through the API alone, standing (declining insurance), at a
+        table viewed first as the web client does (a bet needs its shoe committed)."""
+        self.table(token, table)
         body = {"bets": [{"box": box, "amount": bet} for box in range(boxes)]}
         view = self.call("POST", f"/v1/tables/{table}/rounds", body, token=token)
         while view["status"] != "settled":

@@ -4,6 +4,7 @@ the template provisions them, and a gateway that calls the real function handler
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -73,6 +74,10 @@ def api(aws: None) -> Gateway:
     return Gateway()
 
 
+_SEAT = re.compile(r"/v1/tables/(?P<table>[^/?]+)")
+_BET = re.compile(r"/v1/tables/(?P<table>[^/?]+)/rounds/?")
+
+
 class Player:
     """A registered, logged-in user driving the API."""
 
@@ -86,13 +91,22 @@ class Player:
         reply = api.request("POST", "/v1/sessions", {"login": login, "password": password})
         assert reply.status == 200, reply.text
         self.token: str = reply.body["token"]
+        self.viewed: set[str] = set()  # tables whose seat (and first shoe) this user has
 
     def get(self, url: str, **kwargs: Any) -> Any:
         reply = self.api.request("GET", url, token=self.token, **kwargs)
         assert_reveals_nothing(self.login, reply.text)
+        seat = _SEAT.fullmatch(url)
+        if seat and reply.status == 200:
+            self.viewed.add(seat["table"])
         return reply
 
-    def post(self, url: str, body: Any = None, **kwargs: Any) -> Any:
+    def post(self, url: str, body: Any = None, *, view_first: bool = True, **kwargs: Any) -> Any:
+        """A POST; a bet at a table not viewed yet views it first, as the web client does
+        (API.md: a bet needs the table's shoe committed, i.e. seen)."""
+        bet = _BET.fullmatch(url)
+        if view_first and bet and bet["table"] not in self.viewed:
+            self.get(f"/v1/tables/{bet['table']}")
         reply = self.api.request("POST", url, body, token=self.token, **kwargs)
         assert_reveals_nothing(self.login, reply.text)
         return reply

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import jwt
@@ -197,8 +198,52 @@ def test_authorizer_policy_covers_the_stage(api: Gateway, alice: Player) -> None
     event["authorizationToken"] = f"Bearer {alice.token}"
     policy = api.modules["authorizer"].handler(event, LambdaContext())
     assert policy["principalId"] == "alice1"
-    assert policy["context"] == {"login": "alice1", "nick": "Nickalice1"}
+    claims = jwt.decode(alice.token, options={"verify_signature": False})
+    assert policy["context"] == {"login": "alice1", "nick": "Nickalice1", "exp": claims["exp"]}
     assert policy["policyDocument"]["Statement"][0]["Resource"].endswith("abc123/Prod/*/*")
     event["authorizationToken"] = "Bearer nope"
     with pytest.raises(Exception, match=r"^Unauthorized$"):
         api.modules["authorizer"].handler(event, LambdaContext())
+
+
+def test_a_token_is_refused_from_its_exp_even_through_a_cached_authorization(
+    api: Gateway, alice: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # API Gateway keeps the authorizer's answer (ReauthorizeEvery) and sends it again
+    # without asking the authorizer: the function itself refuses the token from its `exp`.
+    first = api.request("GET", "/v1/me", token=alice.token)
+    assert first.status == 200 and first.event is not None
+    cached = first.event
+    expires_at = int(cached["requestContext"]["authorizer"]["exp"])
+    from .harness import LambdaContext
+
+    monkeypatch.setattr(time, "time", lambda: expires_at - 1)
+    assert api.modules["me"].handler(dict(cached), LambdaContext())["statusCode"] == 200
+    monkeypatch.setattr(time, "time", lambda: expires_at)
+    reply = api.modules["me"].handler(dict(cached), LambdaContext())
+    assert reply["statusCode"] == 401
+    assert json.loads(reply["body"])["code"] == "unauthorized"
+
+
+GHOST_ROUTES = [
+    ("GET", "/v1/me"),
+    ("GET", "/v1/tables/casino"),
+    ("POST", "/v1/tables/casino/rounds"),
+    ("POST", "/v1/tables/casino/round/actions"),
+    ("GET", "/v1/tables/casino/round/hint"),
+    ("GET", "/v1/rounds"),
+    ("GET", "/v1/rounds/0123456789abcdef0123456789abcdef"),
+    ("GET", "/v1/shoes/0123456789abcdef0123456789abcdef"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), GHOST_ROUTES)
+def test_a_signed_token_for_a_login_that_does_not_exist_is_401_everywhere(
+    api: Gateway, method: str, path: str
+) -> None:
+    from blackjack_service.tokens import signing_key
+
+    ghost = _token(signing_key(), sub="ghost1", nick="ghost1")
+    bodies = {"rounds": {"bets": [{"box": 0, "amount": 10}]}, "actions": {"action": "hit"}}
+    body = bodies.get(path.rsplit("/", 1)[-1]) if method == "POST" else None
+    problem(api.request(method, path, body, token=ghost), 401, "unauthorized")

@@ -17,7 +17,7 @@ from .harness import FUNCTIONS, MODULES, ROOT, ROUTES, Gateway, LambdaContext, s
 from .helpers import dynamodb, table_name
 from .test_accounts import problem
 
-SPEC = ROOT.parent / "shared" / "spec" / "API.md"  # the contract, beside the checkout
+SPEC = ROOT / "docs" / "spec" / "API.md"  # the contract
 
 
 def test_health(api: Gateway) -> None:
@@ -27,8 +27,9 @@ def test_health(api: Gateway) -> None:
 
 
 def _spec_routes() -> set[tuple[str, str]]:
-    text = SPEC.read_text() if SPEC.exists() else ""
-    found = re.findall(r"`(GET|POST|PUT|PATCH|DELETE) (/v1/[^`?\s,]*)", text)
+    assert SPEC.is_file(), f"the spec is missing: {SPEC}"
+    found = re.findall(r"`(GET|POST|PUT|PATCH|DELETE) (/v1/[^`?\s,]*)", SPEC.read_text())
+    assert len(found) >= len(ROUTES), f"{SPEC} names only {len(found)} routes"
     return {(method, path) for method, path in found}
 
 
@@ -170,3 +171,70 @@ def test_round_metrics(
         assert metrics["HouseCoinsWon"] == house
     elif house < 0:
         assert metrics["HouseCoinsLost"] == -house
+
+
+def test_every_gateway_response_is_no_store() -> None:
+    api = load_template(ROOT / "template.yaml")["Resources"]["BlackjackApi"]["Properties"]
+    for name, response in api["GatewayResponses"].items():
+        headers = response["ResponseParameters"]["Headers"]
+        assert headers.get("Cache-Control") == "'no-store'", name
+
+
+def test_the_web_client_is_served_with_security_headers_from_cloudfront() -> None:
+    resources = load_template(ROOT / "template.yaml")["Resources"]
+    behaviour = resources["WebDistribution"]["Properties"]["DistributionConfig"][
+        "DefaultCacheBehavior"
+    ]
+    policy_id = behaviour["ResponseHeadersPolicyId"]
+    policy = resources[policy_id["Ref"]]["Properties"]["ResponseHeadersPolicyConfig"]
+    security = policy["SecurityHeadersConfig"]
+    csp = security["ContentSecurityPolicy"]["ContentSecurityPolicy"]
+    directives = dict(part.strip().split(" ", 1) for part in csp.split(";"))
+    assert directives["default-src"] == "'self'"  # scripts and styles: only its own files
+    assert "script-src" not in directives and "style-src" not in directives
+    assert directives["frame-ancestors"] == "'none'"
+    assert "ContentTypeOptions" in security
+    assert security["ReferrerPolicy"]["ReferrerPolicy"] == "no-referrer"
+    index = (ROOT / "web" / "index.html").read_text()
+    assert "<script>" not in index and "style=" not in index and "<style" not in index
+
+
+_CONSTRAINTS = ("type", "pattern", "minimum", "maximum", "enum", "minLength", "maxLength")
+
+
+def _constraints(schema: dict[str, object]) -> dict[str, object]:
+    """A parameter's constraints, an optional one's `anyOf: [..., null]` unwrapped."""
+    options = schema.get("anyOf")
+    if isinstance(options, list):
+        schema = next(option for option in options if option.get("type") != "null")
+    return {key: schema[key] for key in _CONSTRAINTS if key in schema}
+
+
+@pytest.mark.parametrize("module", sorted(set(MODULES) - {"authorizer"}))
+def test_openapi_says_what_each_function_validates(api: Gateway, module: str) -> None:
+    """The published query parameters and request bodies are the ones the function's
+    resolver validates with (Powertools' own OpenAPI view of its routes)."""
+    published = api.request("GET", "/v1/openapi.json").body["paths"]
+    own = (
+        api.modules[module]
+        .app.get_openapi_schema()
+        .model_dump(mode="json", by_alias=True, exclude_none=True)
+    )
+    for path, item in own["paths"].items():
+        for method, operation in item.items():
+            ours = published[path][method]
+            expected = {
+                p["name"]: _constraints(p["schema"])
+                for p in operation.get("parameters", [])
+                if p["in"] == "query"
+            }
+            served = {
+                p["name"]: _constraints(p["schema"])
+                for p in ours.get("parameters", [])
+                if p["in"] == "query"
+            }
+            assert served == expected, (method, path, served, expected)
+            body = operation.get("requestBody", {}).get("content", {})
+            if body:
+                ref = body["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+                assert ref in json.dumps(ours["requestBody"]), (method, path)

@@ -37,6 +37,10 @@ class RoundInProgress(ServiceError):
     status, code = 409, "round_in_progress"
 
 
+class ShoeNotCommitted(ServiceError):
+    status, code = 409, "shoe_not_committed"
+
+
 class NoRound(ServiceError):
     status, code = 409, "no_round"
 

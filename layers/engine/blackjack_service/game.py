@@ -10,8 +10,6 @@ environment, a request or the table can change that; a test that needs a known s
 its own `GameService` with its own source, in its own process.
 """
 
-import base64
-import binascii
 import re
 import time
 import uuid
@@ -37,19 +35,30 @@ from .errors import (
     NoRound,
     NotFound,
     RoundInProgress,
+    ShoeNotCommitted,
     StaleState,
     Unauthorized,
     ValidationFailed,
 )
 from .identity import Identity
-from .models import ActionRequest, StartRoundRequest
-from .store import Page, Play, Profile, Seat, SettledRound, ShoeRecord, Stats, Store
+from .models import CURSOR_PATTERN, ActionRequest, StartRoundRequest
+from .store import (
+    Page,
+    Play,
+    Profile,
+    Seat,
+    SettledRound,
+    ShoeRecord,
+    Stats,
+    Store,
+    history_position,
+)
 
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
-_CURSOR = re.compile(r"\d{16}#[0-9a-f]{32}")
-_ETAG = re.compile(r'\s*(?:W/)?"?(\d+)"?\s*')
+_CURSOR = re.compile(CURSOR_PATTERN)
+_ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')  # longer: no version, so stale
 
 
 class SeedSource(Protocol):
@@ -125,9 +134,9 @@ class GameService:
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
         page: Page = self.store.list_rounds(identity.key, table, limit, _decode_cursor(cursor))
-        next_cursor = None
-        if page.next_position is not None:
-            next_cursor = base64.urlsafe_b64encode(page.next_position.encode()).decode()
+        if not page.rounds:
+            self._profile(identity)  # a login that does not exist has no rounds: 401, not []
+        next_cursor = None if page.next_position is None else page.next_position.replace("#", "")
         return {"rounds": [_stored(view) for view in page.rounds], "next_cursor": next_cursor}
 
     def round(self, identity: Identity, round_id: str) -> dict[str, Any]:
@@ -148,6 +157,7 @@ class GameService:
     def shoe(self, identity: Identity, shoe_id: str) -> dict[str, Any]:
         record = self.store.get_shoe(identity.key, shoe_id)
         if record is None:
+            self._profile(identity)  # 401 rather than 404 for a login that does not exist
             raise NotFound(f"no shoe {shoe_id}")
         state = record.state
         table = TABLES[record.table]
@@ -173,9 +183,8 @@ class GameService:
     def start_round(self, identity: Identity, table_id: str, request: StartRoundRequest) -> Outcome:
         table = _table(table_id)
         profile, seat = self._load(identity, table)
-        expected_version = None if seat is None else seat.version
-        if seat is None:
-            seat = Seat(table=table.id, version=0, shoe=self._commit_shoe(table, nonce=1))
+        if seat is None:  # its first shoe's hash must be seen before any bet (FAIRNESS.md)
+            raise ShoeNotCommitted(f"view the table first: GET /v1/tables/{table.id}")
         if seat.round_state is not None and seat.round_state["phase"] != Phase.SETTLED:
             raise RoundInProgress("finish the round in play first")
         bets = _distinct({bet.box: bet.amount for bet in request.bets}, len(request.bets))
@@ -189,7 +198,7 @@ class GameService:
             table,
             profile,
             seat,
-            expected_version,
+            seat.version,
             round_,
             round_id,
             shoe_record,
@@ -239,7 +248,7 @@ class GameService:
         table: Table,
         profile: Profile,
         seat: Seat,
-        expected_version: int | None,
+        expected_version: int,
         round_: Round,
         round_id: str,
         shoe_record: ShoeRecord,
@@ -256,7 +265,7 @@ class GameService:
             raise InsufficientFunds(f"the stake is {stake}, the balance {profile.balance}")
         wallet_change = round_.user_returned - round_.user_staked - change_before
         balance = profile.balance + wallet_change
-        version = (expected_version or 0) + 1
+        version = expected_version + 1
         now = self.clock()
         net = round_.net
         new_seat = Seat(
@@ -314,6 +323,12 @@ class GameService:
             return self.store.get_profile_and_seat(identity.key, table.id)
         except LookupError as error:
             raise Unauthorized("this account no longer exists") from error
+
+    def _profile(self, identity: Identity) -> Profile:
+        profile = self.store.get_profile(identity.key)
+        if profile is None:
+            raise Unauthorized("this account no longer exists")
+        return profile
 
     def _commit_shoe(self, table: Table, nonce: int) -> ShoeRecord:
         """The next shoe's commitment: its server seed fixed (and hashed), not shuffled."""
@@ -469,13 +484,9 @@ def _etag_version(if_match: str) -> int | None:
 def _decode_cursor(cursor: str | None) -> str | None:
     if cursor is None:
         return None
-    try:
-        position = base64.urlsafe_b64decode(cursor.encode("ascii")).decode("ascii")
-    except (binascii.Error, UnicodeError, ValueError) as error:
-        raise ValidationFailed("bad cursor") from error
-    if _CURSOR.fullmatch(position) is None:
+    if _CURSOR.fullmatch(cursor) is None:
         raise ValidationFailed("bad cursor")
-    return position
+    return history_position(int(cursor[:16]), cursor[16:])
 
 
 def _unpack(cards: str) -> list[str]:

@@ -12,6 +12,7 @@ import binascii
 import functools
 import json
 import re
+import time
 from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import Any
@@ -45,9 +46,12 @@ from .settings import settings
 PROBLEM_JSON = "application/problem+json"
 MAX_BODY_BYTES = 16 * 1024
 IDEMPOTENCY_HEADER = "idempotency-key"
+CACHE_CONTROL_HEADER = {"Cache-Control": ["no-store"]}
 _GAME_ERROR_STATUS = {"illegal_action": 409, "bet_out_of_limits": 422, "validation_error": 422}
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
+# Python's guard against quadratic int parsing (sys.get_int_max_str_digits), as it words it.
+_TOO_MANY_DIGITS = "Exceeds the limit"
 # DynamoDB's answers when the table is over its limits: the client may retry shortly.
 _THROTTLING = frozenset(
     {"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"}
@@ -119,11 +123,15 @@ def create_app() -> APIGatewayRestResolver:
 
 
 def current_identity(app: APIGatewayRestResolver) -> Identity:
-    """The user the authorizer let in (its `context`)."""
+    """The user the authorizer let in (its `context`), while the token holds: API Gateway
+    keeps the authorizer's answer for a while, which may be past the token's `exp`."""
     authorizer = app.current_event.request_context.authorizer.raw_event or {}
     login, nick = authorizer.get("login"), authorizer.get("nick")
     if not isinstance(login, str) or not isinstance(nick, str) or not login:
         raise Unauthorized("no authenticated user")
+    expires_at = str(authorizer.get("exp"))  # API Gateway may pass context values as strings
+    if not expires_at.isdigit() or len(expires_at) > 12 or time.time() >= int(expires_at):
+        raise Unauthorized("the token has expired")
     identity = Identity(login=login, nick=nick)
     logger.append_keys(user=identity.key)
     return identity
@@ -145,7 +153,7 @@ def lambda_handler(
     def handler(event: LambdaEvent, context: LambdaContext) -> LambdaResponse:
         try:
             response: LambdaResponse = logged(event, context)
-            return response
+            return _uncacheable(response)
         finally:
             # With metrics disabled (local runs) Powertools keeps them instead of flushing,
             # and prints the pile once it holds 100 values.
@@ -189,6 +197,8 @@ def _check_body(event: LambdaEvent) -> Response[str] | None:
     media_type = (content_type or "application/json").split(";")[0].strip().lower()
     if raw and media_type != "application/json":
         return problem_of(UnsupportedMediaType("send the body as application/json"))
+    if content_type is not None:  # media types are case-insensitive; the resolver's check is not
+        _set_header(event, "content-type", content_type.lower())
     if event.get("isBase64Encoded"):
         try:
             body = base64.b64decode(body).decode()
@@ -197,7 +207,11 @@ def _check_body(event: LambdaEvent) -> Response[str] | None:
         event["body"], event["isBase64Encoded"] = body, False
     try:
         parsed = json.loads(body, parse_constant=_refuse_constant)
-    except ValueError:
+    except RecursionError:
+        return problem_of(MalformedRequest("the body is nested too deeply"))
+    except ValueError as error:
+        if _TOO_MANY_DIGITS in str(error):  # valid JSON, but no field takes such a number
+            return problem_of(ValidationFailed("a number has too many digits"))
         return problem_of(MalformedRequest("the body is not valid JSON"))
     if not isinstance(parsed, dict):
         return problem_of(MalformedRequest("the body must be a JSON object"))
@@ -213,6 +227,14 @@ def _header(event: LambdaEvent, name: str) -> str | None:
         if key.lower() == name:
             return str(value)
     return None
+
+
+def _set_header(event: LambdaEvent, name: str, value: str) -> None:
+    headers, multi = event.get("headers") or {}, event.get("multiValueHeaders") or {}
+    for key in [key for key in headers if key.lower() == name]:
+        headers[key] = value
+    for key in [key for key in multi if key.lower() == name]:
+        multi[key] = [value]
 
 
 def _idempotency_key(event: LambdaEvent) -> str | None:
@@ -254,6 +276,13 @@ def _unexpected(error: Exception) -> Response[str]:
         )
     logger.exception("unexpected error")
     return problem(500, "internal_error", "something went wrong; the request may be retried")
+
+
+def _uncacheable(response: LambdaResponse) -> LambdaResponse:
+    """Every answer `Cache-Control: no-store` (API.md): some carry a token or a balance."""
+    headers = response.get("multiValueHeaders") or {}
+    response["multiValueHeaders"] = {**headers, **CACHE_CONTROL_HEADER}
+    return response
 
 
 def proxy_response(response: Response[str]) -> LambdaResponse:

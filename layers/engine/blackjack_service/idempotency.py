@@ -1,11 +1,12 @@
 """Replays of authenticated POSTs that carry an `Idempotency-Key` (API.md, "Retries"),
 through Powertools idempotency, its records kept in the service's own table.
 
-The idempotency key is the user, the method and path, and the header's key; the payload
-checked on a reuse is the parsed body (so key order and spacing do not matter). Only
-successful responses are kept: a failed one is raised out of the idempotent function,
-which makes Powertools delete its record, and answered as it was. Imported on the first
-request with a key only, so other requests do not pay for its import.
+The idempotency key is the user, the route (method, resource and path parameters), and
+the header's key; the payload checked on a reuse is the parsed body (so key order and
+spacing do not matter). Only successful responses are kept: a failed one is raised out of
+the idempotent function, which makes Powertools delete its record, and answered as it
+was. Imported on the first request with a key only, so other requests do not pay for its
+import.
 """
 
 import functools
@@ -80,7 +81,8 @@ def resolve_once(
     authorizer = event["requestContext"]["authorizer"]
     request = {
         "user": str(authorizer["login"]).lower(),
-        "route": f"{event.get('httpMethod')} {event.get('path')}",
+        # The route, not the path's spelling (a trailing slash, say): API.md's scope of a key.
+        "route": [event.get("httpMethod"), event.get("resource"), event.get("pathParameters")],
         "key": key,
         "body": json.loads(event.get("body") or "{}"),
     }

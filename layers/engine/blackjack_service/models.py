@@ -2,15 +2,22 @@
 number, a string a JSON string) and closed (unknown fields are refused)."""
 
 from decimal import Decimal
+from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic.config import JsonDict
 
 from blackjack.actions import Action
 from blackjack.fairness import CLIENT_SEED_PATTERN
+from blackjack.rules import TABLES
 
 NAME_PATTERN = r"^[A-Za-z0-9]{4,32}$"
 IDEMPOTENCY_KEY_PATTERN = r"^[ -~]{1,128}$"
+TABLE_PATTERN = f"^({'|'.join(TABLES)})$"
+# A history page's cursor: the settle time (microseconds, 16 digits) and the round id of
+# the last round shown; any cursor of this shape is valid (a later page may be empty).
+CURSOR_PATTERN = r"^[0-9]{16}[0-9a-f]{32}$"
 AiLevel = Literal["easy", "medium", "hard"]
 
 
@@ -25,9 +32,14 @@ def _json_number(value: object) -> Decimal:
     return amount
 
 
+def _is_multiple(amount: Decimal, step: str) -> bool:
+    # Exact at any size: Decimal's `%` and `quantize` overflow their 28-digit context.
+    return (Fraction(amount) / Fraction(step)).denominator == 1
+
+
 def _positive_multiple_of(step: str) -> AfterValidator:
     def check(amount: Decimal) -> Decimal:
-        if amount <= 0 or amount % Decimal(step) != 0:
+        if amount <= 0 or not _is_multiple(amount, step):
             raise ValueError(f"must be a positive multiple of {step}")
         return amount
 
@@ -35,15 +47,32 @@ def _positive_multiple_of(step: str) -> AfterValidator:
 
 
 def _two_decimals(amount: Decimal) -> Decimal:
-    if amount != amount.quantize(Decimal("0.01")):
+    if not _is_multiple(amount, "0.01"):
         raise ValueError("at most two decimals")
     return amount
 
 
+def _coins(step: str) -> WithJsonSchema:
+    return WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "multipleOf": float(step)})
+
+
+# Where the player may place the cut at any table; each table checks its own range.
+_CUT_RANGES = [table.rules.cut_range for table in TABLES.values() if table.rules.cut_range]
+CUT_LOW = min(low for low, _ in _CUT_RANGES)
+CUT_HIGH = max(high for _, high in _CUT_RANGES)
+# Every cut as an enum: a `multipleOf: 0.01` would let binary floats such as 0.5700000000000001
+# through, which the service refuses (at most two decimals).
+_CUTS = [float(cut / 100) for cut in range(int(CUT_LOW * 100), int(CUT_HIGH * 100) + 1)]
+
 JsonNumber = Annotated[Decimal, BeforeValidator(_json_number)]
-WholeCoins = Annotated[JsonNumber, _positive_multiple_of("1")]
-HalfCoins = Annotated[JsonNumber, _positive_multiple_of("0.5")]
-CutFraction = Annotated[JsonNumber, AfterValidator(_two_decimals), Field(ge=0.5, le=0.85)]
+WholeCoins = Annotated[JsonNumber, _positive_multiple_of("1"), _coins("1")]
+HalfCoins = Annotated[JsonNumber, _positive_multiple_of("0.5"), _coins("0.5")]
+CutFraction = Annotated[
+    JsonNumber,
+    AfterValidator(_two_decimals),
+    Field(ge=CUT_LOW, le=CUT_HIGH),  # Decimal bounds: 0.85 as a float is below Decimal 0.85
+    WithJsonSchema({"type": "number", "enum": _CUTS}),
+]
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]
 
 
@@ -51,13 +80,22 @@ class RequestModel(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
+def _example(example: JsonDict) -> ConfigDict:
+    """The model's config with an example for the OpenAPI document (and its fuzzer)."""
+    return ConfigDict(**RequestModel.model_config, json_schema_extra={"examples": [example]})
+
+
 class RegisterRequest(RequestModel):
+    model_config = _example({"login": "alice1", "nick": "Alice", "password": "secret123"})
+
     login: Name
     nick: Name
     password: Name
 
 
 class SessionRequest(RequestModel):
+    model_config = _example({"login": "alice1", "password": "secret123"})
+
     # Any string is checked against the store: a malformed login is bad credentials, not a
     # hint about which logins can exist.
     login: Annotated[str, Field(min_length=1, max_length=256)]
@@ -75,6 +113,8 @@ class AiSeat(RequestModel):
 
 
 class StartRoundRequest(RequestModel):
+    model_config = _example({"bets": [{"box": 0, "amount": 10}]})
+
     bets: Annotated[list[Bet], Field(min_length=1)]
     ai: list[AiSeat] = []
     client_seed: Annotated[str, Field(pattern=CLIENT_SEED_PATTERN)] | None = None
@@ -82,6 +122,8 @@ class StartRoundRequest(RequestModel):
 
 
 class ActionRequest(RequestModel):
+    model_config = _example({"action": "stand"})
+
     # Strict mode would want an Action instance; the JSON string is matched by value.
     action: Annotated[Action, Field(strict=False)]
     amount: HalfCoins | None = None

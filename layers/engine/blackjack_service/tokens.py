@@ -3,6 +3,7 @@
 Powertools parameters (cached for five minutes, so a rotated key is picked up)."""
 
 import time
+from dataclasses import dataclass
 
 import jwt
 
@@ -15,6 +16,12 @@ _SECRET_MAX_AGE_SECONDS = 300
 
 class InvalidToken(Exception):
     """Missing, malformed, expired or forged."""
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedToken:
+    identity: Identity
+    expires_at: int  # the `exp` claim, in seconds since the epoch
 
 
 def signing_key() -> str:
@@ -32,8 +39,9 @@ def issue(identity: Identity, now: float | None = None) -> tuple[str, int]:
     return jwt.encode(claims, signing_key(), algorithm=ALGORITHM), ttl
 
 
-def verify(authorization: str | None) -> Identity:
-    """The identity in an `Authorization: Bearer <token>` value; raises `InvalidToken`."""
+def verify(authorization: str | None) -> VerifiedToken:
+    """The identity in an `Authorization: Bearer <token>` value, and until when it holds;
+    raises `InvalidToken`."""
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise InvalidToken("no bearer token")
@@ -46,7 +54,7 @@ def verify(authorization: str | None) -> Identity:
         )
     except jwt.PyJWTError as error:
         raise InvalidToken(str(error)) from error
-    login, nick = claims["sub"], claims["nick"]
-    if not isinstance(login, str) or not isinstance(nick, str):
+    login, nick, expires_at = claims["sub"], claims["nick"], claims["exp"]
+    if not isinstance(login, str) or not isinstance(nick, str) or not isinstance(expires_at, int):
         raise InvalidToken("malformed claims")
-    return Identity(login=login, nick=nick)
+    return VerifiedToken(Identity(login=login, nick=nick), expires_at)
