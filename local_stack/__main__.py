@@ -31,6 +31,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("DATA_DIR", ".local")))
     parser.add_argument("--web-dir", type=Path, default=Path("web"))
     parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        metavar="N",
+        help="execution environments per function, past which it is throttled "
+        "(default: its ReservedConcurrentExecutions, else 10)",
+    )
+    parser.add_argument(
         "--parameter",
         action="append",
         default=[],
@@ -60,7 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     if os.getppid() != 1:
         signal_on_parent_death(signal.SIGTERM)  # our parent gone (a closed terminal): stop
     try:
-        stack = LocalStack(args.template, args.data_dir, parameters=parameters)
+        stack = LocalStack(
+            args.template, args.data_dir, parameters=parameters, concurrency=args.concurrency
+        )
         stack.start()
     except (TemplateError, DynamoDBLocalError) as exc:
         print(f"local_stack: {exc}", file=sys.stderr)

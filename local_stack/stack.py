@@ -69,11 +69,15 @@ class LocalStack:
         *,
         throttling: bool = True,
         parameters: dict[str, str] | None = None,
+        concurrency: int | None = None,
     ) -> None:
         """throttling=False ignores MethodSettings' limits (benchmarks measure the stack);
-        parameters override the template's Parameter defaults."""
+        parameters override the template's Parameter defaults; concurrency, when given,
+        is every function's cap of execution environments (else its
+        ReservedConcurrentExecutions, else 10)."""
         self.template_path = template_path
         self.throttling = throttling
+        self.concurrency = concurrency
         self.template = Template.from_file(template_path, parameters)
         self.store = Store(self.template, data_dir)
         self.functions: dict[str, LambdaFunction] = {}
@@ -181,7 +185,8 @@ class LocalStack:
                 environment={str(k): _env_value(v) for k, v in variables.items()},
                 timeout_s=int(self.template.resolve(props.get("Timeout", DEFAULT_TIMEOUT_S))),
                 memory_mb=int(self.template.resolve(props.get("MemorySize", DEFAULT_MEMORY_MB))),
-                concurrency=int(
+                concurrency=self.concurrency
+                or int(
                     self.template.resolve(
                         props.get("ReservedConcurrentExecutions", DEFAULT_CONCURRENCY)
                     )
