@@ -1,7 +1,7 @@
 """HTTP in front of the local stack: API routes go to the gateway, other GETs to web/.
 
 The stdlib's ThreadingHTTPServer is enough: one thread per connection, keep-alive
-(HTTP/1.1), and the gateway serialises what must be serialised (moto).
+(HTTP/1.1); the functions run side by side, each request in its connection's thread.
 """
 
 from __future__ import annotations
