@@ -42,6 +42,7 @@ SECONDS = float(os.environ.get("BENCH_LOCAL_STACK_SECONDS", "10"))
 CLIENTS = (1, 4, 16)
 FLOODERS = 8
 SEEDED_ROUNDS = 10_000
+WARM_UP = 5  # rounds per client, untimed: environments started, the JVM's code compiled
 TABLE = "european"
 PASSWORD = "benchpass1"
 UNLIMITED = ("ThrottlingRateLimit=100000", "ThrottlingBurstLimit=100000")
@@ -174,10 +175,10 @@ def _players(port: int, prefix: str, count: int) -> list[Player]:
 
 
 def whole_rounds(port: int, clients: int, seconds: float = SECONDS) -> dict[str, Any]:
-    """clients players playing whole rounds at once for `seconds`, after two rounds each."""
+    """clients players playing whole rounds at once for `seconds`, after WARM_UP each."""
     players = _players(port, f"c{clients}x{time.time_ns() % 10**6}p", clients)
     with ThreadPoolExecutor(clients) as pool:  # warm: environments started, first shoes
-        list(pool.map(lambda p: [p.play_round() for _ in range(2)], players))
+        list(pool.map(lambda p: [p.play_round() for _ in range(WARM_UP)], players))
     tally = Tally()
     stop_at = time.monotonic() + seconds
 
@@ -281,6 +282,8 @@ def after_many_rounds(seconds: float = SECONDS) -> dict[str, Any]:
             player = Player(port, seeder)
             for _ in range(played):
                 player.play_round()
+        # both measured alike: a restarted stack (a cold JVM), the same warm-up
+        with running_stack(data_dir) as port:
             fresh = whole_rounds(port, 1, seconds)
         written = seed_rounds(data_dir, seeder, played, SEEDED_ROUNDS)
         with running_stack(data_dir) as port:

@@ -112,7 +112,6 @@ class DynamoDBLocal:
         command = [
             java,
             f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
-            "-Xshare:auto",
             "-XX:+UseSerialGC",  # one small heap: a local table, a shared 2-core machine
             "-jar",
             str(jar),
@@ -126,6 +125,7 @@ class DynamoDBLocal:
         keeper = threading.Thread(
             target=self._keep, args=(command,), name="dynamodb-local", daemon=True
         )
+        self._started.clear()
         keeper.start()
         self._started.wait()
         if self._failure is not None:
