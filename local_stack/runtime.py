@@ -11,7 +11,7 @@ Each environment has its own memory, as far as one process allows:
   counters), imported through its own `__import__`: every such module gets builtins
   whose `__import__` finds the environment's copies, so a lazy `from .x import y` at
   call time stays within the environment, and nothing of theirs is left in sys.modules.
-  Installed libraries (boto3, pydantic, ...) are shared.
+  Installed libraries (boto3, pydantic, ...) are shared, but for OWN_LIBRARIES.
 - its own os.environ: `os.environ` is replaced, once, by a mapping that reads and writes
   the environment of the invocation running in the current thread (the process's own
   elsewhere), so concurrent functions each see their template variables.
@@ -47,6 +47,11 @@ log = logging.getLogger("local_stack")
 DEFAULT_TIMEOUT_S = 3
 DEFAULT_MEMORY_MB = 128
 DEFAULT_CONCURRENCY = 10  # execution environments per function; then 429 throttled
+# Installed libraries each environment imports for itself, as each Lambda environment has
+# its own copy of its layer's libraries: these keep a request's state in class attributes
+# (Powertools' event handler sets `BaseRouter.current_event` on the class), which
+# environments side by side must not share. Pure Python; others are shared.
+OWN_LIBRARIES = frozenset({"aws_lambda_powertools"})
 
 _builtin_import = builtins.__import__
 # Imports change sys.modules, shared by every thread: one at a time (Python's own is per
@@ -128,7 +133,8 @@ class ModuleSpace:
                 return module
             parent_name, _, child = name.rpartition(".")
             parent = self.load(parent_name) if parent_name else None
-            search = self.folders if parent is None else getattr(parent, "__path__", None)
+            top_search = [*self.folders, *sys.path]  # own code first; OWN_LIBRARIES after
+            search = top_search if parent is None else getattr(parent, "__path__", None)
             finder = importlib.machinery.PathFinder
             spec = None if search is None else finder.find_spec(name, search)
             if spec is None or spec.loader is None:
@@ -353,8 +359,8 @@ class LambdaFunction:
 
     @cached_property
     def top_names(self) -> frozenset[str]:
-        """The top-level module names the code and layer folders provide."""
-        names: set[str] = set()
+        """The top-level module names the code and layer folders provide, and OWN_LIBRARIES."""
+        names: set[str] = set(OWN_LIBRARIES)
         for folder in (self.code_dir, *self.layer_dirs):
             if folder.is_dir():
                 names.update(p.stem if p.suffix == ".py" else p.name for p in folder.iterdir())

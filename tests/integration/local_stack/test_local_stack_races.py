@@ -96,6 +96,15 @@ def losers_lost_cleanly(replies: list[Reply], winning: int) -> list[Reply]:
     return winners
 
 
+def test_requests_side_by_side_keep_their_own_identity(real: Running) -> None:
+    players = [Account(real.client, f"whoami{n}") for n in range(6)]
+    for _ in range(4):
+        replies = at_once([partial(p.get, "/v1/me") for p in players for _ in range(2)])
+        logins = [r.json()["login"] for r in replies if r.status == 200]
+        expected = [f"whoami{n}" for n in range(len(players)) for _ in range(2)]
+        assert logins == [e for e, r in zip(expected, replies, strict=True) if r.status == 200]
+
+
 def test_identical_bets_at_once_open_one_round_at_a_time(real: Running) -> None:
     players = [Account(real.client, f"bets{n}") for n in range(2)]
     for _ in range(3):
