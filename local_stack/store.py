@@ -13,7 +13,6 @@ so nothing they do can reach real AWS.
 
 from __future__ import annotations
 
-import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -23,8 +22,6 @@ import boto3
 from local_stack.dynamodb_local import DynamoDBLocal
 from local_stack.secrets import SecretsManager
 from local_stack.template import ACCOUNT_ID, REGION, Physical, Template
-
-log = logging.getLogger("local_stack")
 
 DYNAMODB_DIR = "dynamodb"
 
