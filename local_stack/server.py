@@ -1,9 +1,9 @@
 """HTTP in front of the local stack: API routes go to the gateway, other GETs to web/.
 
 The stdlib's ThreadingHTTPServer is enough: one thread per connection, keep-alive
-(HTTP/1.1), and the gateway serialises what must be serialised (moto). Every answer the
-server makes itself (a request it cannot read, a file it does not have) is a problem
-document as the API's, and no header names the server's software.
+(HTTP/1.1); the functions run side by side, each request in its connection's thread. Every
+answer the server makes itself (a request it cannot read, a file it does not have) is a
+problem document as the API's, and no header names the server's software.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,13 @@ from local_stack.gateway import (
     Throttle,
     parse_gateway_responses,
 )
-from local_stack.runtime import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, LambdaFunction
+from local_stack.runtime import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIMEOUT_S,
+    EnvironmentSetup,
+    LambdaFunction,
+)
 from local_stack.store import Store
 from local_stack.template import (
     ACCOUNT_ID,
@@ -53,7 +60,7 @@ class ApiSpec:
 
 
 class LocalStack:
-    """Reads a template, provisions moto, and answers HTTP requests to its APIs."""
+    """Reads a template, provisions DynamoDB Local, and answers HTTP requests to its APIs."""
 
     def __init__(
         self,
@@ -62,15 +69,20 @@ class LocalStack:
         *,
         throttling: bool = True,
         parameters: dict[str, str] | None = None,
+        concurrency: int | None = None,
     ) -> None:
         """throttling=False ignores MethodSettings' limits (benchmarks measure the stack);
-        parameters override the template's Parameter defaults."""
+        parameters override the template's Parameter defaults; concurrency, when given,
+        is every function's cap of execution environments (else its
+        ReservedConcurrentExecutions, else 10)."""
         self.template_path = template_path
         self.throttling = throttling
+        self.concurrency = concurrency
         self.template = Template.from_file(template_path, parameters)
         self.store = Store(self.template, data_dir)
         self.functions: dict[str, LambdaFunction] = {}
         self.gateways: list[Gateway] = []
+        self._setups: list[EnvironmentSetup] = []
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -86,6 +98,16 @@ class LocalStack:
 
     def stop(self) -> None:
         self.store.stop()
+
+    def add_environment_setup(self, setup: EnvironmentSetup) -> Callable[[], None]:
+        """Run setup in every execution environment started so far and in each one
+        started later, once its handler is imported (tests fix the shoes' seeds so).
+        Returns what removes it for environments started afterwards."""
+        self._setups.append(setup)
+        for function in self.functions.values():
+            for environment in function.environments():
+                setup(environment)
+        return lambda: self._setups.remove(setup)
 
     def handle(self, request: HttpRequest) -> HttpResponse | None:
         """The API's answer, or None when no API route is near (a static file maybe)."""
@@ -107,7 +129,7 @@ class LocalStack:
     # -- functions -------------------------------------------------------------------
 
     def _register_static_physical(self) -> None:
-        """Physical names of what is not provisioned in moto (functions, layers, APIs)."""
+        """Physical names of what the store does not provision (functions, layers, APIs)."""
         for logical_id, resource in self.template.resources.items():
             kind = resource.get("Type")
             props = resource.get("Properties") or {}
@@ -163,6 +185,14 @@ class LocalStack:
                 environment={str(k): _env_value(v) for k, v in variables.items()},
                 timeout_s=int(self.template.resolve(props.get("Timeout", DEFAULT_TIMEOUT_S))),
                 memory_mb=int(self.template.resolve(props.get("MemorySize", DEFAULT_MEMORY_MB))),
+                concurrency=self.concurrency
+                or int(
+                    self.template.resolve(
+                        props.get("ReservedConcurrentExecutions", DEFAULT_CONCURRENCY)
+                    )
+                ),
+                setups=self._setups,
+                aws_environment=self.store.environment(),
             )
 
     def _function_by_arn(self, value: Any) -> LambdaFunction:
@@ -176,7 +206,7 @@ class LocalStack:
         raise TemplateError(f"authorizer function {value!r} is not a function of the template")
 
     def invoke(self, function: LambdaFunction, event: dict[str, Any], request_id: str) -> Any:
-        return self.store.run(lambda: function.invoke(event, request_id))
+        return function.invoke(event, request_id)
 
     # -- APIs ------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import Any
 from cfnlint.decode.cfn_yaml import loads as _cfn_yaml_loads  # type: ignore[import-untyped]
 
 REGION = "us-east-1"
-ACCOUNT_ID = "123456789012"  # moto's default account: ARNs it makes agree with ours
+ACCOUNT_ID = "123456789012"  # the local account of every ARN the stack makes
 STACK_NAME = "blackjack-local"
 
 PSEUDO_PARAMETERS: dict[str, str] = {

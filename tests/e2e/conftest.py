@@ -3,7 +3,8 @@ loopback port, Debian's chromium driven by Playwright, and known shoes.
 
 The stack runs in this process, in a thread, so a test can fix the server seeds the way
 `tests/integration/seeds.py` does; the local stack keeps one copy of the engine layer per
-function (each Lambda has its own memory), so `StackSeeds` patches every copy (see there).
+execution environment (each Lambda environment has its own memory), so `StackSeeds`
+patches every copy, present and future (see there).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -26,6 +27,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from local_stack.runtime import ExecutionEnvironment
 from local_stack.server import start_server, stop_server
 from local_stack.stack import LocalStack
 from tests.integration.local_stack.harness import Client
@@ -64,8 +66,7 @@ class Stack:
         self.api = Api(Client(port))
 
 
-# Package scope (not session): the stack keeps moto started while it runs, which must be
-# over before tests/integration start their own moto.
+# Package scope (not session): the stack (and its DynamoDB Local JVM) stops with the package.
 @pytest.fixture(scope="package")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     data_dir = tmp_path_factory.mktemp("e2e_data")
@@ -88,43 +89,47 @@ class StackSeeds:
     """`use_seeds` for the local stack: known server seeds for the next shoes committed.
 
     `use_seeds` replaces `blackjack_service.services.game` in this process; the local
-    stack's functions each import their own copy of the layer, so the same replacement
-    is made in every copy found (this process's and each function's). The copies exist
-    once each function has run (the stack fixture warms them up).
+    stack runs each function in execution environments with their own copy of the layer,
+    so the same replacement is made in this process's copy, in every environment started
+    so far and in each one started later (`LocalStack.add_environment_setup`), all drawing
+    from one list of seeds.
     """
 
     def __init__(self, stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
         self.stack = stack
         self.monkeypatch = monkeypatch
+        self._removers: list[Callable[[], None]] = []
 
-    def copies(self) -> list[tuple[ModuleType, ModuleType]]:
-        found: list[tuple[ModuleType, ModuleType]] = []
-        spaces: list[dict[str, ModuleType]] = [dict(sys.modules)]
-        spaces += [f.modules() for f in self.stack.stack.functions.values()]
-        for modules in spaces:
-            services = modules.get("blackjack_service.services")
-            game = modules.get("blackjack_service.game")
-            if services is None or game is None:
-                continue
-            if all(services is not known for known, _ in found):
-                found.append((services, game))
-        return found
+    def _replace(self, services: ModuleType, game: ModuleType, source: FixedSeeds) -> None:
+        def factory() -> object:
+            return game.GameService(services.store(), seeds=source)
+
+        self.monkeypatch.setattr(services, "game", factory)
 
     def use(self, *server_seeds: str) -> None:
         source = FixedSeeds(list(server_seeds))
-        copies = self.copies()
-        assert copies, "no copy of blackjack_service.services was found"
-        for services, game in copies:
+        if "blackjack_service.services" in sys.modules and "blackjack_service.game" in sys.modules:
+            own = sys.modules["blackjack_service.services"], sys.modules["blackjack_service.game"]
+            self._replace(*own, source)
 
-            def factory(services: ModuleType = services, game: ModuleType = game) -> object:
-                return game.GameService(services.store(), seeds=source)
+        def setup(environment: ExecutionEnvironment) -> None:
+            if "blackjack_service.services" in environment.modules:  # a function of the game
+                services = environment.load("blackjack_service.services")
+                self._replace(services, environment.load("blackjack_service.game"), source)
 
-            self.monkeypatch.setattr(services, "game", factory)
+        self._removers.append(self.stack.stack.add_environment_setup(setup))
+
+    def close(self) -> None:
+        """Environments started from now on keep the system's seeds."""
+        for remove in self._removers:
+            remove()
 
 
 @pytest.fixture
-def seeds(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> StackSeeds:
-    return StackSeeds(stack, monkeypatch)
+def seeds(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> Iterator[StackSeeds]:
+    fixed = StackSeeds(stack, monkeypatch)
+    yield fixed
+    fixed.close()
 
 
 @pytest.fixture(scope="package")

@@ -26,8 +26,8 @@ from local_stack.gateway import (
     parse_gateway_responses,
     policy_allows,
 )
-from local_stack.runtime import LambdaFunction
-from local_stack.store import Store, _decode, _encode, generate_secret_string
+from local_stack.runtime import LambdaFunction, Throttled
+from local_stack.secrets import generate_secret_string
 from local_stack.template import (
     NO_VALUE,
     Physical,
@@ -141,7 +141,7 @@ def test_sam_globals_merge() -> None:
     }
 
 
-# -- store --------------------------------------------------------------------------
+# -- secrets ------------------------------------------------------------------------
 
 
 def test_generated_secrets_follow_the_spec() -> None:
@@ -164,18 +164,6 @@ def test_generated_secrets_follow_the_spec() -> None:
     )
     assert document["user"] == "u"
     assert len(document["pw"]) == 32
-
-
-def test_snapshot_encoding_keeps_binary_values() -> None:
-    item: dict[str, Any] = {
-        "pk": {"S": "a"},
-        "blob": {"B": b"\x00\xff"},
-        "blobs": {"BS": [b"\x01", b"\x02"]},
-        "nested": {"M": {"b": {"B": b"\x03"}, "l": {"L": [{"N": "1"}, {"B": b"\x04"}]}}},
-    }
-    encoded = _encode(item)
-    assert json.loads(json.dumps(encoded)) == encoded
-    assert _decode(encoded) == item
 
 
 # -- routes -------------------------------------------------------------------------
@@ -527,6 +515,13 @@ def test_authorizer_errors() -> None:
     assert _call(gateway, "GET", "/v1/me", "Bearer t").status == 500
 
 
+def test_a_throttled_function_is_api_gateways_429() -> None:
+    busy = Throttled("MeFunction: 10 invocations running")
+    for answers in ({"auth": _allow, "me": busy}, {"auth": busy, "me": {"statusCode": 200}}):
+        reply = _call(_gateway(Functions(answers)), "GET", "/v1/me", "Bearer t")
+        assert (reply.status, json.loads(reply.body)) == (429, {"message": "Too Many Requests"})
+
+
 def test_authorizer_answers_are_cached_per_token_when_asked() -> None:
     functions = Functions({"auth": _allow, "me": {"statusCode": 200}})
     gateway = _gateway(functions, ttl_s=300)
@@ -542,34 +537,3 @@ def test_authorizer_answers_are_cached_per_token_when_asked() -> None:
     for _ in range(3):
         _call(gateway, "GET", "/v1/me", "Bearer t1")
     assert uncached.names().count("auth") == 3
-
-
-def test_items_read_from_moto_are_as_get_item_returns_them(tmp_path: Path) -> None:
-    store = Store(Template.from_file(TEMPLATE), tmp_path)
-    store.start()
-    try:
-        with store.lock:
-            item = {
-                "pk": {"S": "p"},
-                "sk": {"S": "s"},
-                "n": {"N": "12.50"},
-                "b": {"B": b"\x00\xff"},
-                "bs": {"BS": [b"\x01", b"\x02"]},
-                "ss": {"SS": ["a", "b"]},
-                "ns": {"NS": ["1", "2.5"]},
-                "t": {"BOOL": True},
-                "z": {"NULL": True},
-                "l": {"L": [{"S": "x"}, {"N": "3"}, {"M": {"k": {"B": b"\x03"}}}]},
-                "m": {"M": {"a": {"L": [{"BOOL": False}]}, "b": {"SS": ["q"]}, "c": {"N": "-1"}}},
-            }
-            store.client("dynamodb").put_item(TableName="GameTable", Item=item)
-            key = {"pk": {"S": "p"}, "sk": {"S": "s"}}
-            direct = store.read_item("GameTable", key)
-            assert direct == store.read_item_by_api("GameTable", key)
-            assert json.loads(json.dumps(direct)) == direct
-            assert _decode(direct) == item
-            absent = {"pk": {"S": "p"}, "sk": {"S": "none"}}
-            assert store.read_item("GameTable", absent) is None
-            assert store.read_item_by_api("GameTable", absent) is None
-    finally:
-        store.stop()

@@ -1,0 +1,175 @@
+"""The template's Secrets Manager secrets, kept in DATA_DIR and served on loopback.
+
+A secret's value is generated once, as CloudFormation's GenerateSecretString would,
+and kept in `DATA_DIR/secrets.json` (0600), so tokens signed before a restart stay
+valid. The functions read it with their own boto3 client, pointed here by
+`AWS_ENDPOINT_URL_SECRETS_MANAGER`: the JSON protocol's GetSecretValue and DescribeSecret.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import string
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from local_stack.template import ACCOUNT_ID, REGION, Physical, Template
+
+SECRETS_FILE = "secrets.json"
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace path by data (mode 0600) so that a crash leaves the old or the new file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # mkstemp: 0600
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def generate_secret_string(spec: dict[str, Any]) -> str:
+    """What Secrets Manager's GenerateSecretString would produce."""
+    length = int(spec.get("PasswordLength", 32))
+    exclude = set(str(spec.get("ExcludeCharacters", "")))
+    groups: list[str] = []
+    if not spec.get("ExcludeLowercase"):
+        groups.append(string.ascii_lowercase)
+    if not spec.get("ExcludeUppercase"):
+        groups.append(string.ascii_uppercase)
+    if not spec.get("ExcludeNumbers"):
+        groups.append(string.digits)
+    if not spec.get("ExcludePunctuation"):
+        groups.append(string.punctuation)
+    if spec.get("IncludeSpace"):
+        groups.append(" ")
+    groups = [g for g in ("".join(c for c in g if c not in exclude) for g in groups) if g]
+    if not groups:
+        raise ValueError("GenerateSecretString excludes every character")
+    alphabet = "".join(groups)
+    require_each = spec.get("RequireEachIncludedType", True)
+    while True:
+        password = "".join(secrets.choice(alphabet) for _ in range(length))
+        if not require_each or length < len(groups):
+            break
+        if all(any(c in g for c in password) for g in groups):
+            break
+    template = spec.get("SecretStringTemplate")
+    if template is None:
+        return password
+    document = json.loads(str(template))
+    document[str(spec.get("GenerateStringKey", "password"))] = password
+    return json.dumps(document)
+
+
+def secret_arn(name: str) -> str:
+    """An ARN as Secrets Manager makes it (name, dash, six characters), stable per name."""
+    suffix = hashlib.sha256(name.encode()).hexdigest()[:6]
+    return f"arn:aws:secretsmanager:{REGION}:{ACCOUNT_ID}:secret:{name}-{suffix}"
+
+
+class SecretsManager:
+    """The template's secrets, generated once, answered over HTTP on a loopback port."""
+
+    def __init__(self, template: Template, data_dir: Path) -> None:
+        self.template = template
+        self.path = data_dir / SECRETS_FILE
+        self.values: dict[str, tuple[str, str]] = {}  # ARN and name -> (ARN, value)
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def endpoint(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def start(self) -> None:
+        saved: dict[str, str] = json.loads(self.path.read_text()) if self.path.exists() else {}
+        changed = False
+        for logical_id in self.template.of_type("AWS::SecretsManager::Secret"):
+            props = self.template.resolve(self.template.properties(logical_id))
+            name = str(props.get("Name") or logical_id)
+            if logical_id not in saved:
+                saved[logical_id] = (
+                    str(props["SecretString"])
+                    if "SecretString" in props
+                    else generate_secret_string(props.get("GenerateSecretString") or {})
+                )
+                changed = True
+            arn = secret_arn(name)
+            self.values[arn] = self.values[name] = (arn, saved[logical_id])
+            self.template.physical[logical_id] = Physical(ref=arn, attributes={"Id": arn})
+        if changed:
+            atomic_write(self.path, json.dumps(saved, indent=1).encode())
+        self._server = _SecretsServer(("127.0.0.1", 0), self)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def answer(self, target: str, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """(status, body) of one Secrets Manager JSON-protocol request."""
+        operation = target.rpartition(".")[2]
+        if operation not in ("GetSecretValue", "DescribeSecret"):
+            return 400, {"__type": "InvalidRequestException", "message": f"{operation}: not here"}
+        found = self.values.get(str(request.get("SecretId", "")))
+        if found is None:
+            return 400, {
+                "__type": "ResourceNotFoundException",
+                "message": "Secrets Manager can't find the specified secret.",
+            }
+        arn, value = found
+        name = arn.rsplit(":", 1)[1].rsplit("-", 1)[0]
+        body: dict[str, Any] = {"ARN": arn, "Name": name, "CreatedDate": time.time()}
+        if operation == "GetSecretValue":
+            body |= {"SecretString": value, "VersionId": "local", "VersionStages": ["AWSCURRENT"]}
+        return 200, body
+
+
+class _SecretsServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], manager: SecretsManager) -> None:
+        super().__init__(address, _SecretsHandler)
+        self.manager = manager
+
+
+class _SecretsHandler(BaseHTTPRequestHandler):
+    server: _SecretsServer
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            request = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:
+            request = {}
+        status, body = self.server.manager.answer(
+            self.headers.get("X-Amz-Target", ""), request if isinstance(request, dict) else {}
+        )
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/x-amz-json-1.1")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the stack logs the API's requests, not the functions' calls."""
