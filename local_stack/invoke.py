@@ -116,6 +116,7 @@ def mint_token(stack: LocalStack, function: LambdaFunction, login: str) -> str:
         handler="minter.handler",
         layer_dirs=function.layer_dirs,
         environment=dict(function.environment),
+        aws_environment=function.aws_environment,
     )
     return str(stack.invoke(minter, {"login": login}, str(uuid.uuid4())))
 

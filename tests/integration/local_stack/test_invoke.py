@@ -4,23 +4,22 @@ and `make invoke` from a fresh DATA_DIR as a newcomer runs it."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from local_stack.invoke import InvokeError, invoke, read_json
+from local_stack.runtime import ExecutionEnvironment
 from local_stack.stack import LocalStack
 from tests.integration.seeds import FixedSeeds, find_seed
 
@@ -74,24 +73,27 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
         local.stop()
 
 
-def deal_known_shoes(stack: LocalStack, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Known server seeds in every function's copy of the service (once it has run)."""
-    for function in stack.functions.values():
-        services = function.modules().get("blackjack_service.services")
-        if services is None:
-            continue
-        seeds = FixedSeeds([PLAIN_DEAL])
+def deal_known_shoes(stack: LocalStack, monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Known server seeds in every execution environment's copy of the game service, now
+    and in environments started later; returns what stops it for later ones."""
+    seeds = FixedSeeds([PLAIN_DEAL])
 
-        def game(services: ModuleType = services, seeds: FixedSeeds = seeds) -> Any:
-            # called as the function runs: its own copy of the module
-            module = importlib.import_module("blackjack_service.game")
-            return module.GameService(services.store(), seeds=seeds)
+    def setup(environment: ExecutionEnvironment) -> None:
+        if "blackjack_service.services" not in environment.modules:
+            return  # not a function of the game
+        services = environment.load("blackjack_service.services")
+        game = environment.load("blackjack_service.game")
 
-        monkeypatch.setattr(services, "game", game)
+        def fixed_game() -> Any:
+            return game.GameService(services.store(), seeds=seeds)
+
+        monkeypatch.setattr(services, "game", fixed_game)
+
+    return stack.add_environment_setup(setup)
 
 
 def test_every_sample_gives_the_status_its_index_documents(
-    stack: LocalStack, monkeypatch: pytest.MonkeyPatch
+    stack: LocalStack, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
     rows = documented_rows()
     samples = sorted(p.name for p in EVENTS.glob("*.json"))
@@ -99,7 +101,7 @@ def test_every_sample_gives_the_status_its_index_documents(
     answers: dict[str, Any] = {}
     for row in rows:
         if row.event == "tables_get.json":  # the shoe this view commits is a known one
-            deal_known_shoes(stack, monkeypatch)
+            request.addfinalizer(deal_known_shoes(stack, monkeypatch))
         result = invoke(stack, row.function, sample(row.event), login=row.login)
         answers[row.event] = result
         assert outcome(result) == row.expected.split()[0], f"{row.event}: {result}"
