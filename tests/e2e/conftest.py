@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -27,6 +26,8 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from blackjack_service import game as own_game
+from blackjack_service import services as own_services
 from local_stack.runtime import ExecutionEnvironment
 from local_stack.server import start_server, stop_server
 from local_stack.stack import LocalStack
@@ -108,9 +109,9 @@ class StackSeeds:
 
     def use(self, *server_seeds: str) -> None:
         source = FixedSeeds(list(server_seeds))
-        if "blackjack_service.services" in sys.modules and "blackjack_service.game" in sys.modules:
-            own = sys.modules["blackjack_service.services"], sys.modules["blackjack_service.game"]
-            self._replace(*own, source)
+        # This process's own copy, imported with the seeds: sys.modules may hold, for a
+        # moment, an environment's copy still importing (the runtime lends it there).
+        self._replace(own_services, own_game, source)
 
         def setup(environment: ExecutionEnvironment) -> None:
             if "blackjack_service.services" in environment.modules:  # a function of the game

@@ -1,5 +1,5 @@
 // Tiny DOM helpers: h() builds elements, card() draws a playing card with CSS only.
-import { parseCard } from "./view.js";
+import { dealerTotalLabel, parseCard } from "./view.js";
 
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
@@ -56,4 +56,18 @@ export function clear(el) {
 /** A labelled form field. */
 export function field(label, input, hintText) {
   return h("label", { class: "field" }, h("span", {}, label), input, hintText ? h("span", { class: "field-hint" }, hintText) : null);
+}
+
+/** A settled round's dealer, small: the total in words and the cards (history, trainer). */
+export function dealerRow(dealer) {
+  return h(
+    "div",
+    { class: "hi-dealer" },
+    h("span", { class: "muted small" }, `Dealer ${dealerTotalLabel(dealer)}`),
+    h(
+      "div",
+      { class: "cards" },
+      (dealer?.cards || []).map((c) => card(c, { small: true })),
+    ),
+  );
 }

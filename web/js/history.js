@@ -1,8 +1,8 @@
 // History and statistics.
 import { api, loadTables } from "./api.js";
-import { card, clear, h } from "./dom.js";
+import { card, clear, dealerRow, h } from "./dom.js";
 import { errorText, reportError, setBalance } from "./ui.js";
-import { dealerTotalLabel, formatCoins, formatSigned, handTotalLabel, insuranceSentence, resultLabel, resultTone } from "./view.js";
+import { formatCoins, formatSigned, handTotalLabel, insuranceSentence, resultLabel, resultTone } from "./view.js";
 
 /** "30 Nov 2026, 12:34" in the player's time zone, or null without a time. */
 function roundTime(round) {
@@ -32,16 +32,7 @@ function miniRound(r, tablesById) {
     h(
       "div",
       { class: "hi-body" },
-      h(
-        "div",
-        { class: "hi-dealer" },
-        h("span", { class: "muted small" }, `Dealer ${dealerTotalLabel(r.dealer)}`),
-        h(
-          "div",
-          { class: "cards" },
-          (r.dealer?.cards || []).map((c) => card(c, { small: true })),
-        ),
-      ),
+      dealerRow(r.dealer),
       user.map((b) => [
         b.hands.map((hd) =>
           h(

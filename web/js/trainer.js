@@ -3,9 +3,9 @@
 // one round's graded decisions. The figures below the stats are pure functions (tested
 // with node) over the history's decisions.
 import { api } from "./api.js";
-import { card, clear, h } from "./dom.js";
+import { card, clear, dealerRow, h } from "./dom.js";
 import { errorText, reportError, setBalance } from "./ui.js";
-import { ACTION_LABEL, dealerTotalLabel, formatCoins, formatSigned, parseCard } from "./view.js";
+import { ACTION_LABEL, formatCoins, formatSigned, parseCard } from "./view.js";
 
 export const KINDS = [
   { name: "hard", label: "Hard totals" },
@@ -365,16 +365,7 @@ async function showGradedRound(main, roundId, isCurrent) {
       { class: "trainer panel", testid: "trainer-round", "aria-labelledby": "trainer-round-title" },
       h("h1", { id: "trainer-round-title" }, `Round at ${r.table}`),
       h("p", { class: "muted small" }, r.settled_at ? `Settled ${new Date(r.settled_at).toLocaleString()} · net ${formatSigned(r.net)}` : "In play"),
-      h(
-        "div",
-        { class: "hi-dealer" },
-        h("span", { class: "muted small" }, `Dealer ${dealerTotalLabel(r.dealer)}`),
-        h(
-          "div",
-          { class: "cards" },
-          (r.dealer?.cards || []).map((c) => card(c, { small: true })),
-        ),
-      ),
+      dealerRow(r.dealer),
       user.map((b) =>
         b.hands.map((hand, i) =>
           h(
