@@ -1,6 +1,7 @@
 """Exact money. Bets are whole coins; every other amount is a multiple of half a coin."""
 
 from decimal import Decimal
+from fractions import Fraction
 
 Money = Decimal
 
@@ -9,7 +10,9 @@ HALF_COIN = Decimal("0.5")
 
 
 def is_multiple(amount: Decimal, step: Decimal) -> bool:
-    return amount > 0 and amount % step == 0
+    """A positive whole number of steps. Exact at any size: Decimal's `%` overflows its
+    28-digit context (an insurance of 1e40 would raise, not be refused)."""
+    return amount > 0 and (Fraction(amount) / Fraction(step)).denominator == 1
 
 
 def to_json(amount: Decimal) -> int | float:

@@ -2,7 +2,6 @@
 number, a string a JSON string) and closed (unknown fields are refused)."""
 
 from decimal import Decimal
-from fractions import Fraction
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
@@ -10,6 +9,7 @@ from pydantic.config import JsonDict
 
 from blackjack.actions import Action
 from blackjack.fairness import CLIENT_SEED_PATTERN
+from blackjack.money import is_multiple
 from blackjack.rules import TABLES
 
 NAME_PATTERN = r"^[A-Za-z0-9]{4,32}$"
@@ -32,22 +32,20 @@ def _json_number(value: object) -> Decimal:
     return amount
 
 
-def _is_multiple(amount: Decimal, step: str) -> bool:
-    # Exact at any size: Decimal's `%` and `quantize` overflow their 28-digit context.
-    return (Fraction(amount) / Fraction(step)).denominator == 1
-
-
 def _positive_multiple_of(step: str) -> AfterValidator:
     def check(amount: Decimal) -> Decimal:
-        if amount <= 0 or not _is_multiple(amount, step):
+        if not is_multiple(amount, Decimal(step)):
             raise ValueError(f"must be a positive multiple of {step}")
         return amount
 
     return AfterValidator(check)
 
 
+CENT = Decimal("0.01")
+
+
 def _two_decimals(amount: Decimal) -> Decimal:
-    if not _is_multiple(amount, "0.01"):
+    if amount != 0 and not is_multiple(abs(amount), CENT):
         raise ValueError("at most two decimals")
     return amount
 

@@ -379,6 +379,13 @@ def test_a_hand_of_21_stands_by_itself() -> None:
     assert round_.dealer == ["6H", "TC", "2C"] and hand.result is Result.WIN
 
 
+def test_an_insurance_beyond_decimal_precision_is_refused() -> None:
+    round_ = deal("bicycle", "TS AH 9D KC")  # bicycle takes any multiple of 0.5 up to half
+    for amount in ("1e40", "1.25e168", "0.25"):
+        with pytest.raises(InvalidAmount):
+            round_.act(Action.INSURANCE, Decimal(amount))
+
+
 def test_illegal_actions_say_why() -> None:
     round_ = deal("european", "TS 6H 9D TC 2C")
     with pytest.raises(IllegalAction, match="split is not allowed now; allowed: hit, stand"):
