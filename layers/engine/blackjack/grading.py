@@ -78,7 +78,8 @@ def grade(view: PlayerView, action: Action) -> Decision:
     """The decision `action` on `view`, valued as the `hard` hint values it."""
     from .strategy import action_values, best_of  # on first use, as the `hard` player
 
-    values = action_values(view) or {action: 0.0}
+    values = action_values(view)
+    assert values is not None  # a legal action was taken: something was asked
     best = best_of(values)
     loss = Decimal(values[best] - values[action]).quantize(LOSS_STEP, ROUND_HALF_EVEN)
     return Decision(action, best, loss, kind_of(view), view.cards)

@@ -610,11 +610,12 @@ def _grade_attributes(stats: Stats) -> dict[str, int | Decimal]:
 
 def _grades(record: Mapping[str, Any], kind: Kind) -> Grades:
     """One kind's counters of a profile (absent, as before the trainer: zero)."""
-    counts = {name: record.get(f"{kind}_{name}", 0) for name in GRADE_FIELDS}
+    zero = Grades()
     return Grades(
-        decisions=int(counts["decisions"]),
-        mistakes=int(counts["mistakes"]),
-        ev_lost=Decimal(counts["ev_lost"]),
+        **{
+            name: type(getattr(zero, name))(record.get(f"{kind}_{name}", 0))
+            for name in GRADE_FIELDS
+        }
     )
 
 
