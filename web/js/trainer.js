@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { card, clear, dealerRow, h } from "./dom.js";
 import { errorText, reportError, setBalance } from "./ui.js";
-import { ACTION_LABEL, formatCoins, formatSigned, parseCard } from "./view.js";
+import { ACTION_LABEL, cardsTotal, formatCoins, formatLoss, formatSigned, isMistake, parseCard } from "./view.js";
 
 export const KINDS = [
   { name: "hard", label: "Hard totals" },
@@ -14,7 +14,6 @@ export const KINDS = [
   { name: "insurance", label: "Insurance" },
 ];
 export const WINDOWS = [50, 200, 1000];
-const MISTAKE = 0.0005; // API.md: a loss of this or more is a mistake
 const MAX_PAGES = 10; // 100 rounds a page: enough for the last 1,000 decisions
 const LATEST_MISTAKES = 10;
 
@@ -36,8 +35,6 @@ export function decisionsOf(rounds) {
   }
   return out;
 }
-
-export const isMistake = (d) => Number(d.loss) >= MISTAKE;
 
 /** Share of decisions that were not mistakes; null without decisions. */
 export function accuracy(decisions, mistakes) {
@@ -69,21 +66,15 @@ export function formatAccuracy(value) {
   return value === null ? "—" : `${(Math.round(value * 1000) / 10).toFixed(1)}%`;
 }
 
-/** "0.27 of the bet" for a loss per unit bet. */
-export function formatLoss(loss) {
-  return `−${Number(loss).toFixed(Number(loss) >= 0.01 ? 2 : 4)} of the bet`;
-}
-
-const POINTS = { A: 1, T: 10, J: 10, Q: 10, K: 10 };
-const points = (code) => POINTS[code[0]] ?? Number(code[0]);
-
 /** The hand as it was decided on, in words: "hard 8", "soft 17", "pair of 8s". */
 export function decisionHandLabel(d) {
   const cards = d.cards || [];
-  const total = cards.reduce((sum, c) => sum + points(c), 0);
-  const soft = cards.some((c) => c[0] === "A") && total + 10 <= 21;
-  if (d.kind === "pairs") return `pair of ${cards[0][0] === "A" ? "aces" : `${points(cards[0])}s`}`;
-  return soft ? `soft ${total + 10}` : `hard ${total}`;
+  if (d.kind === "pairs") {
+    const first = cardsTotal(cards.slice(0, 1)).total;
+    return `pair of ${first === 11 ? "aces" : `${first}s`}`;
+  }
+  const { total, soft } = cardsTotal(cards);
+  return `${soft ? "soft" : "hard"} ${total}`;
 }
 
 // ---------------------------------------------------------------- the page

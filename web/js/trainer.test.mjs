@@ -2,7 +2,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { accuracy, decisionHandLabel, decisionsOf, formatAccuracy, formatLoss, isMistake, recentAccuracy, rollingAccuracy } from "./trainer.js";
+import { accuracy, decisionHandLabel, decisionsOf, formatAccuracy, recentAccuracy, rollingAccuracy } from "./trainer.js";
+import { formatLoss, isMistake } from "./view.js";
 
 const round = (id, decisions) => ({
   round_id: id,

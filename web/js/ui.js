@@ -88,11 +88,6 @@ export function setBalance(balance) {
   flash.classList.add("flash");
 }
 
-export function currentUser() {
-  const s = getSession();
-  return s ? s.user : null;
-}
-
 export function go(hash) {
   if (location.hash === hash) window.dispatchEvent(new HashChangeEvent("hashchange"));
   else location.hash = hash;

@@ -120,22 +120,20 @@ export function insuranceSentence(box, dealerHasBlackjack) {
     : `Insurance lost ${formatSigned(-Number(box.insurance))}.`;
 }
 
-const DECISION_WORDS = {
-  hit: "hit",
-  stand: "stand",
-  double: "double",
-  split: "split",
-  surrender: "surrender",
-  insurance: "insurance",
-  even_money: "even money",
-  decline_insurance: "no insurance",
-};
+/** API.md: a decision whose `loss` is this or more is a mistake. */
+const MISTAKE = 0.0005;
+export const isMistake = (decision) => Number(decision.loss) >= MISTAKE;
+
+/** "−0.27 of the bet" for a loss per unit bet (four decimals, the API's, under 0.01). */
+export function formatLoss(loss) {
+  return `−${Number(loss).toFixed(Number(loss) >= 0.01 ? 2 : 4)} of the bet`;
+}
+
 /** The trainer's mark on one graded decision: "✓", or "hit was better: −0.06 of the bet". */
 export function decisionMark(decision) {
-  const loss = Number(decision.loss);
-  if (!(loss >= 0.0005)) return { ok: true, text: "✓" };
-  const amount = loss >= 0.01 ? loss.toFixed(2) : loss.toFixed(3);
-  return { ok: false, text: `${DECISION_WORDS[decision.best] || decision.best} was better: −${amount} of the bet` };
+  if (!isMistake(decision)) return { ok: true, text: "✓" };
+  const better = (ACTION_LABEL[decision.best] || decision.best).toLowerCase();
+  return { ok: false, text: `${better} was better: ${formatLoss(decision.loss)}` };
 }
 
 /** A bet as a stack of chips, largest first (at most `max` drawn). */
@@ -287,17 +285,6 @@ export function chartRowLabel(section, key) {
   return `${r},${r}`;
 }
 export const CHART_LETTER = { hit: "H", stand: "S", double: "D", split: "P", surrender: "R" };
-
-/** Sum the user's stake on a round (for the history list). */
-export function userStake(round) {
-  let s = 0;
-  for (const b of round.boxes || []) {
-    if (b.player !== "user") continue;
-    for (const h of b.hands || []) s += Number(h.bet || 0);
-    if (b.insurance) s += Number(b.insurance);
-  }
-  return s;
-}
 
 const RANK_VALUE = (r) => (r === "A" ? 11 : r === "T" ? 10 : Number(r));
 /** Which chart row a two-card hand key ("2,9", "7,A", "8,8") belongs to: {section, row} or null (natural). */

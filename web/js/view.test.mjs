@@ -198,7 +198,7 @@ test("decision marks: a tick, or the better action and what it was worth", () =>
   assert.deepEqual(decisionMark({ action: "stand", best: "hit", loss: 0.0612 }), { ok: false, text: "hit was better: −0.06 of the bet" });
   assert.deepEqual(decisionMark({ action: "insurance", best: "decline_insurance", loss: 0.004 }), {
     ok: false,
-    text: "no insurance was better: −0.004 of the bet",
+    text: "no insurance was better: −0.0040 of the bet",
   });
   assert.equal(decisionMark({ action: "stand", best: "hit", loss: 0.0004 }).ok, true);
 });
