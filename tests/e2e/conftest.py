@@ -13,7 +13,6 @@ import os
 import shutil
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from playwright.sync_api import (
@@ -28,11 +27,10 @@ from playwright.sync_api import (
 
 from blackjack_service import game as own_game
 from blackjack_service import services as own_services
-from local_stack.runtime import ExecutionEnvironment
 from local_stack.server import start_server, stop_server
 from local_stack.stack import LocalStack
 from tests.integration.local_stack.harness import Client
-from tests.integration.seeds import FixedSeeds
+from tests.integration.seeds import FixedSeeds, use_stack_seeds
 
 from .helpers import E2E_TIMEOUT_MS, ROOT, Api
 
@@ -101,24 +99,13 @@ class StackSeeds:
         self.monkeypatch = monkeypatch
         self._removers: list[Callable[[], None]] = []
 
-    def _replace(self, services: ModuleType, game: ModuleType, source: FixedSeeds) -> None:
-        def factory() -> object:
-            return game.GameService(services.store(), seeds=source)
-
-        self.monkeypatch.setattr(services, "game", factory)
-
     def use(self, *server_seeds: str) -> None:
         source = FixedSeeds(list(server_seeds))
         # This process's own copy, imported with the seeds: sys.modules may hold, for a
         # moment, an environment's copy still importing (the runtime lends it there).
-        self._replace(own_services, own_game, source)
-
-        def setup(environment: ExecutionEnvironment) -> None:
-            if "blackjack_service.services" in environment.modules:  # a function of the game
-                services = environment.load("blackjack_service.services")
-                self._replace(services, environment.load("blackjack_service.game"), source)
-
-        self._removers.append(self.stack.stack.add_environment_setup(setup))
+        game = own_game.GameService(own_services.store(), seeds=source)
+        self.monkeypatch.setattr(own_services, "game", lambda: game)
+        self._removers.append(use_stack_seeds(self.stack.stack, self.monkeypatch, source))
 
     def close(self) -> None:
         """Environments started from now on keep the system's seeds."""

@@ -4,12 +4,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
 from blackjack.fairness import shuffled_shoe
 from blackjack_service import services
 from blackjack_service.game import GameService
+
+if TYPE_CHECKING:
+    from local_stack.runtime import ExecutionEnvironment
+    from local_stack.stack import LocalStack
 
 CLIENT_SEED = "tests"
 
@@ -42,6 +47,23 @@ def find_seed(decks: int, wanted: Callable[[list[str]], bool], nonce: int = 1) -
 def use_seeds(monkeypatch: pytest.MonkeyPatch, *server_seeds: str) -> None:
     game = GameService(services.store(), seeds=FixedSeeds(list(server_seeds)))
     monkeypatch.setattr(services, "game", lambda: game)
+
+
+def use_stack_seeds(
+    stack: LocalStack, monkeypatch: pytest.MonkeyPatch, source: FixedSeeds
+) -> Callable[[], None]:
+    """`use_seeds` for a local stack, whose execution environments each have their own copy
+    of the game service: those started so far and each one started later deal from
+    `source`. Returns what stops it for environments started afterwards."""
+
+    def setup(environment: ExecutionEnvironment) -> None:
+        if "blackjack_service.services" not in environment.modules:
+            return  # not a function of the game
+        own = environment.load("blackjack_service.services")
+        game = environment.load("blackjack_service.game")
+        monkeypatch.setattr(own, "game", lambda: game.GameService(own.store(), seeds=source))
+
+    return stack.add_environment_setup(setup)
 
 
 def value(card: str) -> int:

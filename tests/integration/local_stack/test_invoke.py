@@ -10,7 +10,7 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -19,9 +19,8 @@ from typing import Any
 import pytest
 
 from local_stack.invoke import InvokeError, invoke, read_json
-from local_stack.runtime import ExecutionEnvironment
 from local_stack.stack import LocalStack
-from tests.integration.seeds import FixedSeeds, find_seed
+from tests.integration.seeds import FixedSeeds, find_seed, use_stack_seeds
 
 ROOT = Path(__file__).resolve().parents[3]
 EVENTS = ROOT / "events"
@@ -73,25 +72,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
         local.stop()
 
 
-def deal_known_shoes(stack: LocalStack, monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
-    """Known server seeds in every execution environment's copy of the game service, now
-    and in environments started later; returns what stops it for later ones."""
-    seeds = FixedSeeds([PLAIN_DEAL])
-
-    def setup(environment: ExecutionEnvironment) -> None:
-        if "blackjack_service.services" not in environment.modules:
-            return  # not a function of the game
-        services = environment.load("blackjack_service.services")
-        game = environment.load("blackjack_service.game")
-
-        def fixed_game() -> Any:
-            return game.GameService(services.store(), seeds=seeds)
-
-        monkeypatch.setattr(services, "game", fixed_game)
-
-    return stack.add_environment_setup(setup)
-
-
 def test_every_sample_gives_the_status_its_index_documents(
     stack: LocalStack, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
@@ -101,7 +81,7 @@ def test_every_sample_gives_the_status_its_index_documents(
     answers: dict[str, Any] = {}
     for row in rows:
         if row.event == "tables_get.json":  # the shoe this view commits is a known one
-            request.addfinalizer(deal_known_shoes(stack, monkeypatch))
+            request.addfinalizer(use_stack_seeds(stack, monkeypatch, FixedSeeds([PLAIN_DEAL])))
         result = invoke(stack, row.function, sample(row.event), login=row.login)
         answers[row.event] = result
         assert outcome(result) == row.expected.split()[0], f"{row.event}: {result}"
