@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.backend import moto_backend
+from blackjack.rules import TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 PRICES = Path(__file__).with_name("prices.json")
-TABLES = ("classic", "bicycle", "casino", "european")
 ROUNDS_PER_TABLE = 40
 GOAL_TABLE, GOAL_USD = "european", 4.0  # DynamoDB + Lambda per million european rounds
 HISTORY_INDEX_KEY = "gsi1pk"
@@ -227,9 +227,8 @@ def play(rounds_per_table: int) -> dict[str, TableFigures]:
             assert reply.status < 400, (path, reply.status, reply.body)
             return kind, reply.body, meter.take(), sum(handler_seconds)
 
-        for table in TABLES:
-            tables = gateway.request("GET", "/v1/tables").body["tables"]
-            bet = next(t["min_bet"] for t in tables if t["id"] == table)
+        for table, spec in TABLES.items():
+            bet = spec.min_bet
             gateway.request("GET", f"/v1/tables/{table}", token=token)  # commits the first shoe
             for _ in range(rounds_per_table):
                 recorded = [

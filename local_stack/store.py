@@ -81,17 +81,15 @@ def simple_table_request(name: str, props: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def create_table(client: Any, name: str, props: dict[str, Any]) -> dict[str, Any]:
-    """Create a table as the template declares it, its TTL included; the request made."""
-    request = table_request(name, props)
-    client.create_table(**request)
+def create_table(client: Any, name: str, props: dict[str, Any]) -> None:
+    """Create a table as the template declares it, its TTL included."""
+    client.create_table(**table_request(name, props))
     ttl = props.get("TimeToLiveSpecification") or {}
     if ttl.get("Enabled") and ttl.get("AttributeName"):
         client.update_time_to_live(
             TableName=name,
             TimeToLiveSpecification={"Enabled": True, "AttributeName": str(ttl["AttributeName"])},
         )
-    return request
 
 
 def secure_directory(path: Path) -> None:
@@ -111,7 +109,6 @@ class Store:
     def __init__(self, template: Template, data_dir: Path) -> None:
         self.template = template
         self.data_dir = data_dir
-        self.table_names: list[str] = []
         self.dynamodb = DynamoDBLocal(data_dir / DYNAMODB_DIR)
         self.secrets = SecretsManager(template, data_dir)
 
@@ -166,4 +163,3 @@ class Store:
                 ref=name,
                 attributes={"Arn": arn, "StreamArn": f"{arn}/stream/1970-01-01T00:00:00.000"},
             )
-            self.table_names.append(name)
