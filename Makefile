@@ -72,6 +72,7 @@ lint: $(VENV)/.installed node_modules/.installed $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	PYTHONPATH=layers/engine $(BIN)/lint-imports --no-logo --no-cache
 	node_modules/.bin/biome check web/
 	LOG_LEVEL=ERROR $(CHECKOV_VENV)/bin/checkov --file template.yaml --config-file .checkov.yaml
 
