@@ -20,11 +20,12 @@ from decimal import Decimal
 
 from blackjack.actions import Action, Phase
 from blackjack.grading import grade
-from blackjack.players import PlayerView, action_values
+from blackjack.players import action_values
 from blackjack.round import Round
 from blackjack.rules import TABLES, Insurance
 from blackjack.shoe import Shoe
 from blackjack.strategy import dealer
+from blackjack.turn import PlayerView
 
 from .strategy import RANK_NAMES, _cold, hint_hands, hint_view
 

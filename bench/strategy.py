@@ -13,10 +13,11 @@ import statistics
 import time
 
 from blackjack.actions import Action, Phase
-from blackjack.players import PlayerView, action_values
+from blackjack.players import action_values
 from blackjack.rules import TABLES, Peek, Rules
 from blackjack.strategy import analysis, dealer, hits, strategy_card
 from blackjack.strategy.card import analyse, player_ev
+from blackjack.turn import PlayerView
 
 EUROPEAN = TABLES["european"].rules
 RANK_NAMES = "A23456789T"  # the analysis's ranks 0-9 as card letters

@@ -17,9 +17,10 @@ import numpy as np
 import numpy.typing as npt
 
 from blackjack.actions import Action, Phase
-from blackjack.players import POLICIES, PlayerView
+from blackjack.players import POLICIES
 from blackjack.rules import Double, Peek, Rules, Split, Surrender, Table
 from blackjack.strategy.card import analyse
+from blackjack.turn import PlayerView
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = range(5)
 CODES = {

@@ -15,7 +15,7 @@ from typing import Any
 
 from .actions import Action, Phase
 from .cards import Card, hand_value
-from .players import PlayerView
+from .turn import PlayerView
 
 LOSS_STEP = Decimal("0.0001")
 MISTAKE = Decimal("0.0005")  # API.md: a decision whose loss is this or more is a mistake

@@ -1,26 +1,9 @@
 """AI players. Each sees only its own hand, the dealer's face-up card, the table's rules and
 the actions legal now: a `PlayerView`, never the shoe or the hole card."""
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from .actions import Action, Phase
 from .cards import Card, hand_value, points
-from .rules import Rules
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    rules: Rules
-    phase: Phase
-    cards: tuple[Card, ...]
-    up_card: Card
-    legal_actions: tuple[Action, ...]
-    hands_in_box: int
-    split_hand: bool
-
-
-Policy = Callable[[PlayerView], Action]
+from .turn import PlayerView, Policy
 
 _UP_CARDS = "23456789TA"
 

@@ -12,13 +12,14 @@ from decimal import Decimal
 from typing import Any
 
 from .actions import Action, HandStatus, Phase, Result
-from .cards import Card, HandValue, hand_value, is_ace, is_ten, points
+from .cards import Card, HandValue, hand_value, is_ace, is_ten
 from .errors import BetOutOfLimits, IllegalAction, InvalidAmount
 from .grading import Decision, Grader
 from .money import HALF_COIN, ZERO, is_multiple
-from .players import POLICIES, PlayerView
-from .rules import Double, Insurance, Peek, Rules, Split, Surrender, Table
+from .players import POLICIES
+from .rules import Insurance, Peek, Rules, Table
 from .shoe import Shoe
+from .turn import PlayerView, insurance_actions, may_split, play_actions
 
 USER = "user"
 _AI_PREFIX = "ai:"
@@ -152,7 +153,9 @@ class Round:
             if turn is None:
                 self._legal = ()
             elif self.phase is Phase.INSURANCE:
-                self._legal = self._insurance_actions(turn[0])
+                _, hand = turn  # a box is asked while it holds one hand
+                natural = hand.status is HandStatus.BLACKJACK
+                self._legal = insurance_actions(self.rules, natural=natural)
             else:
                 self._legal = self._play_actions(*turn)
         return self._legal
@@ -176,55 +179,13 @@ class Round:
             split_hand=hand.split,
         )
 
-    def _insurance_actions(self, box: Box) -> tuple[Action, ...]:
-        if self.rules.even_money and box.hands[0].status is HandStatus.BLACKJACK:
-            return (Action.EVEN_MONEY, Action.DECLINE_INSURANCE)
-        return (Action.INSURANCE, Action.DECLINE_INSURANCE)
-
     def _play_actions(self, box: Box, hand: Hand) -> tuple[Action, ...]:
-        rules = self.rules
-        two_cards = len(hand.cards) == 2
-        can_split = two_cards and self._may_split(box, hand)
-        if hand.split and is_ace(hand.cards[0]) and rules.split_aces_one_card:
-            # A split ace has its one card; another ace may be split again where allowed.
-            return (Action.SPLIT, Action.STAND) if can_split else (Action.STAND,)
-        actions = [Action.HIT, Action.STAND]
-        if two_cards and self._may_double(hand):
-            actions.append(Action.DOUBLE)
-        if can_split:
-            actions.append(Action.SPLIT)
-        if (
-            two_cards
-            and rules.surrender is Surrender.EARLY_NOT_ACE
-            and len(box.hands) == 1
-            and not is_ace(self.up_card)
-        ):
-            actions.append(Action.SURRENDER)
-        return tuple(actions)
-
-    def _may_double(self, hand: Hand) -> bool:
-        rules = self.rules
-        if hand.split and not rules.double_after_split:
-            return False
-        if rules.double is Double.ANY:
-            return True
-        if rules.double is Double.NINE_TEN_ELEVEN:
-            total, soft = hand.value
-            return not soft and 9 <= total <= 11
-        return False
-
-    def _may_split(self, box: Box, hand: Hand) -> bool:
-        rules = self.rules
-        first, second = hand.cards
-        if rules.split is Split.SAME_RANK:
-            pair = first[0] == second[0]
-        elif rules.split is Split.SAME_VALUE:
-            pair = points(first) == points(second)
-        else:
-            return False
-        if not pair or len(box.hands) >= rules.max_hands:
-            return False
-        return not (hand.split and is_ace(first) and not rules.resplit_aces)
+        can_split = may_split(
+            self.rules, hand.cards, hands_in_box=len(box.hands), split_hand=hand.split
+        )
+        return play_actions(
+            self.rules, hand.cards, up_card=self.up_card, split_hand=hand.split, can_split=can_split
+        )
 
     # ---- decisions ------------------------------------------------------------------
 

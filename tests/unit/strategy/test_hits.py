@@ -6,11 +6,12 @@ from functools import cache
 import pytest
 
 from blackjack.actions import Action, Phase
-from blackjack.players import PlayerView, action_values
+from blackjack.players import action_values
 from blackjack.rules import TABLES
 from blackjack.strategy import advisor, hits
 from blackjack.strategy.analysis import UpCardSolver, of_ranks, shoe_counts
 from blackjack.strategy.dealer import RANKS, Comp, add, payoffs, total
+from blackjack.turn import PlayerView
 
 from .test_dealer import brute_force
 

@@ -21,7 +21,7 @@ and even money are never worth it, and `hard` declines them.
 
 from ..actions import Action, Phase
 from ..cards import Card, points
-from ..players import PlayerView
+from ..turn import PlayerView
 from .analysis import DOUBLE, EMPTY, HIT, SPLIT, STAND, SURRENDER, merge, of_ranks
 from .card import hand_key, label, shipped_ev, table_of
 from .dealer import Comp, add, total
