@@ -2,8 +2,8 @@
 
 A hand is a composition of card values (the analysis's ten ranks: 0 the ace, 9 every
 ten-value card) given an id; `next_id[id, value]` is the hand after one more card (-1:
-bust). The policy is asked once per state, through the same `PlayerView` and legal
-actions the round state machine builds, and its answers are stored:
+bust). The policy is asked once per state, through a `PlayerView` with the legal actions
+of the engine's one rule (`blackjack.turn`), and its answers are stored:
 `plain[up, id, can_split]` for hands not made by a split, `split[up, pair, id]` for
 two- and three-card hands made by splitting `pair` cards (deeper split hands use `plain`:
 no policy here looks at the split beyond its third card) and `resplit[up, pair, hands]`
@@ -18,9 +18,11 @@ import numpy.typing as npt
 
 from blackjack.actions import Action, Phase
 from blackjack.players import POLICIES
-from blackjack.rules import Double, Peek, Rules, Split, Surrender, Table
+from blackjack.rules import Peek, Rules, Split, Table
+from blackjack.strategy.analysis import card_of, cards_of, shoe_counts
 from blackjack.strategy.card import analyse
-from blackjack.turn import PlayerView
+from blackjack.strategy.dealer import total
+from blackjack.turn import PlayerView, play_actions
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = range(5)
 CODES = {
@@ -30,7 +32,6 @@ CODES = {
     Action.SPLIT: SPLIT,
     Action.SURRENDER: SURRENDER,
 }
-_CARD = "A23456789T"  # a card of each value for the views (suits do not matter)
 
 # Indices into the `params` array of the fast path.
 P_DECKS, P_CUT, P_PEEK, P_HOLE, P_PAID_AT_DEAL, P_ANY21 = range(6)
@@ -48,13 +49,6 @@ class Compiled:
     split: npt.NDArray[np.int8]
     resplit: npt.NDArray[np.int8]  # [up, pair, hands in box]: a pair in a split hand
     start: npt.NDArray[np.int32]  # id of the one-card hand of each value
-
-
-def hand_value(comp: tuple[int, ...]) -> tuple[int, bool]:
-    hard = sum((v + 1) * n for v, n in enumerate(comp))
-    if comp[0] and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
 
 
 def compositions() -> list[tuple[int, ...]]:
@@ -93,37 +87,6 @@ def params(rules: Rules) -> npt.NDArray[np.int64]:
     return np.array(values, dtype=np.int64)
 
 
-def legal_actions(
-    rules: Rules, up: int, comp: tuple[int, ...], split_hand: bool, pair: int, can_split: bool
-) -> tuple[Action, ...]:
-    """The legal actions as `Round._play_actions` gives them."""
-    two = sum(comp) == 2
-    if split_hand and pair == 0 and rules.split_aces_one_card:
-        return (Action.SPLIT, Action.STAND) if can_split else (Action.STAND,)
-    actions = [Action.HIT, Action.STAND]
-    points, soft = hand_value(comp)
-    may_double = two and (not split_hand or rules.double_after_split)
-    if rules.double is Double.NONE or (
-        rules.double is Double.NINE_TEN_ELEVEN and (soft or not 9 <= points <= 11)
-    ):
-        may_double = False
-    if may_double:
-        actions.append(Action.DOUBLE)
-    if can_split:
-        actions.append(Action.SPLIT)
-    if two and rules.surrender is Surrender.EARLY_NOT_ACE and not split_hand and up != 0:
-        actions.append(Action.SURRENDER)
-    return tuple(actions)
-
-
-def _cards(comp: tuple[int, ...], first: int | None) -> tuple[str, ...]:
-    values = [v for v, n in enumerate(comp) for _ in range(n)]
-    if first is not None:
-        values.remove(first)
-        values.insert(0, first)
-    return tuple(_CARD[v] + "S" for v in values)
-
-
 def compile_table(table: Table, level: str) -> Compiled:
     """The rules and the policy `level` as arrays (asks the policy once per state)."""
     rules = table.rules
@@ -137,7 +100,7 @@ def compile_table(table: Table, level: str) -> Compiled:
     totals = np.zeros(n, dtype=np.int32)
     cards = np.zeros(n, dtype=np.int32)
     for comp, i in ids.items():
-        totals[i] = hand_value(comp)[0]
+        totals[i] = total(comp)[0]
         cards[i] = sum(comp)
         for v in range(10):
             more = (*comp[:v], comp[v] + 1, *comp[v + 1 :])
@@ -152,27 +115,30 @@ def compile_table(table: Table, level: str) -> Compiled:
     def ask(
         up: int, comp: tuple[int, ...], pair: int | None, can_split: bool, hands: int = 2
     ) -> int:
-        legal = legal_actions(rules, up, comp, pair is not None, pair or 0, can_split)
+        shown = cards_of(comp, pair)
+        up_card = card_of(up)
+        split_hand = pair is not None
+        legal = play_actions(
+            rules, shown, up_card=up_card, split_hand=split_hand, can_split=can_split
+        )
         view = PlayerView(
             rules=rules,
             phase=Phase.PLAYER_TURN,
-            cards=_cards(comp, pair),
-            up_card=_CARD[up] + "H",
+            cards=shown,
+            up_card=up_card,
             legal_actions=legal,
             hands_in_box=1 if pair is None else hands,
-            split_hand=pair is not None,
+            split_hand=split_hand,
         )
         return CODES[policy(view)]
 
+    shoe = shoe_counts(rules.decks)
+
     def fits(comp: tuple[int, ...], up: int, sibling: int | None = None) -> bool:
         """The shoe holds these cards besides the up card (and the split sibling)."""
-        for v, n in enumerate(comp):
-            n += (v == up) + (v == sibling)
-            if n > (16 if v == 9 else 4) * rules.decks:
-                return False
-        return True
+        return all(n + (v == up) + (v == sibling) <= shoe[v] for v, n in enumerate(comp))
 
-    deciding = [c for c in comps if sum(c) >= 2 and hand_value(c)[0] < 21]
+    deciding = [c for c in comps if sum(c) >= 2 and total(c)[0] < 21]
     may_split = rules.split is not Split.NONE and rules.max_hands > 1
     for up, comp in product(range(10), deciding):
         if not fits(comp, up):
@@ -191,7 +157,7 @@ def compile_table(table: Table, level: str) -> Compiled:
                 if not fits(comp, up, pair):
                     continue
                 i = ids[comp]
-                if hand_value(comp)[0] < 21:
+                if total(comp)[0] < 21:
                     split[up, pair, i] = ask(up, comp, pair, False)
                     if sum(comp) == 2 and comp[pair] == 2:
                         for hands in range(2, rules.max_hands):

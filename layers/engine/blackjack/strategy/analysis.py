@@ -43,7 +43,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from operator import sub
 
-from ..rules import Double, Peek, Rules, Split, Surrender
+from ..actions import Action
+from ..cards import Card
+from ..rules import Peek, Rules, Split
+from ..turn import may_split, play_actions
 from .dealer import ACE, RANKS, TEN, Comp, add, stand_values, total
 
 EMPTY: Comp = (0,) * RANKS
@@ -68,6 +71,20 @@ def of_ranks(*ranks: int) -> Comp:
     for rank in ranks:
         comp = add(comp, rank)
     return comp
+
+
+def card_of(rank: int) -> Card:
+    """A card of the rank (a ten for every ten-value card; suits do not matter)."""
+    return "A23456789T"[rank] + "S"
+
+
+def cards_of(hand: Comp, first: int | None = None) -> tuple[Card, ...]:
+    """The hand's cards, as the engine's rules take them; a split hand's pair card first."""
+    ranks = [rank for rank, count in enumerate(hand) for _ in range(count)]
+    if first is not None:
+        ranks.remove(first)
+        ranks.insert(0, first)
+    return tuple(map(card_of, ranks))
 
 
 @cache
@@ -265,14 +282,23 @@ class UpCardSolver:
 
     # ---- splits ------------------------------------------------------------------------
 
+    def legal(self, hand: Comp, *, pair: int | None = None) -> tuple[Action, ...]:
+        """The engine's legal actions for a hand dealt, or made by splitting `pair` cards
+        (which splits no further here: resplits are counted, see `split`)."""
+        cards = cards_of(hand, pair)
+        dealt = pair is None
+        can_split = dealt and may_split(self.rules, cards, hands_in_box=1, split_hand=False)
+        return play_actions(
+            self.rules, cards, up_card=card_of(self.up), split_hand=not dealt, can_split=can_split
+        )
+
     def split_hand_options(self, pair: int, extra: Comp, hand: Comp) -> dict[str, float]:
         """A two-card hand made by splitting `pair` cards, without a further split."""
-        if pair == ACE and self.rules.split_aces_one_card:
-            return {STAND: self.stand(extra, hand)}
+        legal = self.legal(hand, pair=pair)
         options = {STAND: self.stand(extra, hand)}
-        if total(hand)[0] < 21:
+        if Action.HIT in legal and total(hand)[0] < 21:  # a 21 stands by itself
             options[HIT] = self.hit(extra, hand)
-        if self.rules.double_after_split and may_double(self.rules, hand):
+        if Action.DOUBLE in legal:
             options[DOUBLE] = self.double(extra, hand)
         return options
 
@@ -332,13 +358,14 @@ class UpCardSolver:
             # Natural against natural is a push.
             return {STAND: 1.5 * (1.0 - self.natural_chance(hand))}
         self.prepare([hand], [(EMPTY, hand)])
+        legal = self.legal(hand)
         options = {STAND: self.stand(EMPTY, hand), HIT: self.hit(EMPTY, hand)}
-        if may_double(rules, hand):
+        if Action.DOUBLE in legal:
             options[DOUBLE] = self.double(EMPTY, hand)
         pair = pair_rank(hand)
-        if pair is not None and rules.split is not Split.NONE and rules.max_hands > 1:
+        if pair is not None and Action.SPLIT in legal:
             options[SPLIT] = self.split(pair)
-        if rules.surrender is Surrender.EARLY_NOT_ACE and self.up != ACE:
+        if Action.SURRENDER in legal:
             options[SURRENDER] = self.surrender(EMPTY, hand)
         return options
 
@@ -355,15 +382,6 @@ def stand_dominated(hand: Comp) -> bool:
     the dealer's chances are unchanged, and any total reached is at least as good."""
     points, soft = total(hand)
     return points <= 16 if soft else points <= 11
-
-
-def may_double(rules: Rules, hand: Comp) -> bool:
-    if sum(hand) != 2 or rules.double is Double.NONE:
-        return False
-    if rules.double is Double.ANY:
-        return True
-    points, soft = total(hand)
-    return not soft and points in (9, 10, 11)
 
 
 def pair_rank(hand: Comp) -> int | None:
