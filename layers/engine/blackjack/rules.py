@@ -4,9 +4,9 @@ Nothing in the engine looks at a table's name; every difference between tables i
 field below, and the API publishes these fields as the table's `rules` object.
 """
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from decimal import Decimal
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Any
 
 
@@ -72,31 +72,6 @@ class Rules:
         win, stake = self.blackjack_pays.split(":")
         return Decimal(win) / Decimal(stake)
 
-    def as_dict(self) -> dict[str, Any]:
-        """The `rules` object of API.md (JSON-ready)."""
-        return {
-            "decks": self.decks,
-            "shuffle": self.shuffle.value,
-            "cut_default": None if self.cut_default is None else float(self.cut_default),
-            "cut_range": None if self.cut_range is None else [float(x) for x in self.cut_range],
-            "ai_players": self.ai_players,
-            "hole_card": self.hole_card,
-            "peek": self.peek.value,
-            "dealer_hits_soft_17": self.dealer_hits_soft_17,
-            "blackjack_pays": self.blackjack_pays,
-            "natural_paid_at_deal": self.natural_paid_at_deal,
-            "any_21_pays_3_2": self.any_21_pays_3_2,
-            "double": self.double.value,
-            "double_after_split": self.double_after_split,
-            "split": self.split.value,
-            "max_hands": self.max_hands,
-            "resplit_aces": self.resplit_aces,
-            "split_aces_one_card": self.split_aces_one_card,
-            "surrender": self.surrender.value,
-            "insurance": self.insurance.value,
-            "even_money": self.even_money,
-        }
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Table:
@@ -109,16 +84,24 @@ class Table:
     rules: Rules
 
     def as_dict(self) -> dict[str, Any]:
-        """The table object of API.md (JSON-ready)."""
-        return {
-            "id": self.id,
-            "name": self.name,
-            "description": self.description,
-            "min_bet": self.min_bet,
-            "max_bet": self.max_bet,
-            "boxes": self.boxes,
-            "rules": self.rules.as_dict(),
-        }
+        """The table object of API.md (JSON-ready), its `rules` object included: every
+        field by its name."""
+        return asdict(self, dict_factory=_json_object)
+
+
+def _json_object(fields: list[tuple[str, Any]]) -> dict[str, Any]:
+    return {name: _json(value) for name, value in fields}
+
+
+def _json(value: Any) -> Any:
+    """Enums by their value, cut fractions as numbers, a range as an array."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, tuple):
+        return [_json(item) for item in value]
+    return value
 
 
 CLASSIC = Table(
