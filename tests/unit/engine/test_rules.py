@@ -4,7 +4,9 @@ Deal order with one box: the box's first card, the dealer's up card, the box's s
 card, then the hole card where the table deals one; every later card comes in turn.
 """
 
+import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -416,3 +418,20 @@ def test_a_box_is_taken_once() -> None:
         deal("casino", "TS 6H 9D TC", bets={5: 100})
     with pytest.raises(BetOutOfLimits):
         deal("casino", "TS 6H 9D TC", ai={1: "expert"})
+
+
+def test_a_table_publishes_its_rules_as_api_md_writes_them() -> None:
+    api_md = (Path(__file__).parents[3] / "docs" / "spec" / "API.md").read_text(encoding="utf-8")
+    example = api_md.split("## Tables", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    casino = TABLES["casino"].as_dict()
+    assert casino["rules"] == json.loads(example)
+    assert {key: value for key, value in casino.items() if key != "rules"} == {
+        "id": "casino",
+        "name": "Casino",
+        "description": TABLES["casino"].description,
+        "min_bet": 10,
+        "max_bet": 1000,
+        "boxes": 5,
+    }
+    classic = TABLES["classic"].as_dict()["rules"]
+    assert (classic["cut_default"], classic["cut_range"], classic["double"]) == (None, None, "none")

@@ -4,14 +4,19 @@ loaded only when used."""
 import json
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
+from blackjack.actions import Action, Phase
+from blackjack.round import Round
 from blackjack.rules import TABLES, Double, Split, Surrender
 from blackjack.strategy import strategy_card
 from blackjack.strategy.card import build_card
 from blackjack.strategy.generate import dumps
+
+from ..engine.arrange import arranged_shoe
 
 UPS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"]
 RANKS = UPS
@@ -55,6 +60,22 @@ def test_card_shape(table_id: str) -> None:
             assert set(actions) <= allowed
     # Early surrender is never offered against an ace.
     assert all("surrender" not in card["ev"][key]["A"] for key in card["ev"])
+
+
+@pytest.mark.parametrize("table_id", list(TABLES))
+def test_a_card_values_the_actions_the_round_allows_on_each_dealt_hand(table_id: str) -> None:
+    table = TABLES[table_id]
+    for key, by_up in strategy_card(table_id)["ev"].items():
+        if key == "T,A":
+            continue  # a natural is never asked
+        first, second = key.split(",")
+        for up, actions in by_up.items():
+            # The hole card (where one is dealt) makes no dealer natural.
+            shoe = arranged_shoe(f"{first}S {up}H {second}D 9C", table.rules.decks)
+            round_ = Round.deal(table, shoe, {0: Decimal(table.min_bet)})
+            if round_.phase is Phase.INSURANCE:
+                round_.act(Action.DECLINE_INSURANCE)
+            assert set(round_.legal_actions()) == set(actions), (key, up)
 
 
 def test_unknown_table() -> None:
