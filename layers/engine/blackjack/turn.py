@@ -41,8 +41,9 @@ def play_actions(
     rules: Rules, cards: Sequence[Card], *, up_card: Card, split_hand: bool, can_split: bool
 ) -> tuple[Action, ...]:
     """A hand in its turn (made by a split or not) against `up_card`. `can_split` is
-    `may_split` in the round; the simulator, whose hands know neither their box nor which
-    ten-value ranks they hold, sets it for each state it stores."""
+    `may_split` where the box is known (the round); the analysis and the simulator, whose
+    hands know neither their box nor which ten-value ranks they hold, set it for the
+    states they value."""
     two_cards = len(cards) == 2
     if split_hand and is_ace(cards[0]) and rules.split_aces_one_card:
         # A split ace has its one card; another ace may be split again where allowed.

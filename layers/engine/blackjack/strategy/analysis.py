@@ -280,8 +280,6 @@ class UpCardSolver:
             return -0.5 * (1.0 - self.natural_chance(merge(extra, hand)))
         return -0.5
 
-    # ---- splits ------------------------------------------------------------------------
-
     def legal(self, hand: Comp, *, pair: int | None = None) -> tuple[Action, ...]:
         """The engine's legal actions for a hand dealt, or made by splitting `pair` cards
         (which splits no further here: resplits are counted, see `split`)."""
@@ -291,6 +289,8 @@ class UpCardSolver:
         return play_actions(
             self.rules, cards, up_card=card_of(self.up), split_hand=not dealt, can_split=can_split
         )
+
+    # ---- splits ------------------------------------------------------------------------
 
     def split_hand_options(self, pair: int, extra: Comp, hand: Comp) -> dict[str, float]:
         """A two-card hand made by splitting `pair` cards, without a further split."""
