@@ -6,7 +6,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from blackjack_service import responses, services
-from blackjack_service.http import (
+from blackjack_service.api import (
     create_app,
     current_identity,
     etag,

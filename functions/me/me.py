@@ -3,7 +3,7 @@
 from aws_lambda_powertools.event_handler import Response
 
 from blackjack_service import responses, services
-from blackjack_service.http import create_app, current_identity, json_response, lambda_handler
+from blackjack_service.api import create_app, current_identity, json_response, lambda_handler
 
 app = create_app()
 

@@ -6,7 +6,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from blackjack_service import responses, services
-from blackjack_service.http import create_app, json_response, lambda_handler
+from blackjack_service.api import create_app, json_response, lambda_handler
 from blackjack_service.models import RegisterRequest
 
 app = create_app()

@@ -84,7 +84,7 @@ def test_unexpected_error_is_a_bare_500(api: Gateway, alice) -> None:
 def test_dynamodb_throttling_is_429_with_retry_after(api: Gateway) -> None:
     from botocore.exceptions import ClientError
 
-    from blackjack_service.http import create_app
+    from blackjack_service.api import create_app
 
     app = create_app()
 

@@ -1,5 +1,6 @@
-"""The HTTP shape shared by every function: the resolver, the problem documents of API.md,
-the checks every request body passes before validation, and the Lambda entry point.
+"""The HTTP edge shared by every function: the resolver, its answers to errors (problem
+documents, `problems`), the checks every request body passes before validation, and the
+Lambda entry point.
 
 A function module builds `app = create_app()`, declares its routes, and exposes
 `handler = lambda_handler(app)`; errors raised anywhere become problem documents here.
@@ -14,7 +15,6 @@ import json
 import re
 import time
 from collections.abc import Callable, Mapping
-from http import HTTPStatus
 from typing import Any
 
 from aws_lambda_powertools.event_handler import (
@@ -41,9 +41,9 @@ from .errors import (
 from .identity import Identity
 from .models import IDEMPOTENCY_KEY_PATTERN
 from .observability import logger, metrics, tracer
+from .problems import LambdaEvent, LambdaResponse, problem, problem_of, proxy_response
 from .settings import settings
 
-PROBLEM_JSON = "application/problem+json"
 MAX_BODY_BYTES = 16 * 1024
 IDEMPOTENCY_HEADER = "idempotency-key"
 CACHE_CONTROL_HEADER = {"Cache-Control": ["no-store"]}
@@ -56,33 +56,6 @@ _TOO_MANY_DIGITS = "Exceeds the limit"
 _THROTTLING = frozenset(
     {"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"}
 )
-
-LambdaEvent = dict[str, Any]
-LambdaResponse = dict[str, Any]
-
-
-def problem(
-    status: int, code: str, detail: str, headers: Mapping[str, str] | None = None, **extra: Any
-) -> Response[str]:
-    """An RFC 9457 problem document."""
-    document = {
-        "type": "about:blank",  # as API Gateway's own problems: `code` says which
-        "title": HTTPStatus(status).phrase,
-        "status": status,
-        "detail": detail,
-        "code": code,
-        **extra,
-    }
-    return Response(
-        status_code=status,
-        content_type=PROBLEM_JSON,
-        body=json.dumps(document),
-        headers=dict(headers or {}),
-    )
-
-
-def problem_of(error: ServiceError) -> Response[str]:
-    return problem(error.status, error.code, error.detail, error.headers)
 
 
 def json_response(
@@ -174,7 +147,9 @@ def lambda_handler(
         if not _IDEMPOTENCY_KEY.fullmatch(key):
             invalid = ValidationFailed("Idempotency-Key is 1 to 128 printable characters")
             return proxy_response(problem_of(invalid))
-        from .idempotency import resolve_once  # only requests that carry a key pay for it
+        # Imported here only for cold start: requests without a key never load Powertools
+        # idempotency (idempotency imports `problems`, not this module: no cycle to hide).
+        from .idempotency import resolve_once
 
         return resolve_once(app, event, context, key)
 
@@ -283,17 +258,3 @@ def _uncacheable(response: LambdaResponse) -> LambdaResponse:
     headers = response.get("multiValueHeaders") or {}
     response["multiValueHeaders"] = {**headers, **CACHE_CONTROL_HEADER}
     return response
-
-
-def proxy_response(response: Response[str]) -> LambdaResponse:
-    """A response made before routing, in the proxy shape, with the CORS origin."""
-    return {
-        "statusCode": response.status_code,
-        "headers": {
-            **response.headers,
-            "Access-Control-Allow-Origin": settings().cors_origin,
-        },
-        "multiValueHeaders": {},
-        "body": response.body,
-        "isBase64Encoded": False,
-    }
