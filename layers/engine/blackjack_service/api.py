@@ -38,7 +38,7 @@ from .errors import (
     UnsupportedMediaType,
     ValidationFailed,
 )
-from .identity import Identity
+from .identity import Identity, caller
 from .models import IDEMPOTENCY_KEY_PATTERN
 from .observability import logger, metrics, tracer
 from .problems import LambdaEvent, LambdaResponse, problem, problem_of, proxy_response
@@ -96,16 +96,15 @@ def create_app() -> APIGatewayRestResolver:
 
 
 def current_identity(app: APIGatewayRestResolver) -> Identity:
-    """The user the authorizer let in (its `context`), while the token holds: API Gateway
-    keeps the authorizer's answer for a while, which may be past the token's `exp`."""
-    authorizer = app.current_event.request_context.authorizer.raw_event or {}
-    login, nick = authorizer.get("login"), authorizer.get("nick")
-    if not isinstance(login, str) or not isinstance(nick, str) or not login:
+    """The user the authorizer let in, while the token holds: API Gateway keeps the
+    authorizer's answer for a while, which may be past the token's `exp`."""
+    identity = caller(app.current_event.raw_event)
+    if identity is None:
         raise Unauthorized("no authenticated user")
+    authorizer = app.current_event.request_context.authorizer.raw_event or {}
     expires_at = str(authorizer.get("exp"))  # API Gateway may pass context values as strings
     if not expires_at.isdigit() or len(expires_at) > 12 or time.time() >= int(expires_at):
         raise Unauthorized("the token has expired")
-    identity = Identity(login=login, nick=nick)
     logger.append_keys(user=identity.key)
     return identity
 
@@ -141,8 +140,8 @@ def lambda_handler(
         refused = _check_body(event)
         if refused is not None:
             return proxy_response(refused)
-        key = _idempotency_key(event)
-        if key is None:
+        user, key = caller(event), _idempotency_key(event)
+        if user is None or key is None:  # public POSTs do not replay
             return app.resolve(event, context)
         if not _IDEMPOTENCY_KEY.fullmatch(key):
             invalid = ValidationFailed("Idempotency-Key is 1 to 128 printable characters")
@@ -151,7 +150,7 @@ def lambda_handler(
         # idempotency (idempotency imports `problems`, not this module: no cycle to hide).
         from .idempotency import resolve_once
 
-        return resolve_once(app, event, context, key)
+        return resolve_once(app, event, context, user, key)
 
     return handler
 
@@ -213,12 +212,7 @@ def _set_header(event: LambdaEvent, name: str, value: str) -> None:
 
 
 def _idempotency_key(event: LambdaEvent) -> str | None:
-    if event.get("httpMethod") != "POST":
-        return None
-    authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
-    if not authorizer.get("login"):  # public POSTs do not replay
-        return None
-    return _header(event, IDEMPOTENCY_HEADER)
+    return _header(event, IDEMPOTENCY_HEADER) if event.get("httpMethod") == "POST" else None
 
 
 # ---- exception handlers -----------------------------------------------------------------
