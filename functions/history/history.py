@@ -9,6 +9,8 @@ from blackjack_service import responses, services
 from blackjack_service.api import (
     create_app,
     current_identity,
+    decode_cursor,
+    encode_cursor,
     etag,
     json_response,
     lambda_handler,
@@ -24,9 +26,9 @@ def history(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     cursor: Annotated[str | None, Query(pattern=CURSOR_PATTERN)] = None,
 ) -> Response[str]:
-    return json_response(
-        responses.History, services.game().history(current_identity(app), table, limit, cursor)
-    )
+    page = services.game().history(current_identity(app), table, limit, decode_cursor(cursor))
+    body = {"rounds": page.rounds, "next_cursor": encode_cursor(page.next_position)}
+    return json_response(responses.History, body)
 
 
 @app.get("/v1/rounds/<round_id>")

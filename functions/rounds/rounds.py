@@ -10,6 +10,7 @@ from blackjack_service.api import (
     create_app,
     current_identity,
     etag,
+    expected_version,
     json_response,
     lambda_handler,
 )
@@ -28,8 +29,8 @@ def start_round(table_id: str, request: Annotated[StartRoundRequest, Body()]) ->
 
 @app.post("/v1/tables/<table_id>/round/actions")
 def act(table_id: str, request: Annotated[ActionRequest, Body()]) -> Response[str]:
-    if_match = app.current_event.headers.get("if-match")
-    outcome = services.game().act(current_identity(app), table_id, request, if_match)
+    version = expected_version(app.current_event.headers.get("if-match"))
+    outcome = services.game().act(current_identity(app), table_id, request, version)
     record_outcome(outcome.started, outcome.house_net)
     return json_response(responses.Round, outcome.view, headers=etag(outcome.version))
 

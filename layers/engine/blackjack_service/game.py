@@ -10,7 +10,6 @@ environment, a request or the table can change that; a test that needs a known s
 its own `GameService` with its own source, in its own process.
 """
 
-import re
 import time
 import uuid
 from collections.abc import Callable
@@ -41,7 +40,7 @@ from .errors import (
     ValidationFailed,
 )
 from .identity import Identity
-from .models import CURSOR_PATTERN, ActionRequest, StartRoundRequest
+from .models import ActionRequest, StartRoundRequest
 from .store import (
     Page,
     Play,
@@ -51,14 +50,11 @@ from .store import (
     ShoeRecord,
     Stats,
     Store,
-    history_position,
 )
 
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
-_CURSOR = re.compile(CURSOR_PATTERN)
-_ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')  # longer: no version, so stale
 
 
 class SeedSource(Protocol):
@@ -129,15 +125,15 @@ class GameService:
         }
 
     def history(
-        self, identity: Identity, table: str | None, limit: int, cursor: str | None
-    ) -> dict[str, Any]:
+        self, identity: Identity, table: str | None, limit: int, before: str | None
+    ) -> Page:
+        """A page of settled rounds, last first; `before` (a history position) continues one."""
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
-        page: Page = self.store.list_rounds(identity.key, table, limit, _decode_cursor(cursor))
+        page = self.store.list_rounds(identity.key, table, limit, before)
         if not page.rounds:
             self._profile(identity)  # a login that does not exist has no rounds: 401, not []
-        next_cursor = None if page.next_position is None else page.next_position.replace("#", "")
-        return {"rounds": [_stored(view) for view in page.rounds], "next_cursor": next_cursor}
+        return replace(page, rounds=[_stored(view) for view in page.rounds])
 
     def round(self, identity: Identity, round_id: str) -> dict[str, Any]:
         view = self.store.get_round(identity.key, round_id)
@@ -209,16 +205,17 @@ class GameService:
         )
 
     def act(
-        self, identity: Identity, table_id: str, request: ActionRequest, if_match: str | None
+        self,
+        identity: Identity,
+        table_id: str,
+        request: ActionRequest,
+        expected_version: int | None,
     ) -> Outcome:
+        """The action on the round in play, if the seat is at `expected_version` (None: at
+        any version)."""
         table = _table(table_id)
         profile, seat = self._load(identity, table)
-        if (
-            if_match is not None
-            and if_match.strip() != "*"  # RFC 9110: any current version matches
-            and seat is not None
-            and _etag_version(if_match) != seat.version
-        ):
+        if expected_version is not None and seat is not None and expected_version != seat.version:
             raise StaleState(f"the round is at version {seat.version}")
         round_ = _round_in_play(table, seat)
         assert seat is not None and seat.round_id is not None
@@ -474,19 +471,6 @@ def _distinct(by_box: dict[int, _V], given: int) -> dict[int, _V]:
     if len(by_box) != given:
         raise BetOutOfLimits("a box can be taken only once")
     return by_box
-
-
-def _etag_version(if_match: str) -> int | None:
-    match = _ETAG.fullmatch(if_match)
-    return None if match is None else int(match.group(1))
-
-
-def _decode_cursor(cursor: str | None) -> str | None:
-    if cursor is None:
-        return None
-    if _CURSOR.fullmatch(cursor) is None:
-        raise ValidationFailed("bad cursor")
-    return history_position(int(cursor[:16]), cursor[16:])
 
 
 def _unpack(cards: str) -> list[str]:
