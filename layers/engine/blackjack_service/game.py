@@ -74,6 +74,24 @@ class SystemSeeds:
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """A bet or an action played on the seat's round, not yet written: the round after it,
+    and what the user had staked and got back before it (the write books the difference)."""
+
+    identity: Identity
+    table: Table
+    profile: Profile
+    seat: Seat  # as read: the write expects its version
+    round_: Round
+    round_id: str
+    shoe: ShoeRecord  # the seat's shoe after the step
+    reason: str  # the ledger's: "bet" or the action
+    started: bool  # a bet: the round starts
+    staked_before: Decimal = Decimal(0)
+    change_before: Decimal = Decimal(0)  # the wallet's change so far: returned - staked
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """A round view after a bet or an action, and what it means for the metrics."""
 
@@ -188,20 +206,18 @@ class GameService:
         shoe = self._shoe_for_round(table, seat.shoe, request)
         round_ = Round.deal(table, shoe, bets, ai)  # BetOutOfLimits
         round_id = uuid.uuid4().hex
-        shoe_record = _in_play(seat.shoe, shoe, rounds=[*seat.shoe.rounds, round_id])
         return self._commit(
-            identity,
-            table,
-            profile,
-            seat,
-            seat.version,
-            round_,
-            round_id,
-            shoe_record,
-            staked_before=Decimal(0),
-            change_before=Decimal(0),
-            reason="bet",
-            started=True,
+            Step(
+                identity=identity,
+                table=table,
+                profile=profile,
+                seat=seat,
+                round_=round_,
+                round_id=round_id,
+                shoe=_in_play(seat.shoe, shoe, rounds=[*seat.shoe.rounds, round_id]),
+                reason="bet",
+                started=True,
+            )
         )
 
     def act(
@@ -221,86 +237,69 @@ class GameService:
         assert seat is not None and seat.round_id is not None
         staked_before, change_before = round_.user_staked, round_.user_returned - round_.user_staked
         round_.act(request.action, request.amount, grader=grade)  # IllegalAction, InvalidAmount
-        shoe_record = _in_play(seat.shoe, round_.shoe, rounds=seat.shoe.rounds)
         return self._commit(
-            identity,
-            table,
-            profile,
-            seat,
-            seat.version,
-            round_,
-            seat.round_id,
-            shoe_record,
-            staked_before=staked_before,
-            change_before=change_before,
-            reason=str(request.action),
-            started=False,
+            Step(
+                identity=identity,
+                table=table,
+                profile=profile,
+                seat=seat,
+                round_=round_,
+                round_id=seat.round_id,
+                shoe=_in_play(seat.shoe, round_.shoe, rounds=seat.shoe.rounds),
+                reason=str(request.action),
+                started=False,
+                staked_before=staked_before,
+                change_before=change_before,
+            )
         )
 
     # ---- the common write -------------------------------------------------------------
 
-    def _commit(
-        self,
-        identity: Identity,
-        table: Table,
-        profile: Profile,
-        seat: Seat,
-        expected_version: int,
-        round_: Round,
-        round_id: str,
-        shoe_record: ShoeRecord,
-        *,
-        staked_before: Decimal,
-        change_before: Decimal,
-        reason: str,
-        started: bool,
-    ) -> Outcome:
-        """Turn the round's new state into one atomic write, refusing (before writing) a
-        stake the balance cannot cover."""
-        stake = round_.user_staked - staked_before
-        if stake > profile.balance:
-            raise InsufficientFunds(f"the stake is {stake}, the balance {profile.balance}")
-        wallet_change = round_.user_returned - round_.user_staked - change_before
-        balance = profile.balance + wallet_change
-        version = expected_version + 1
+    def _commit(self, step: Step) -> Outcome:
+        """Turn the step into one atomic write, refusing (before writing) a stake the
+        balance cannot cover."""
+        round_, seat, table, shoe = step.round_, step.seat, step.table, step.shoe
+        stake = round_.user_staked - step.staked_before
+        if stake > step.profile.balance:
+            raise InsufficientFunds(f"the stake is {stake}, the balance {step.profile.balance}")
+        wallet_change = round_.user_returned - round_.user_staked - step.change_before
         now = self.clock()
         net = round_.net
         new_seat = Seat(
             table=table.id,
-            version=version,
-            shoe=shoe_record,
-            round_id=round_id,
-            round_shoe_id=shoe_record.shoe_id,
+            version=seat.version + 1,
+            shoe=shoe,
+            round_id=step.round_id,
+            round_shoe_id=shoe.shoe_id,
             round_state=round_.to_state(),
-            round_started_at=_timestamp(now) if started else seat.round_started_at,
+            round_started_at=_timestamp(now) if step.started else seat.round_started_at,
             round_settled_at=None if net is None else _timestamp(now),
         )
-        view = _full_view(round_, new_seat, balance)
-        shoes = [shoe_record] if started else []
+        view = _full_view(round_, new_seat, step.profile.balance + wallet_change)
+        shoes = [shoe] if step.started else []
         stats = settled = None
         if net is not None:
             stats = _settlement_stats(round_, net)
             settled = SettledRound(
-                round_id=round_id,
+                round_id=step.round_id,
                 table=table.id,
                 view=view,
                 settled_at_us=int(now * 1_000_000),
             )
             if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
-                shoe_record.in_play = False
-                shoe_record.retired = True
-                shoe_record.dealt = "".join(round_.shoe.dealt)
+                dealt = "".join(round_.shoe.dealt)
+                retired = replace(shoe, in_play=False, retired=True, dealt=dealt)
                 new_seat.shoe = self._commit_shoe(table, nonce=round_.shoe.nonce + 1)
-                shoes = [shoe_record, new_seat.shoe]
+                shoes = [retired, new_seat.shoe]
         self.store.apply_play(
             Play(
-                login=identity.key,
+                login=step.identity.key,
                 seat=new_seat,
-                expected_version=expected_version,
+                expected_version=seat.version,
                 wallet_change=wallet_change,
                 stake=stake,
-                reason=reason,
-                round_id=round_id,
+                reason=step.reason,
+                round_id=step.round_id,
                 stats=stats,
                 settled=settled,
                 shoes=shoes,
@@ -308,8 +307,8 @@ class GameService:
         )
         return Outcome(
             view=view,
-            version=version,
-            started=started,
+            version=new_seat.version,
+            started=step.started,
             house_net=None if net is None else -net,
         )
 
