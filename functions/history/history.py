@@ -34,7 +34,7 @@ def history(
 @app.get("/v1/rounds/<round_id>")
 def one_round(round_id: str) -> Response[str]:
     view = services.game().round(current_identity(app), round_id)
-    return json_response(responses.Round, view, headers=etag(view["version"]))
+    return json_response(responses.RoundView, view, headers=etag(view["version"]))
 
 
 handler = lambda_handler(app)

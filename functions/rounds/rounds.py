@@ -24,7 +24,9 @@ app = create_app()
 def start_round(table_id: str, request: Annotated[StartRoundRequest, Body()]) -> Response[str]:
     outcome = services.game().start_round(current_identity(app), table_id, request)
     record_outcome(outcome.started, outcome.house_net)
-    return json_response(responses.Round, outcome.view, status=201, headers=etag(outcome.version))
+    return json_response(
+        responses.RoundView, outcome.view, status=201, headers=etag(outcome.version)
+    )
 
 
 @app.post("/v1/tables/<table_id>/round/actions")
@@ -32,7 +34,7 @@ def act(table_id: str, request: Annotated[ActionRequest, Body()]) -> Response[st
     version = expected_version(app.current_event.headers.get("if-match"))
     outcome = services.game().act(current_identity(app), table_id, request, version)
     record_outcome(outcome.started, outcome.house_net)
-    return json_response(responses.Round, outcome.view, headers=etag(outcome.version))
+    return json_response(responses.RoundView, outcome.view, headers=etag(outcome.version))
 
 
 @app.get("/v1/tables/<table_id>/round/hint")

@@ -10,7 +10,7 @@ app = create_app()
 
 @app.get("/v1/shoes/<shoe_id>")
 def shoe(shoe_id: str) -> Response[str]:
-    return json_response(responses.Shoe, services.game().shoe(current_identity(app), shoe_id))
+    return json_response(responses.ShoeView, services.game().shoe(current_identity(app), shoe_id))
 
 
 handler = lambda_handler(app)

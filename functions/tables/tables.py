@@ -25,7 +25,7 @@ def list_tables() -> Response[str]:
 @app.get("/v1/tables/<table_id>")
 def seat(table_id: str) -> Response[str]:
     view, version = services.game().table_view(current_identity(app), table_id)
-    return json_response(responses.Seat, view, headers=etag(version))
+    return json_response(responses.SeatView, view, headers=etag(version))
 
 
 handler = lambda_handler(app)

@@ -1,22 +1,38 @@
 """Response bodies of API.md as pydantic models. Every successful response is checked
 against its model before it leaves (closed models: a field the contract does not name,
 such as a seed or a shoe's cards, cannot slip out), and the OpenAPI document publishes
-their schemas."""
+their schemas.
+
+A model that shows an engine or store object is its `…View` (`RoundView` shows a `Round`);
+the document names it as the contract does, without the suffix (`schema_name`)."""
 
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
+from pydantic.json_schema import GenerateJsonSchema
 
 Money = int | float  # exact: whole coins as integers, halves as floats (blackjack.money)
 # blackjack.grading.Kind's values (strict validation wants the strings; a test compares).
 Kind = Literal["hard", "soft", "pairs", "insurance"]
 
 
+def schema_name(model: type[BaseModel]) -> str:
+    """The model's name in the OpenAPI document: API.md's."""
+    return model.__name__.removesuffix("View")
+
+
+class SchemaNames(GenerateJsonSchema):
+    """JSON schemas whose definitions take the models' `schema_name`s."""
+
+    def normalize_name(self, name: str) -> str:
+        return super().normalize_name(name).removesuffix("View")
+
+
 class ResponseModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, model_title_generator=schema_name)
 
 
-class Rules(ResponseModel):
+class RulesView(ResponseModel):
     decks: int
     shuffle: Literal["every_round", "cut_card"]
     cut_default: float | None
@@ -39,18 +55,18 @@ class Rules(ResponseModel):
     even_money: bool
 
 
-class Table(ResponseModel):
+class TableView(ResponseModel):
     id: str
     name: str
     description: str
     min_bet: int
     max_bet: int
     boxes: int
-    rules: Rules
+    rules: RulesView
 
 
 class Tables(ResponseModel):
-    tables: list[Table]
+    tables: list[TableView]
 
 
 class User(ResponseModel):
@@ -64,7 +80,7 @@ class Session(ResponseModel):
     token_type: Literal["Bearer"]
     expires_in: int
     user: User
-    tables: list[Table]
+    tables: list[TableView]
 
 
 class Grades(ResponseModel):
@@ -86,7 +102,7 @@ class Me(User):
     stats: Stats
 
 
-class Decision(ResponseModel):
+class DecisionView(ResponseModel):
     action: str
     best: str
     loss: float | int
@@ -94,7 +110,7 @@ class Decision(ResponseModel):
     cards: list[str]
 
 
-class Hand(ResponseModel):
+class HandView(ResponseModel):
     cards: list[str]
     total: int
     soft: bool
@@ -104,16 +120,16 @@ class Hand(ResponseModel):
     status: Literal["playing", "standing", "bust", "blackjack", "surrendered"]
     result: Literal["win", "lose", "push", "blackjack", "even_money", "surrender"] | None
     payout: Money | None
-    decisions: list[Decision]
+    decisions: list[DecisionView]
 
 
-class Box(ResponseModel):
+class BoxView(ResponseModel):
     box: int
     player: str
     bet: Money
     insurance: Money | None
     insurance_payout: Money | None
-    hands: list[Hand]
+    hands: list[HandView]
 
 
 class Dealer(ResponseModel):
@@ -128,7 +144,7 @@ class Turn(ResponseModel):
     hand: int
 
 
-class Round(ResponseModel):
+class RoundView(ResponseModel):
     round_id: str
     table: str
     shoe_id: str
@@ -136,7 +152,7 @@ class Round(ResponseModel):
     version: int
     started_at: str | None  # null only for rounds stored before it was kept
     settled_at: str | None
-    boxes: list[Box]
+    boxes: list[BoxView]
     dealer: Dealer
     turn: Turn | None
     legal_actions: list[str]
@@ -154,11 +170,11 @@ class ShoeInPlay(ResponseModel):
     cut_card_out: bool
 
 
-class Seat(ResponseModel):
-    table: Table
+class SeatView(ResponseModel):
+    table: TableView
     balance: Money
     shoe: ShoeInPlay
-    round: Round | None
+    round: RoundView | None
 
 
 class Hint(ResponseModel):
@@ -168,11 +184,11 @@ class Hint(ResponseModel):
 
 
 class History(ResponseModel):
-    rounds: list[Round]
+    rounds: list[RoundView]
     next_cursor: str | None
 
 
-class Shoe(ResponseModel):
+class ShoeView(ResponseModel):
     shoe_id: str
     table: str
     server_seed_hash: str
