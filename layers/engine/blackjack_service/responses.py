@@ -6,10 +6,17 @@ their schemas.
 A model that shows an engine or store object is its `…View` (`RoundView` shows a `Round`);
 the document names it as the contract does, without the suffix (`schema_name`)."""
 
-from typing import Any, Literal
+import functools
+import operator
+from decimal import Decimal
+from enum import Enum
+from types import UnionType
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, create_model
 from pydantic.json_schema import GenerateJsonSchema
+
+from blackjack.rules import Rules
 
 Money = int | float  # exact: whole coins as integers, halves as floats (blackjack.money)
 # blackjack.grading.Kind's values (strict validation wants the strings; a test compares).
@@ -32,27 +39,31 @@ class ResponseModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, model_title_generator=schema_name)
 
 
-class RulesView(ResponseModel):
-    decks: int
-    shuffle: Literal["every_round", "cut_card"]
-    cut_default: float | None
-    cut_range: list[float] | None
-    ai_players: bool
-    hole_card: bool
-    peek: Literal["none", "ace_and_ten"]
-    dealer_hits_soft_17: bool
-    blackjack_pays: str
-    natural_paid_at_deal: bool
-    any_21_pays_3_2: bool
-    double: Literal["none", "9_10_11", "any"]
-    double_after_split: bool
-    split: Literal["none", "same_rank", "same_value"]
-    max_hands: int
-    resplit_aces: bool
-    split_aces_one_card: bool
-    surrender: Literal["none", "early_not_ace"]
-    insurance: Literal["none", "up_to_half", "half"]
-    even_money: bool
+def _json_type(annotation: Any) -> Any:
+    """A rule's type as `Rules.as_dict` writes it: an enum as its values, a Decimal as a
+    number, a pair as a list."""
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return Literal.__getitem__(tuple(member.value for member in annotation))
+    if annotation is Decimal:
+        return float
+    args = [_json_type(arg) for arg in get_args(annotation)]
+    if get_origin(annotation) is tuple:
+        return list[args[0]]  # type: ignore[valid-type]
+    if get_origin(annotation) is UnionType:
+        return functools.reduce(operator.or_, args)
+    return annotation
+
+
+# The table's `rules` object: the engine's rule fields, as JSON (a model made at run time,
+# which mypy cannot follow).
+if TYPE_CHECKING:
+    RulesView = ResponseModel
+else:
+    RulesView = create_model(
+        "RulesView",
+        __base__=ResponseModel,
+        **{name: (_json_type(rule), ...) for name, rule in get_type_hints(Rules).items()},
+    )
 
 
 class TableView(ResponseModel):
