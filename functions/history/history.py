@@ -5,7 +5,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from blackjack_service import responses, services
+from blackjack_service import factories, responses
 from blackjack_service.api import (
     create_app,
     current_identity,
@@ -26,14 +26,14 @@ def history(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     cursor: Annotated[str | None, Query(pattern=CURSOR_PATTERN)] = None,
 ) -> Response[str]:
-    page = services.game().history(current_identity(app), table, limit, decode_cursor(cursor))
+    page = factories.game().history(current_identity(app), table, limit, decode_cursor(cursor))
     body = {"rounds": page.rounds, "next_cursor": encode_cursor(page.next_position)}
     return json_response(responses.History, body)
 
 
 @app.get("/v1/rounds/<round_id>")
 def one_round(round_id: str) -> Response[str]:
-    view = services.game().round(current_identity(app), round_id)
+    view = factories.game().round(current_identity(app), round_id)
     return json_response(responses.RoundView, view, headers=etag(view["version"]))
 
 

@@ -3,7 +3,7 @@
 from aws_lambda_powertools.event_handler import Response
 
 from blackjack.rules import TABLES
-from blackjack_service import responses, services
+from blackjack_service import factories, responses
 from blackjack_service.api import (
     create_app,
     current_identity,
@@ -24,7 +24,7 @@ def list_tables() -> Response[str]:
 
 @app.get("/v1/tables/<table_id>")
 def seat(table_id: str) -> Response[str]:
-    view, version = services.game().table_view(current_identity(app), table_id)
+    view, version = factories.game().table_view(current_identity(app), table_id)
     return json_response(responses.SeatView, view, headers=etag(version))
 
 

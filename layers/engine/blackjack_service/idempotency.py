@@ -27,9 +27,9 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from .errors import Conflict, IdempotencyKeyReused
+from .factories import store
 from .identity import Identity
 from .problems import LambdaEvent, LambdaResponse, problem_of, proxy_response
-from .services import store
 
 RETENTION_SECONDS = 24 * 60 * 60
 
