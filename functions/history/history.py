@@ -9,13 +9,12 @@ from blackjack_service import factories, responses
 from blackjack_service.api import (
     create_app,
     current_identity,
-    decode_cursor,
-    encode_cursor,
     etag,
     json_response,
     lambda_handler,
 )
 from blackjack_service.models import CURSOR_PATTERN, TABLE_PATTERN
+from blackjack_service.store import history_position
 
 app = create_app()
 
@@ -26,9 +25,12 @@ def history(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     cursor: Annotated[str | None, Query(pattern=CURSOR_PATTERN)] = None,
 ) -> Response[str]:
-    page = factories.game().history(current_identity(app), table, limit, decode_cursor(cursor))
-    body = {"rounds": page.rounds, "next_cursor": encode_cursor(page.next_position)}
-    return json_response(responses.History, body)
+    # A cursor is the history position of a page's last round, without its separator; the
+    # query's pattern has checked its shape.
+    before = None if cursor is None else history_position(int(cursor[:16]), cursor[16:])
+    page = factories.game().history(current_identity(app), table, limit, before)
+    next_cursor = None if page.next_position is None else page.next_position.replace("#", "")
+    return json_response(responses.History, {"rounds": page.rounds, "next_cursor": next_cursor})
 
 
 @app.get("/v1/rounds/<round_id>")

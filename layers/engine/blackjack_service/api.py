@@ -39,11 +39,10 @@ from .errors import (
     ValidationFailed,
 )
 from .identity import Identity, caller
-from .models import CURSOR_PATTERN, IDEMPOTENCY_KEY_PATTERN
+from .models import IDEMPOTENCY_KEY_PATTERN
 from .observability import logger, metrics, tracer
 from .problems import LambdaEvent, LambdaResponse, problem, problem_of, proxy_response
 from .settings import settings
-from .store import history_position
 
 MAX_BODY_BYTES = 16 * 1024
 IDEMPOTENCY_HEADER = "idempotency-key"
@@ -51,7 +50,6 @@ CACHE_CONTROL_HEADER = {"Cache-Control": ["no-store"]}
 _GAME_ERROR_STATUS = {"illegal_action": 409, "bet_out_of_limits": 422, "validation_error": 422}
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
-_CURSOR = re.compile(CURSOR_PATTERN)
 _ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')  # longer: no version, so stale
 _NO_VERSION = 0  # seats start at version 1
 # Python's guard against quadratic int parsing (sys.get_int_max_str_digits), as it words it.
@@ -90,21 +88,6 @@ def expected_version(if_match: str | None) -> int | None:
         return None
     match = _ETAG.fullmatch(if_match)
     return _NO_VERSION if match is None else int(match.group(1))
-
-
-def decode_cursor(cursor: str | None) -> str | None:
-    """The history position a page's cursor continues from (a cursor is a position without
-    its separator)."""
-    if cursor is None:
-        return None
-    if _CURSOR.fullmatch(cursor) is None:
-        raise ValidationFailed("bad cursor")
-    return history_position(int(cursor[:16]), cursor[16:])
-
-
-def encode_cursor(position: str | None) -> str | None:
-    """The cursor of the page after the one that ends at `position`."""
-    return None if position is None else position.replace("#", "")
 
 
 def create_app() -> APIGatewayRestResolver:
