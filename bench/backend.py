@@ -31,7 +31,7 @@ MODULES = [
     "strategy",
     "history",
     "shoes",
-    "service",
+    "meta",
 ]
 IMPORT_RUNS = 9
 TARGET_CALLS = {"hit": 2, "stand": 2, "bet": 3}
@@ -49,13 +49,13 @@ _FIRST_REQUEST_PROBE = """
 import json, sys, time
 sys.path[:0] = {paths!r}
 start = time.perf_counter()
-import service
+import meta
 event = json.load(open({event!r}))
 class Context:
     function_name = "bench"; memory_limit_in_mb = 512; aws_request_id = "bench"
     invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:bench"
     def get_remaining_time_in_millis(self): return 3000
-service.handler(event, Context())
+meta.handler(event, Context())
 print(time.perf_counter() - start)
 """
 
@@ -103,7 +103,7 @@ def moto_backend() -> Iterator[None]:
     import boto3
     from moto import mock_aws
 
-    from blackjack_service import services
+    from blackjack_service import factories
     from local_stack.store import create_table
     from local_stack.template import load_template
 
@@ -112,7 +112,7 @@ def moto_backend() -> Iterator[None]:
         create_table(boto3.client("dynamodb"), os.environ["TABLE_NAME"], table)
         secret = boto3.client("secretsmanager").create_secret(Name="k", SecretString="k" * 48)
         os.environ["TOKEN_SECRET_ARN"] = secret["ARN"]
-        services.reset()
+        factories.reset()
         yield
 
 
@@ -121,12 +121,12 @@ def measure_requests(samples: int = 12) -> dict[str, tuple[list[int], list[float
     the DynamoDB calls it made and its latency."""
     figures: dict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
     with moto_backend():
-        from blackjack_service import services
+        from blackjack_service import factories
         from blackjack_service.identity import Identity
         from blackjack_service.models import RegisterRequest, SessionRequest, StartRoundRequest
 
         counter = CallCounter()
-        services.store().client.meta.events.register("before-call.dynamodb", counter)
+        factories.store().client.meta.events.register("before-call.dynamodb", counter)
 
         def timed(kind: str, call: Callable[..., Any], *args: Any) -> Any:
             counter.take()
@@ -137,7 +137,7 @@ def measure_requests(samples: int = 12) -> dict[str, tuple[list[int], list[float
             figures[kind][1].append(elapsed)
             return result
 
-        accounts, game = services.accounts(), services.game()
+        accounts, game = factories.accounts(), factories.game()
         a_bet = StartRoundRequest.model_validate({"bets": [{"box": 0, "amount": 10}]}, strict=False)
         for index in range(samples):
             login = f"bench{index:04d}"
@@ -199,8 +199,8 @@ def measure_imports(runs: int = IMPORT_RUNS) -> dict[str, list[float]]:
 
 def measure_first_request(runs: int = 3) -> list[float]:
     """Import plus the first request (GET /v1/health), which pays what imports defer."""
-    paths = [str(FUNCTIONS / "service"), str(LAYER)]
-    event = str(ROOT / "events" / "service_health.json")
+    paths = [str(FUNCTIONS / "meta"), str(LAYER)]
+    event = str(ROOT / "events" / "meta_health.json")
     return [_run(_FIRST_REQUEST_PROBE.format(paths=paths, event=event)) for _ in range(runs)]
 
 
@@ -238,7 +238,7 @@ def main() -> None:
             failures.append(f"import {module}")
         print(f"  {module:<12} {best * 1000:>7.0f} ms  {ratio:>5.2f}x boto3  {verdict}")
     first = min(measure_first_request())
-    print(f"  service import + first request (health): {first * 1000:.0f} ms")
+    print(f"  meta import + first request (health): {first * 1000:.0f} ms")
     print(f"  targets missed: {', '.join(failures) or 'none'}")
 
 

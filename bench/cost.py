@@ -193,11 +193,11 @@ def play(rounds_per_table: int) -> dict[str, TableFigures]:
     with moto_backend():
         import boto3
 
-        from blackjack_service import services
+        from blackjack_service import factories
         from tests.integration.harness import Gateway
 
         gateway = Gateway()
-        meter = CapacityMeter(services.store().client, boto3.client("dynamodb"))
+        meter = CapacityMeter(factories.store().client, boto3.client("dynamodb"))
         handler_seconds: list[float] = []
         rounds: Any = gateway.modules["rounds"]
         rounds_handler = rounds.handler

@@ -5,8 +5,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from blackjack_service import responses, services
-from blackjack_service.http import (
+from blackjack_service import factories, responses
+from blackjack_service.api import (
     create_app,
     current_identity,
     etag,
@@ -14,6 +14,7 @@ from blackjack_service.http import (
     lambda_handler,
 )
 from blackjack_service.models import CURSOR_PATTERN, TABLE_PATTERN
+from blackjack_service.store import history_position
 
 app = create_app()
 
@@ -24,15 +25,18 @@ def history(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     cursor: Annotated[str | None, Query(pattern=CURSOR_PATTERN)] = None,
 ) -> Response[str]:
-    return json_response(
-        responses.History, services.game().history(current_identity(app), table, limit, cursor)
-    )
+    # A cursor is the history position of a page's last round, without its separator; the
+    # query's pattern has checked its shape.
+    before = None if cursor is None else history_position(int(cursor[:16]), cursor[16:])
+    page = factories.game().history(current_identity(app), table, limit, before)
+    next_cursor = None if page.next_position is None else page.next_position.replace("#", "")
+    return json_response(responses.History, {"rounds": page.rounds, "next_cursor": next_cursor})
 
 
 @app.get("/v1/rounds/<round_id>")
 def one_round(round_id: str) -> Response[str]:
-    view = services.game().round(current_identity(app), round_id)
-    return json_response(responses.Round, view, headers=etag(view["version"]))
+    view = factories.game().round(current_identity(app), round_id)
+    return json_response(responses.RoundView, view, headers=etag(view["version"]))
 
 
 handler = lambda_handler(app)

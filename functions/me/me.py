@@ -2,15 +2,15 @@
 
 from aws_lambda_powertools.event_handler import Response
 
-from blackjack_service import responses, services
-from blackjack_service.http import create_app, current_identity, json_response, lambda_handler
+from blackjack_service import factories, responses
+from blackjack_service.api import create_app, current_identity, json_response, lambda_handler
 
 app = create_app()
 
 
 @app.get("/v1/me")
 def me() -> Response[str]:
-    return json_response(responses.Me, services.accounts().me(current_identity(app)))
+    return json_response(responses.Me, factories.accounts().me(current_identity(app)))
 
 
 handler = lambda_handler(app)

@@ -5,11 +5,12 @@ from typing import Annotated, Literal
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from blackjack_service import responses, services
-from blackjack_service.http import (
+from blackjack_service import factories, responses
+from blackjack_service.api import (
     create_app,
     current_identity,
     etag,
+    expected_version,
     json_response,
     lambda_handler,
 )
@@ -21,17 +22,19 @@ app = create_app()
 
 @app.post("/v1/tables/<table_id>/rounds")
 def start_round(table_id: str, request: Annotated[StartRoundRequest, Body()]) -> Response[str]:
-    outcome = services.game().start_round(current_identity(app), table_id, request)
+    outcome = factories.game().start_round(current_identity(app), table_id, request)
     record_outcome(outcome.started, outcome.house_net)
-    return json_response(responses.Round, outcome.view, status=201, headers=etag(outcome.version))
+    return json_response(
+        responses.RoundView, outcome.view, status=201, headers=etag(outcome.version)
+    )
 
 
 @app.post("/v1/tables/<table_id>/round/actions")
 def act(table_id: str, request: Annotated[ActionRequest, Body()]) -> Response[str]:
-    if_match = app.current_event.headers.get("if-match")
-    outcome = services.game().act(current_identity(app), table_id, request, if_match)
+    version = expected_version(app.current_event.headers.get("if-match"))
+    outcome = factories.game().act(current_identity(app), table_id, request, version)
     record_outcome(outcome.started, outcome.house_net)
-    return json_response(responses.Round, outcome.view, headers=etag(outcome.version))
+    return json_response(responses.RoundView, outcome.view, headers=etag(outcome.version))
 
 
 @app.get("/v1/tables/<table_id>/round/hint")
@@ -39,7 +42,7 @@ def hint(
     table_id: str, level: Annotated[Literal["medium", "hard"], Query()] = "hard"
 ) -> Response[str]:
     return json_response(
-        responses.Hint, services.game().hint(current_identity(app), table_id, level)
+        responses.Hint, factories.game().hint(current_identity(app), table_id, level)
     )
 
 

@@ -5,8 +5,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from blackjack_service import responses, services
-from blackjack_service.http import create_app, json_response, lambda_handler
+from blackjack_service import factories, responses
+from blackjack_service.api import create_app, json_response, lambda_handler
 from blackjack_service.models import SessionRequest
 
 app = create_app()
@@ -14,7 +14,7 @@ app = create_app()
 
 @app.post("/v1/sessions")
 def login(request: Annotated[SessionRequest, Body()]) -> Response[str]:
-    return json_response(responses.Session, services.accounts().login(request))
+    return json_response(responses.Session, factories.accounts().login(request))
 
 
 handler = lambda_handler(app)

@@ -2,15 +2,15 @@
 
 from aws_lambda_powertools.event_handler import Response
 
-from blackjack_service import responses, services
-from blackjack_service.http import create_app, current_identity, json_response, lambda_handler
+from blackjack_service import factories, responses
+from blackjack_service.api import create_app, current_identity, json_response, lambda_handler
 
 app = create_app()
 
 
 @app.get("/v1/shoes/<shoe_id>")
 def shoe(shoe_id: str) -> Response[str]:
-    return json_response(responses.Shoe, services.game().shoe(current_identity(app), shoe_id))
+    return json_response(responses.ShoeView, factories.game().shoe(current_identity(app), shoe_id))
 
 
 handler = lambda_handler(app)

@@ -4,8 +4,8 @@ from aws_lambda_powertools.event_handler import Response
 
 from blackjack.rules import TABLES
 from blackjack_service import responses
+from blackjack_service.api import create_app, json_response, lambda_handler
 from blackjack_service.errors import NotFound
-from blackjack_service.http import create_app, json_response, lambda_handler
 
 app = create_app()
 

@@ -3,8 +3,8 @@
 from aws_lambda_powertools.event_handler import Response
 
 from blackjack.rules import TABLES
-from blackjack_service import responses, services
-from blackjack_service.http import (
+from blackjack_service import factories, responses
+from blackjack_service.api import (
     create_app,
     current_identity,
     etag,
@@ -24,8 +24,8 @@ def list_tables() -> Response[str]:
 
 @app.get("/v1/tables/<table_id>")
 def seat(table_id: str) -> Response[str]:
-    view, version = services.game().table_view(current_identity(app), table_id)
-    return json_response(responses.Seat, view, headers=etag(version))
+    view, version = factories.game().table_view(current_identity(app), table_id)
+    return json_response(responses.SeatView, view, headers=etag(version))
 
 
 handler = lambda_handler(app)

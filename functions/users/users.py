@@ -5,8 +5,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from blackjack_service import responses, services
-from blackjack_service.http import create_app, json_response, lambda_handler
+from blackjack_service import factories, responses
+from blackjack_service.api import create_app, json_response, lambda_handler
 from blackjack_service.models import RegisterRequest
 
 app = create_app()
@@ -14,7 +14,7 @@ app = create_app()
 
 @app.post("/v1/users")
 def register(request: Annotated[RegisterRequest, Body()]) -> Response[str]:
-    return json_response(responses.User, services.accounts().register(request), status=201)
+    return json_response(responses.User, factories.accounts().register(request), status=201)
 
 
 handler = lambda_handler(app)

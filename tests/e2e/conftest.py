@@ -25,8 +25,8 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from blackjack_service import factories as own_factories
 from blackjack_service import game as own_game
-from blackjack_service import services as own_services
 from local_stack.server import start_server, stop_server
 from local_stack.stack import LocalStack
 from tests.integration.local_stack.harness import Client
@@ -87,7 +87,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 class StackSeeds:
     """`use_seeds` for the local stack: known server seeds for the next shoes committed.
 
-    `use_seeds` replaces `blackjack_service.services.game` in this process; the local
+    `use_seeds` replaces `blackjack_service.factories.game` in this process; the local
     stack runs each function in execution environments with their own copy of the layer,
     so the same replacement is made in this process's copy, in every environment started
     so far and in each one started later (`LocalStack.add_environment_setup`), all drawing
@@ -103,8 +103,8 @@ class StackSeeds:
         source = FixedSeeds(list(server_seeds))
         # This process's own copy, imported with the seeds: sys.modules may hold, for a
         # moment, an environment's copy still importing (the runtime lends it there).
-        game = own_game.GameService(own_services.store(), seeds=source)
-        self.monkeypatch.setattr(own_services, "game", lambda: game)
+        game = own_game.GameService(own_factories.store(), seeds=source)
+        self.monkeypatch.setattr(own_factories, "game", lambda: game)
         self._removers.append(use_stack_seeds(self.stack.stack, self.monkeypatch, source))
 
     def close(self) -> None:

@@ -13,7 +13,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from blackjack_service import services
+from blackjack_service import factories
 from local_stack.store import create_table as create_declared_table
 from local_stack.template import load_template
 
@@ -48,19 +48,19 @@ def create_table(table_name: str) -> None:
 
 @contextmanager
 def fresh_aws() -> Iterator[None]:
-    """An empty moto account with the stack's table and secret, and services built anew."""
+    """An empty moto account with the stack's table and secret; the factories build anew."""
     with mock_aws():
         create_table(os.environ["TABLE_NAME"])
         secret = boto3.client("secretsmanager").create_secret(
             Name="blackjack-token-key", SecretString="test-hmac-key-" + "k" * 40
         )
         os.environ["TOKEN_SECRET_ARN"] = secret["ARN"]
-        services.reset()
+        factories.reset()
         from aws_lambda_powertools.utilities import parameters
 
         parameters.clear_caches()  # type: ignore[no-untyped-call]
         yield
-        services.reset()
+        factories.reset()
 
 
 @pytest.fixture

@@ -34,8 +34,8 @@ ROUTES: list[tuple[str, str, str, str, bool]] = [
     ("GET", "/v1/rounds", "history", "history_list", False),
     ("GET", "/v1/rounds/{round_id}", "history", "history_get", False),
     ("GET", "/v1/shoes/{shoe_id}", "shoes", "shoes_get", False),
-    ("GET", "/v1/health", "service", "service_health", True),
-    ("GET", "/v1/openapi.json", "service", "service_openapi", True),
+    ("GET", "/v1/health", "meta", "meta_health", True),
+    ("GET", "/v1/openapi.json", "meta", "meta_openapi", True),
 ]
 MODULES = sorted({route[2] for route in ROUTES} | {"authorizer"})
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from blackjack.fairness import shuffled_shoe
-from blackjack_service import services
+from blackjack_service import factories
 from blackjack_service.game import GameService
 
 if TYPE_CHECKING:
@@ -45,8 +45,8 @@ def find_seed(decks: int, wanted: Callable[[list[str]], bool], nonce: int = 1) -
 
 
 def use_seeds(monkeypatch: pytest.MonkeyPatch, *server_seeds: str) -> None:
-    game = GameService(services.store(), seeds=FixedSeeds(list(server_seeds)))
-    monkeypatch.setattr(services, "game", lambda: game)
+    game = GameService(factories.store(), seeds=FixedSeeds(list(server_seeds)))
+    monkeypatch.setattr(factories, "game", lambda: game)
 
 
 def use_stack_seeds(
@@ -57,9 +57,9 @@ def use_stack_seeds(
     `source`. Returns what stops it for environments started afterwards."""
 
     def setup(environment: ExecutionEnvironment) -> None:
-        if "blackjack_service.services" not in environment.modules:
+        if "blackjack_service.factories" not in environment.modules:
             return  # not a function of the game
-        own = environment.load("blackjack_service.services")
+        own = environment.load("blackjack_service.factories")
         game = environment.load("blackjack_service.game")
         monkeypatch.setattr(own, "game", lambda: game.GameService(own.store(), seeds=source))
 

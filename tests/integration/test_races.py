@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from blackjack_service import services
+from blackjack_service import factories
 
 from .conftest import Player
 from .helpers import all_items, assert_ledger, bet, dynamodb, table_name
@@ -26,7 +26,7 @@ def after_first_read(change: Callable[[], None]) -> list[list[str]]:
             change()
             snapshots.append(sorted(map(str, all_items())))
 
-    services.store().client.meta.events.register("after-call.dynamodb.BatchGetItem", hook)
+    factories.store().client.meta.events.register("after-call.dynamodb.BatchGetItem", hook)
     return snapshots
 
 
@@ -55,7 +55,7 @@ def test_stale_action_changes_nothing(alice: Player, monkeypatch: pytest.MonkeyP
         snapshots = after_first_read(bump_seat("alice1", "casino"))
         problem(alice.post("/v1/tables/casino/round/actions", {"action": action}), 409, "conflict")
         assert sorted(map(str, all_items())) == snapshots[0]
-        services.store().client.meta.events.unregister("after-call.dynamodb.BatchGetItem")
+        factories.store().client.meta.events.unregister("after-call.dynamodb.BatchGetItem")
     assert_ledger("alice1")
 
 

@@ -84,7 +84,7 @@ def test_unexpected_error_is_a_bare_500(api: Gateway, alice) -> None:
 def test_dynamodb_throttling_is_429_with_retry_after(api: Gateway) -> None:
     from botocore.exceptions import ClientError
 
-    from blackjack_service.http import create_app
+    from blackjack_service.api import create_app
 
     app = create_app()
 
@@ -93,7 +93,7 @@ def test_dynamodb_throttling_is_429_with_retry_after(api: Gateway) -> None:
         error = {"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "slow"}}
         raise ClientError(error, "GetItem")  # type: ignore[arg-type]
 
-    response = app.resolve(sample("service_health"), LambdaContext())  # type: ignore[arg-type]
+    response = app.resolve(sample("meta_health"), LambdaContext())  # type: ignore[arg-type]
     assert response["statusCode"] == 429
     assert response["multiValueHeaders"]["Retry-After"] == ["1"]
     assert json.loads(response["body"])["code"] == "throttled"

@@ -10,7 +10,6 @@ environment, a request or the table can change that; a test that needs a known s
 its own `GameService` with its own source, in its own process.
 """
 
-import re
 import time
 import uuid
 from collections.abc import Callable
@@ -41,7 +40,7 @@ from .errors import (
     ValidationFailed,
 )
 from .identity import Identity
-from .models import CURSOR_PATTERN, ActionRequest, StartRoundRequest
+from .models import ActionRequest, StartRoundRequest
 from .store import (
     Page,
     Play,
@@ -51,14 +50,11 @@ from .store import (
     ShoeRecord,
     Stats,
     Store,
-    history_position,
 )
 
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
-_CURSOR = re.compile(CURSOR_PATTERN)
-_ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')  # longer: no version, so stale
 
 
 class SeedSource(Protocol):
@@ -75,6 +71,24 @@ class SystemSeeds:
 
     def client_seed(self) -> str:
         return fairness.new_client_seed()
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A bet or an action played on the seat's round, not yet written: the round after it,
+    and what the user had staked and got back before it (the write books the difference)."""
+
+    identity: Identity
+    table: Table
+    profile: Profile
+    seat: Seat  # as read: the write expects its version
+    round_: Round
+    round_id: str
+    shoe: ShoeRecord  # the seat's shoe after the step
+    reason: str  # the ledger's: "bet" or the action
+    started: bool  # a bet: the round starts
+    staked_before: Decimal = Decimal(0)
+    change_before: Decimal = Decimal(0)  # the wallet's change so far: returned - staked
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,15 +143,15 @@ class GameService:
         }
 
     def history(
-        self, identity: Identity, table: str | None, limit: int, cursor: str | None
-    ) -> dict[str, Any]:
+        self, identity: Identity, table: str | None, limit: int, before: str | None
+    ) -> Page:
+        """A page of settled rounds, last first; `before` (a history position) continues one."""
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
-        page: Page = self.store.list_rounds(identity.key, table, limit, _decode_cursor(cursor))
+        page = self.store.list_rounds(identity.key, table, limit, before)
         if not page.rounds:
             self._profile(identity)  # a login that does not exist has no rounds: 401, not []
-        next_cursor = None if page.next_position is None else page.next_position.replace("#", "")
-        return {"rounds": [_stored(view) for view in page.rounds], "next_cursor": next_cursor}
+        return replace(page, rounds=[_stored(view) for view in page.rounds])
 
     def round(self, identity: Identity, round_id: str) -> dict[str, Any]:
         view = self.store.get_round(identity.key, round_id)
@@ -192,118 +206,100 @@ class GameService:
         shoe = self._shoe_for_round(table, seat.shoe, request)
         round_ = Round.deal(table, shoe, bets, ai)  # BetOutOfLimits
         round_id = uuid.uuid4().hex
-        shoe_record = _in_play(seat.shoe, shoe, rounds=[*seat.shoe.rounds, round_id])
         return self._commit(
-            identity,
-            table,
-            profile,
-            seat,
-            seat.version,
-            round_,
-            round_id,
-            shoe_record,
-            staked_before=Decimal(0),
-            change_before=Decimal(0),
-            reason="bet",
-            started=True,
+            Step(
+                identity=identity,
+                table=table,
+                profile=profile,
+                seat=seat,
+                round_=round_,
+                round_id=round_id,
+                shoe=_in_play(seat.shoe, shoe, rounds=[*seat.shoe.rounds, round_id]),
+                reason="bet",
+                started=True,
+            )
         )
 
     def act(
-        self, identity: Identity, table_id: str, request: ActionRequest, if_match: str | None
+        self,
+        identity: Identity,
+        table_id: str,
+        request: ActionRequest,
+        expected_version: int | None,
     ) -> Outcome:
+        """The action on the round in play, if the seat is at `expected_version` (None: at
+        any version)."""
         table = _table(table_id)
         profile, seat = self._load(identity, table)
-        if (
-            if_match is not None
-            and if_match.strip() != "*"  # RFC 9110: any current version matches
-            and seat is not None
-            and _etag_version(if_match) != seat.version
-        ):
+        if expected_version is not None and seat is not None and expected_version != seat.version:
             raise StaleState(f"the round is at version {seat.version}")
         round_ = _round_in_play(table, seat)
         assert seat is not None and seat.round_id is not None
         staked_before, change_before = round_.user_staked, round_.user_returned - round_.user_staked
         round_.act(request.action, request.amount, grader=grade)  # IllegalAction, InvalidAmount
-        shoe_record = _in_play(seat.shoe, round_.shoe, rounds=seat.shoe.rounds)
         return self._commit(
-            identity,
-            table,
-            profile,
-            seat,
-            seat.version,
-            round_,
-            seat.round_id,
-            shoe_record,
-            staked_before=staked_before,
-            change_before=change_before,
-            reason=str(request.action),
-            started=False,
+            Step(
+                identity=identity,
+                table=table,
+                profile=profile,
+                seat=seat,
+                round_=round_,
+                round_id=seat.round_id,
+                shoe=_in_play(seat.shoe, round_.shoe, rounds=seat.shoe.rounds),
+                reason=str(request.action),
+                started=False,
+                staked_before=staked_before,
+                change_before=change_before,
+            )
         )
 
     # ---- the common write -------------------------------------------------------------
 
-    def _commit(
-        self,
-        identity: Identity,
-        table: Table,
-        profile: Profile,
-        seat: Seat,
-        expected_version: int,
-        round_: Round,
-        round_id: str,
-        shoe_record: ShoeRecord,
-        *,
-        staked_before: Decimal,
-        change_before: Decimal,
-        reason: str,
-        started: bool,
-    ) -> Outcome:
-        """Turn the round's new state into one atomic write, refusing (before writing) a
-        stake the balance cannot cover."""
-        stake = round_.user_staked - staked_before
-        if stake > profile.balance:
-            raise InsufficientFunds(f"the stake is {stake}, the balance {profile.balance}")
-        wallet_change = round_.user_returned - round_.user_staked - change_before
-        balance = profile.balance + wallet_change
-        version = expected_version + 1
+    def _commit(self, step: Step) -> Outcome:
+        """Turn the step into one atomic write, refusing (before writing) a stake the
+        balance cannot cover."""
+        round_, seat, table, shoe = step.round_, step.seat, step.table, step.shoe
+        stake = round_.user_staked - step.staked_before
+        if stake > step.profile.balance:
+            raise InsufficientFunds(f"the stake is {stake}, the balance {step.profile.balance}")
+        wallet_change = round_.user_returned - round_.user_staked - step.change_before
         now = self.clock()
         net = round_.net
         new_seat = Seat(
             table=table.id,
-            version=version,
-            shoe=shoe_record,
-            round_id=round_id,
-            round_shoe_id=shoe_record.shoe_id,
+            version=seat.version + 1,
+            shoe=shoe,
+            round_id=step.round_id,
+            round_shoe_id=shoe.shoe_id,
             round_state=round_.to_state(),
-            round_started_at=_timestamp(now) if started else seat.round_started_at,
+            round_started_at=_timestamp(now) if step.started else seat.round_started_at,
             round_settled_at=None if net is None else _timestamp(now),
         )
-        view = _full_view(round_, new_seat, balance)
-        shoes = [shoe_record] if started else []
+        view = _full_view(round_, new_seat, step.profile.balance + wallet_change)
+        shoes = [shoe] if step.started else []
         stats = settled = None
         if net is not None:
             stats = _settlement_stats(round_, net)
             settled = SettledRound(
-                round_id=round_id,
+                round_id=step.round_id,
                 table=table.id,
                 view=view,
                 settled_at_us=int(now * 1_000_000),
             )
             if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
-                shoe_record.in_play = False
-                shoe_record.retired = True
-                shoe_record.dealt = "".join(round_.shoe.dealt)
+                dealt = "".join(round_.shoe.dealt)
+                retired = replace(shoe, in_play=False, retired=True, dealt=dealt)
                 new_seat.shoe = self._commit_shoe(table, nonce=round_.shoe.nonce + 1)
-                shoes = [shoe_record, new_seat.shoe]
+                shoes = [retired, new_seat.shoe]
         self.store.apply_play(
             Play(
-                login=identity.key,
+                login=step.identity.key,
                 seat=new_seat,
-                expected_version=expected_version,
+                expected_version=seat.version,
                 wallet_change=wallet_change,
                 stake=stake,
-                reason=reason,
-                round_id=round_id,
+                reason=step.reason,
+                round_id=step.round_id,
                 stats=stats,
                 settled=settled,
                 shoes=shoes,
@@ -311,8 +307,8 @@ class GameService:
         )
         return Outcome(
             view=view,
-            version=version,
-            started=started,
+            version=new_seat.version,
+            started=step.started,
             house_net=None if net is None else -net,
         )
 
@@ -474,19 +470,6 @@ def _distinct(by_box: dict[int, _V], given: int) -> dict[int, _V]:
     if len(by_box) != given:
         raise BetOutOfLimits("a box can be taken only once")
     return by_box
-
-
-def _etag_version(if_match: str) -> int | None:
-    match = _ETAG.fullmatch(if_match)
-    return None if match is None else int(match.group(1))
-
-
-def _decode_cursor(cursor: str | None) -> str | None:
-    if cursor is None:
-        return None
-    if _CURSOR.fullmatch(cursor) is None:
-        raise ValidationFailed("bad cursor")
-    return history_position(int(cursor[:16]), cursor[16:])
 
 
 def _unpack(cards: str) -> list[str]:

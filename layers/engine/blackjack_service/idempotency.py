@@ -27,8 +27,9 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from .errors import Conflict, IdempotencyKeyReused
-from .http import LambdaEvent, LambdaResponse, problem_of, proxy_response
-from .services import store
+from .factories import store
+from .identity import Identity
+from .problems import LambdaEvent, LambdaResponse, problem_of, proxy_response
 
 RETENTION_SECONDS = 24 * 60 * 60
 
@@ -76,11 +77,14 @@ def _runner() -> tuple[Callable[..., LambdaResponse], IdempotencyConfig]:
 
 
 def resolve_once(
-    app: APIGatewayRestResolver, event: LambdaEvent, context: LambdaContext, key: str
+    app: APIGatewayRestResolver,
+    event: LambdaEvent,
+    context: LambdaContext,
+    user: Identity,
+    key: str,
 ) -> LambdaResponse:
-    authorizer = event["requestContext"]["authorizer"]
     request = {
-        "user": str(authorizer["login"]).lower(),
+        "user": user.key,
         # The route, not the path's spelling (a trailing slash, say): API.md's scope of a key.
         "route": [event.get("httpMethod"), event.get("resource"), event.get("pathParameters")],
         "key": key,

@@ -32,12 +32,12 @@ _RESPONSES: list[type[BaseModel]] = [
     responses.Session,
     responses.Me,
     responses.Tables,
-    responses.Seat,
-    responses.Round,
+    responses.SeatView,
+    responses.RoundView,
     responses.Hint,
     responses.StrategyCard,
     responses.History,
-    responses.Shoe,
+    responses.ShoeView,
     responses.Health,
     responses.OpenApiDocument,
 ]
@@ -84,12 +84,12 @@ def _route(
     idempotent_post: bool = False,
     links: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    schema = {"$ref": f"#/components/schemas/{response.__name__}"}
+    schema = {"$ref": f"#/components/schemas/{responses.schema_name(response)}"}
     success: dict[str, Any] = {
         "description": "OK",
         "headers": {
             **_NO_STORE,
-            **(_ETAG if response in (responses.Round, responses.Seat) else {}),
+            **(_ETAG if response in (responses.RoundView, responses.SeatView) else {}),
         },
         "content": {"application/json": {"schema": schema}},
     }
@@ -157,9 +157,11 @@ def openapi_document() -> dict[str, Any]:
         }
     }
     for model in models:
-        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        schema = model.model_json_schema(
+            ref_template="#/components/schemas/{model}", schema_generator=responses.SchemaNames
+        )
         schemas.update(schema.pop("$defs", {}))
-        schemas[model.__name__] = schema
+        schemas[responses.schema_name(model)] = schema
     paths: dict[str, Any] = {
         "/v1/users": {
             "post": _route(
@@ -190,7 +192,7 @@ def openapi_document() -> dict[str, Any]:
             "get": _route(
                 "seat",
                 "The user's seat at a table",
-                responses.Seat,
+                responses.SeatView,
                 errors=(404, 409),
                 parameters=[_TABLE_ID],
                 links={
@@ -203,7 +205,7 @@ def openapi_document() -> dict[str, Any]:
             "post": _route(
                 "bet",
                 "Bet: start a round",
-                responses.Round,
+                responses.RoundView,
                 body=StartRoundRequest,
                 ok=201,
                 errors=(404, 409),
@@ -216,7 +218,7 @@ def openapi_document() -> dict[str, Any]:
             "post": _route(
                 "act",
                 "Act in the round in play",
-                responses.Round,
+                responses.RoundView,
                 body=ActionRequest,
                 errors=(404, 409, 412),
                 parameters=[
@@ -282,7 +284,7 @@ def openapi_document() -> dict[str, Any]:
             "get": _route(
                 "round",
                 "One round",
-                responses.Round,
+                responses.RoundView,
                 errors=(404,),
                 parameters=[_path_parameter("round_id")],
             )
@@ -291,7 +293,7 @@ def openapi_document() -> dict[str, Any]:
             "get": _route(
                 "shoe",
                 "A shoe: commitment, and seeds and cards once retired",
-                responses.Shoe,
+                responses.ShoeView,
                 errors=(404,),
                 parameters=[_path_parameter("shoe_id")],
             )

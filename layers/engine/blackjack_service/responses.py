@@ -1,56 +1,83 @@
 """Response bodies of API.md as pydantic models. Every successful response is checked
 against its model before it leaves (closed models: a field the contract does not name,
 such as a seed or a shoe's cards, cannot slip out), and the OpenAPI document publishes
-their schemas."""
+their schemas.
 
-from typing import Any, Literal
+A model that shows an engine or store object is its `…View` (`RoundView` shows a `Round`);
+the document names it as the contract does, without the suffix (`schema_name`)."""
 
-from pydantic import BaseModel, ConfigDict
+import functools
+import operator
+from decimal import Decimal
+from enum import Enum
+from types import UnionType
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, create_model
+from pydantic.json_schema import GenerateJsonSchema
+
+from blackjack.rules import Rules
 
 Money = int | float  # exact: whole coins as integers, halves as floats (blackjack.money)
 # blackjack.grading.Kind's values (strict validation wants the strings; a test compares).
 Kind = Literal["hard", "soft", "pairs", "insurance"]
 
 
+def schema_name(model: type[BaseModel]) -> str:
+    """The model's name in the OpenAPI document: API.md's."""
+    return model.__name__.removesuffix("View")
+
+
+class SchemaNames(GenerateJsonSchema):
+    """JSON schemas whose definitions take the models' `schema_name`s."""
+
+    def normalize_name(self, name: str) -> str:
+        return super().normalize_name(name).removesuffix("View")
+
+
 class ResponseModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, model_title_generator=schema_name)
 
 
-class Rules(ResponseModel):
-    decks: int
-    shuffle: Literal["every_round", "cut_card"]
-    cut_default: float | None
-    cut_range: list[float] | None
-    ai_players: bool
-    hole_card: bool
-    peek: Literal["none", "ace_and_ten"]
-    dealer_hits_soft_17: bool
-    blackjack_pays: str
-    natural_paid_at_deal: bool
-    any_21_pays_3_2: bool
-    double: Literal["none", "9_10_11", "any"]
-    double_after_split: bool
-    split: Literal["none", "same_rank", "same_value"]
-    max_hands: int
-    resplit_aces: bool
-    split_aces_one_card: bool
-    surrender: Literal["none", "early_not_ace"]
-    insurance: Literal["none", "up_to_half", "half"]
-    even_money: bool
+def _json_type(annotation: Any) -> Any:
+    """A rule's type as `Rules.as_dict` writes it: an enum as its values, a Decimal as a
+    number, a pair as a list."""
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return Literal.__getitem__(tuple(member.value for member in annotation))
+    if annotation is Decimal:
+        return float
+    args = [_json_type(arg) for arg in get_args(annotation)]
+    if get_origin(annotation) is tuple:
+        return list[args[0]]  # type: ignore[valid-type]
+    if get_origin(annotation) is UnionType:
+        return functools.reduce(operator.or_, args)
+    return annotation
 
 
-class Table(ResponseModel):
+# The table's `rules` object: the engine's rule fields, as JSON (a model made at run time,
+# which mypy cannot follow).
+if TYPE_CHECKING:
+    RulesView = ResponseModel
+else:
+    RulesView = create_model(
+        "RulesView",
+        __base__=ResponseModel,
+        **{name: (_json_type(rule), ...) for name, rule in get_type_hints(Rules).items()},
+    )
+
+
+class TableView(ResponseModel):
     id: str
     name: str
     description: str
     min_bet: int
     max_bet: int
     boxes: int
-    rules: Rules
+    rules: RulesView
 
 
 class Tables(ResponseModel):
-    tables: list[Table]
+    tables: list[TableView]
 
 
 class User(ResponseModel):
@@ -64,7 +91,7 @@ class Session(ResponseModel):
     token_type: Literal["Bearer"]
     expires_in: int
     user: User
-    tables: list[Table]
+    tables: list[TableView]
 
 
 class Grades(ResponseModel):
@@ -86,7 +113,7 @@ class Me(User):
     stats: Stats
 
 
-class Decision(ResponseModel):
+class DecisionView(ResponseModel):
     action: str
     best: str
     loss: float | int
@@ -94,7 +121,7 @@ class Decision(ResponseModel):
     cards: list[str]
 
 
-class Hand(ResponseModel):
+class HandView(ResponseModel):
     cards: list[str]
     total: int
     soft: bool
@@ -104,16 +131,16 @@ class Hand(ResponseModel):
     status: Literal["playing", "standing", "bust", "blackjack", "surrendered"]
     result: Literal["win", "lose", "push", "blackjack", "even_money", "surrender"] | None
     payout: Money | None
-    decisions: list[Decision]
+    decisions: list[DecisionView]
 
 
-class Box(ResponseModel):
+class BoxView(ResponseModel):
     box: int
     player: str
     bet: Money
     insurance: Money | None
     insurance_payout: Money | None
-    hands: list[Hand]
+    hands: list[HandView]
 
 
 class Dealer(ResponseModel):
@@ -128,7 +155,7 @@ class Turn(ResponseModel):
     hand: int
 
 
-class Round(ResponseModel):
+class RoundView(ResponseModel):
     round_id: str
     table: str
     shoe_id: str
@@ -136,7 +163,7 @@ class Round(ResponseModel):
     version: int
     started_at: str | None  # null only for rounds stored before it was kept
     settled_at: str | None
-    boxes: list[Box]
+    boxes: list[BoxView]
     dealer: Dealer
     turn: Turn | None
     legal_actions: list[str]
@@ -154,11 +181,11 @@ class ShoeInPlay(ResponseModel):
     cut_card_out: bool
 
 
-class Seat(ResponseModel):
-    table: Table
+class SeatView(ResponseModel):
+    table: TableView
     balance: Money
     shoe: ShoeInPlay
-    round: Round | None
+    round: RoundView | None
 
 
 class Hint(ResponseModel):
@@ -168,11 +195,11 @@ class Hint(ResponseModel):
 
 
 class History(ResponseModel):
-    rounds: list[Round]
+    rounds: list[RoundView]
     next_cursor: str | None
 
 
-class Shoe(ResponseModel):
+class ShoeView(ResponseModel):
     shoe_id: str
     table: str
     server_seed_hash: str

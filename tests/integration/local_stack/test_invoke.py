@@ -117,21 +117,21 @@ def test_a_sample_as_it_is_acts_as_the_user_its_authorizer_answer_names(
 def test_env_vars_override_only_what_the_template_declares(stack: LocalStack) -> None:
     overrides = {
         "Parameters": {"CORS_ORIGIN": "https://everyone.example"},
-        "ServiceFunction": {"CORS_ORIGIN": "https://one.example", "UNDECLARED": "x"},
+        "MetaFunction": {"CORS_ORIGIN": "https://one.example", "UNDECLARED": "x"},
     }
     saved = {name: dict(f.environment) for name, f in stack.functions.items()}
     try:
-        result = invoke(stack, "ServiceFunction", sample("service_health.json"), env_vars=overrides)
+        result = invoke(stack, "MetaFunction", sample("meta_health.json"), env_vars=overrides)
         assert result["statusCode"] == 200
         environments = {name: f.environment for name, f in stack.functions.items()}
-        assert environments["ServiceFunction"]["CORS_ORIGIN"] == "https://one.example"
+        assert environments["MetaFunction"]["CORS_ORIGIN"] == "https://one.example"
         assert environments["AuthorizerFunction"]["CORS_ORIGIN"] == "https://everyone.example"
         assert all("UNDECLARED" not in environment for environment in environments.values())
     finally:
         for name, environment in saved.items():
             stack.functions[name].environment = environment
     with pytest.raises(InvokeError, match="no function NoSuchFunction"):
-        invoke(stack, "NoSuchFunction", sample("service_health.json"))
+        invoke(stack, "NoSuchFunction", sample("meta_health.json"))
 
 
 def run(command: list[str], data_dir: Path, stdin: str | None = None) -> Any:

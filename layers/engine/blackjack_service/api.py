@@ -1,5 +1,6 @@
-"""The HTTP shape shared by every function: the resolver, the problem documents of API.md,
-the checks every request body passes before validation, and the Lambda entry point.
+"""The HTTP edge shared by every function: the resolver, its answers to errors (problem
+documents, `problems`), the checks every request body passes before validation, and the
+Lambda entry point.
 
 A function module builds `app = create_app()`, declares its routes, and exposes
 `handler = lambda_handler(app)`; errors raised anywhere become problem documents here.
@@ -14,7 +15,6 @@ import json
 import re
 import time
 from collections.abc import Callable, Mapping
-from http import HTTPStatus
 from typing import Any
 
 from aws_lambda_powertools.event_handler import (
@@ -38,51 +38,26 @@ from .errors import (
     UnsupportedMediaType,
     ValidationFailed,
 )
-from .identity import Identity
+from .identity import Identity, caller
 from .models import IDEMPOTENCY_KEY_PATTERN
 from .observability import logger, metrics, tracer
+from .problems import LambdaEvent, LambdaResponse, problem, problem_of, proxy_response
 from .settings import settings
 
-PROBLEM_JSON = "application/problem+json"
 MAX_BODY_BYTES = 16 * 1024
 IDEMPOTENCY_HEADER = "idempotency-key"
 CACHE_CONTROL_HEADER = {"Cache-Control": ["no-store"]}
 _GAME_ERROR_STATUS = {"illegal_action": 409, "bet_out_of_limits": 422, "validation_error": 422}
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
+_ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')  # longer: no version, so stale
+_NO_VERSION = 0  # seats start at version 1
 # Python's guard against quadratic int parsing (sys.get_int_max_str_digits), as it words it.
 _TOO_MANY_DIGITS = "Exceeds the limit"
 # DynamoDB's answers when the table is over its limits: the client may retry shortly.
 _THROTTLING = frozenset(
     {"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"}
 )
-
-LambdaEvent = dict[str, Any]
-LambdaResponse = dict[str, Any]
-
-
-def problem(
-    status: int, code: str, detail: str, headers: Mapping[str, str] | None = None, **extra: Any
-) -> Response[str]:
-    """An RFC 9457 problem document."""
-    document = {
-        "type": "about:blank",  # as API Gateway's own problems: `code` says which
-        "title": HTTPStatus(status).phrase,
-        "status": status,
-        "detail": detail,
-        "code": code,
-        **extra,
-    }
-    return Response(
-        status_code=status,
-        content_type=PROBLEM_JSON,
-        body=json.dumps(document),
-        headers=dict(headers or {}),
-    )
-
-
-def problem_of(error: ServiceError) -> Response[str]:
-    return problem(error.status, error.code, error.detail, error.headers)
 
 
 def json_response(
@@ -106,6 +81,15 @@ def etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"'}
 
 
+def expected_version(if_match: str | None) -> int | None:
+    """The seat version an `If-Match` header asks for; None when any will do (no header,
+    or `*`: RFC 9110). A tag that is no version asks for one no seat is at."""
+    if if_match is None or if_match.strip() == "*":
+        return None
+    match = _ETAG.fullmatch(if_match)
+    return _NO_VERSION if match is None else int(match.group(1))
+
+
 def create_app() -> APIGatewayRestResolver:
     cors = CORSConfig(
         allow_origin=settings().cors_origin,
@@ -123,16 +107,15 @@ def create_app() -> APIGatewayRestResolver:
 
 
 def current_identity(app: APIGatewayRestResolver) -> Identity:
-    """The user the authorizer let in (its `context`), while the token holds: API Gateway
-    keeps the authorizer's answer for a while, which may be past the token's `exp`."""
-    authorizer = app.current_event.request_context.authorizer.raw_event or {}
-    login, nick = authorizer.get("login"), authorizer.get("nick")
-    if not isinstance(login, str) or not isinstance(nick, str) or not login:
+    """The user the authorizer let in, while the token holds: API Gateway keeps the
+    authorizer's answer for a while, which may be past the token's `exp`."""
+    identity = caller(app.current_event.raw_event)
+    if identity is None:
         raise Unauthorized("no authenticated user")
+    authorizer = app.current_event.request_context.authorizer.raw_event or {}
     expires_at = str(authorizer.get("exp"))  # API Gateway may pass context values as strings
     if not expires_at.isdigit() or len(expires_at) > 12 or time.time() >= int(expires_at):
         raise Unauthorized("the token has expired")
-    identity = Identity(login=login, nick=nick)
     logger.append_keys(user=identity.key)
     return identity
 
@@ -168,15 +151,17 @@ def lambda_handler(
         refused = _check_body(event)
         if refused is not None:
             return proxy_response(refused)
-        key = _idempotency_key(event)
-        if key is None:
+        user, key = caller(event), _idempotency_key(event)
+        if user is None or key is None:  # public POSTs do not replay
             return app.resolve(event, context)
         if not _IDEMPOTENCY_KEY.fullmatch(key):
             invalid = ValidationFailed("Idempotency-Key is 1 to 128 printable characters")
             return proxy_response(problem_of(invalid))
-        from .idempotency import resolve_once  # only requests that carry a key pay for it
+        # Imported here only for cold start: requests without a key never load Powertools
+        # idempotency (idempotency imports `problems`, not this module: no cycle to hide).
+        from .idempotency import resolve_once
 
-        return resolve_once(app, event, context, key)
+        return resolve_once(app, event, context, user, key)
 
     return handler
 
@@ -238,12 +223,7 @@ def _set_header(event: LambdaEvent, name: str, value: str) -> None:
 
 
 def _idempotency_key(event: LambdaEvent) -> str | None:
-    if event.get("httpMethod") != "POST":
-        return None
-    authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
-    if not authorizer.get("login"):  # public POSTs do not replay
-        return None
-    return _header(event, IDEMPOTENCY_HEADER)
+    return _header(event, IDEMPOTENCY_HEADER) if event.get("httpMethod") == "POST" else None
 
 
 # ---- exception handlers -----------------------------------------------------------------
@@ -283,17 +263,3 @@ def _uncacheable(response: LambdaResponse) -> LambdaResponse:
     headers = response.get("multiValueHeaders") or {}
     response["multiValueHeaders"] = {**headers, **CACHE_CONTROL_HEADER}
     return response
-
-
-def proxy_response(response: Response[str]) -> LambdaResponse:
-    """A response made before routing, in the proxy shape, with the CORS origin."""
-    return {
-        "statusCode": response.status_code,
-        "headers": {
-            **response.headers,
-            "Access-Control-Allow-Origin": settings().cors_origin,
-        },
-        "multiValueHeaders": {},
-        "body": response.body,
-        "isBase64Encoded": False,
-    }

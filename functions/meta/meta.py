@@ -3,7 +3,7 @@
 from aws_lambda_powertools.event_handler import Response
 
 from blackjack_service import responses
-from blackjack_service.http import create_app, json_response, lambda_handler
+from blackjack_service.api import create_app, json_response, lambda_handler
 from blackjack_service.openapi import openapi_document
 
 app = create_app()

@@ -1,6 +1,7 @@
-"""The service objects a function uses, built once per Lambda environment from settings.
-Each factory imports its service when first called, so a function imports only what its
-routes use (argon2 for accounts, the engine for the game)."""
+"""The factories of the objects a function uses (the store, the account and game
+services), each built once per Lambda environment from settings. Each factory imports its
+service when first called, so a function imports only what its routes use (argon2 for
+accounts, the engine for the game)."""
 
 from __future__ import annotations
 
