@@ -42,7 +42,7 @@ from .errors import (
 )
 from .identity import Identity
 from .models import CURSOR_PATTERN, ActionRequest, StartRoundRequest
-from .store import (
+from .records import (
     Page,
     Play,
     Profile,
@@ -50,9 +50,9 @@ from .store import (
     SettledRound,
     ShoeRecord,
     Stats,
-    Store,
     history_position,
 )
+from .store import Store
 
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
