@@ -3,9 +3,14 @@ against its model before it leaves (closed models: a field the contract does not
 such as a seed or a shoe's cards, cannot slip out), and the OpenAPI document publishes
 their schemas."""
 
-from typing import Any, Literal
+from dataclasses import fields
+from decimal import Decimal
+from types import GenericAlias
+from typing import Any, Literal, get_type_hints
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, create_model
+
+from . import records
 
 Money = int | float  # exact: whole coins as integers, halves as floats (blackjack.money)
 # blackjack.grading.Kind's values (strict validation wants the strings; a test compares).
@@ -67,23 +72,26 @@ class Session(ResponseModel):
     tables: list[Table]
 
 
-class Grades(ResponseModel):
-    decisions: int
-    mistakes: int
-    ev_lost: Money
+# The stats of API.md have the stored counters' fields (records.Grades, records.Stats), in
+# their order, amounts as money; a Stats is also the sum of its kinds' Grades (its base).
+_COUNTER_TYPES: dict[Any, Any] = {int: int, Decimal: Money}
 
 
-class Stats(Grades):
-    rounds: int
-    hands_won: int
-    hands_lost: int
-    hands_pushed: int
-    net: Money
-    by_kind: dict[Kind, Grades]
+def _counters_model(
+    record: type, base: type[ResponseModel] = ResponseModel, **nested: Any
+) -> type[ResponseModel]:
+    """The response model named as `record`, with its fields; `nested` gives the types of
+    those that are not counters."""
+    hints = get_type_hints(record)
+    definitions: dict[str, Any] = {
+        f.name: (nested.get(f.name) or _COUNTER_TYPES[hints[f.name]], ...) for f in fields(record)
+    }
+    return create_model(record.__name__, __base__=base, **definitions)
 
 
-class Me(User):
-    stats: Stats
+Grades = _counters_model(records.Grades)
+Stats = _counters_model(records.Stats, base=Grades, by_kind=GenericAlias(dict, (Kind, Grades)))
+Me = create_model("Me", __base__=User, stats=(Stats, ...))
 
 
 class Decision(ResponseModel):
