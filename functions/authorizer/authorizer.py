@@ -14,7 +14,7 @@ from blackjack_service.observability import logger
 from blackjack_service.settings import settings
 from blackjack_service.tokens import InvalidToken, verify
 
-settings()  # read at start: an environment without them fails here, naming what it lacks
+settings()  # read at start: a function whose environment lacks one fails here, naming it
 
 
 @logger.inject_lambda_context

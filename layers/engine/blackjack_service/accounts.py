@@ -120,8 +120,8 @@ class AccountService:
         self.store.put_login_attempts(key, attempts, expires_at=math.ceil(expires_at) + 60)
 
 
-def _number(count: int | Decimal) -> int | float:
-    return money(count) if isinstance(count, Decimal) else count
+def _number(value: int | Decimal) -> int | float:
+    return money(value) if isinstance(value, Decimal) else value
 
 
 def _grades_view(*grades: Grades) -> dict[str, Any]:
