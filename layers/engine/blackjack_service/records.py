@@ -18,8 +18,9 @@ The layouts are those of the items already stored, which must go on reading:
   the history position).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic resolves annotations written as strings
+# in the module sys.modules holds under this module's name, and the local stack gives each
+# execution environment its own copy of the module, which is not that one.
 import functools
 import json
 from collections.abc import Mapping
@@ -115,7 +116,7 @@ class Stats:
         }
 
     @classmethod
-    def from_counters(cls, counters: Mapping[str, Any]) -> Stats:
+    def from_counters(cls, counters: Mapping[str, Any]) -> "Stats":
         """The stats in a profile's attributes; a counter it lacks is zero."""
         by_kind = {
             kind: {
