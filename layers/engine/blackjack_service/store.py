@@ -1,20 +1,19 @@
 """The one data-access class: every DynamoDB read and write of the service goes through
-`Store`, and this is the only module that imports boto3 (on first use).
+`Store`, and this is the only module that imports boto3 (on first use). What an item holds
+besides its keys is its record's, in `records`.
 
 Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
 `gsi1pk`/`gsi1sk` projecting ALL, TTL attribute `expires_at`):
 
-- profile + wallet (login, nick, password hash, balance, stats counters, the trainer's
-  counters by kind of decision as `<kind>_decisions`, `<kind>_mistakes`, `<kind>_ev_lost`):
-  `USER#<login>` / `PROFILE`
-- seat at a table (version; shoe in play or the next shoe committed; current or last
-  round): `USER#<login>` / `SEAT#<table>`
-- settled round (its public view as JSON): `USER#<login>` / `ROUND#<round_id>`, and in
-  `gsi1`: `HISTORY#<login>` / `<settled at, µs, 16 digits>#<round_id>`
-- ledger entry, one per balance change: `USER#<login>` / `LEDGER#<time>#<id>`
-- shoe (commitment, seeds, round ids; dealt cards once retired): `USER#<login>` /
-  `SHOE#<shoe_id>`
-- failed logins (expire by TTL): `LOGIN#<login>` / `ATTEMPTS`
+- profile + wallet (`Profile`, with its stats counters): `USER#<login>` / `PROFILE`
+- seat at a table (`Seat`: version; shoe in play or the next shoe committed; current or
+  last round): `USER#<login>` / `SEAT#<table>`
+- settled round (`SettledRound`: its public view as JSON): `USER#<login>` /
+  `ROUND#<round_id>`, and in `gsi1`: `HISTORY#<login>` / `<settled at, µs, 16 digits>#<round_id>`
+- ledger entry (`LedgerEntry`), one per balance change: `USER#<login>` / `LEDGER#<time>#<id>`
+- shoe (`ShoeRecord`: commitment, seeds, round ids; dealt cards once retired):
+  `USER#<login>` / `SHOE#<shoe_id>`
+- failed logins (`LoginAttempts`, expire by TTL): `LOGIN#<login>` / `ATTEMPTS`
 - idempotency records (Powertools): `idempotency#<function>` / `<hash>`
 
 `<login>` is the login lower-cased, so logins are unique ignoring case (a conditional put
