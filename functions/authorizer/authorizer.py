@@ -11,7 +11,10 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from blackjack_service.observability import logger
+from blackjack_service.settings import settings
 from blackjack_service.tokens import InvalidToken, verify
+
+settings()  # read at start: a function whose environment lacks one fails here, naming it
 
 
 @logger.inject_lambda_context

@@ -14,7 +14,7 @@ from blackjack_service.api import (
     lambda_handler,
 )
 from blackjack_service.models import CURSOR_PATTERN, TABLE_PATTERN
-from blackjack_service.store import history_position
+from blackjack_service.records import history_position
 
 app = create_app()
 

@@ -102,7 +102,11 @@ class StackSeeds:
     def use(self, *server_seeds: str) -> None:
         source = FixedSeeds(list(server_seeds))
         # This process's own copy, imported with the seeds: sys.modules may hold, for a
-        # moment, an environment's copy still importing (the runtime lends it there).
+        # moment, an environment's copy still importing (the runtime lends it there). It
+        # reads its settings from the environment a function of the stack has.
+        function = next(iter(self.stack.stack.functions.values()))
+        for name in ("TABLE_NAME", "TOKEN_SECRET_ARN"):
+            self.monkeypatch.setenv(name, function.lambda_environment()[name])
         game = own_game.GameService(own_factories.store(), seeds=source)
         self.monkeypatch.setattr(own_factories, "game", lambda: game)
         self._removers.append(use_stack_seeds(self.stack.stack, self.monkeypatch, source))

@@ -126,12 +126,10 @@ assert callable({module}.handler)
 
 @pytest.mark.parametrize("module", MODULES)
 def test_function_imports_without_credentials_or_network(module: str, tmp_path: Path) -> None:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith("AWS_") and key not in {"TABLE_NAME", "TOKEN_SECRET_ARN"}
-    }
+    env = {key: value for key, value in os.environ.items() if not key.startswith("AWS_")}
     env |= {
+        "TABLE_NAME": "GameTable",  # the template's settings: names, not credentials
+        "TOKEN_SECRET_ARN": "arn:aws:secretsmanager:us-east-1:123456789012:secret:token",
         "HOME": str(tmp_path),
         "AWS_CONFIG_FILE": "/nonexistent",
         "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent",

@@ -22,7 +22,8 @@ from blackjack.rules import TABLES
 from .errors import BadCredentials, TooManyAttempts, Unauthorized
 from .identity import Identity
 from .models import RegisterRequest, SessionRequest
-from .store import Grades, LoginAttempts, Profile, Store
+from .records import GRADE_FIELDS, Grades, LoginAttempts, Profile
+from .store import Store
 from .tokens import issue
 
 STARTING_BALANCE = Decimal(10000)
@@ -92,11 +93,7 @@ class AccountService:
             "nick": profile.nick,
             "balance": money(profile.balance),
             "stats": {
-                "rounds": stats.rounds,
-                "hands_won": stats.hands_won,
-                "hands_lost": stats.hands_lost,
-                "hands_pushed": stats.hands_pushed,
-                "net": money(stats.net),
+                **{name: _number(total) for name, total in stats.totals().items()},
                 **_grades_view(*stats.by_kind.values()),
                 "by_kind": {str(kind): _grades_view(g) for kind, g in stats.by_kind.items()},
             },
@@ -123,11 +120,15 @@ class AccountService:
         self.store.put_login_attempts(key, attempts, expires_at=math.ceil(expires_at) + 60)
 
 
+def _number(value: int | Decimal) -> int | float:
+    return money(value) if isinstance(value, Decimal) else value
+
+
 def _grades_view(*grades: Grades) -> dict[str, Any]:
-    """The trainer's figures of API.md over `grades`: ev_lost rounded to cents only here."""
-    ev_lost = sum((g.ev_lost for g in grades), Decimal(0))
+    """The trainer's figures of API.md over `grades`, summed: amounts (ev_lost) are rounded
+    to cents only here."""
+    sums = {name: sum(getattr(g, name) for g in grades) for name in GRADE_FIELDS}
     return {
-        "decisions": sum(g.decisions for g in grades),
-        "mistakes": sum(g.mistakes for g in grades),
-        "ev_lost": money(ev_lost.quantize(CENT)),
+        name: money(total.quantize(CENT)) if isinstance(total, Decimal) else total
+        for name, total in sums.items()
     }

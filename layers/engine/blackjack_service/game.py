@@ -41,7 +41,7 @@ from .errors import (
 )
 from .identity import Identity
 from .models import ActionRequest, StartRoundRequest
-from .store import (
+from .records import (
     Page,
     Play,
     Profile,
@@ -49,8 +49,8 @@ from .store import (
     SettledRound,
     ShoeRecord,
     Stats,
-    Store,
 )
+from .store import Store
 
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}

@@ -1,27 +1,45 @@
-"""The service's settings, read once from the environment the template sets."""
+"""The service's settings, read once from the environment the template gives every
+function (template.yaml, Globals). A function whose environment lacks the table or the
+token key's secret fails at start, naming what is missing, rather than running against a
+table of a default name or without a key."""
 
 import functools
 import os
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
+
+
+class SettingsError(RuntimeError):
+    """The environment lacks a setting, or holds one that is not valid."""
 
 
 class Settings(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    # Each setting is read from the environment variable of its name in capitals.
+    model_config = ConfigDict(frozen=True, alias_generator=str.upper)
 
     table_name: str = Field(min_length=1)
-    token_secret_arn: str = ""
+    token_secret_arn: str = Field(min_length=1)
     token_ttl_seconds: int = Field(default=86400, gt=0)
     cors_origin: str = "*"
 
     @classmethod
     def from_env(cls) -> "Settings":
-        return cls(
-            table_name=os.environ.get("TABLE_NAME", "blackjack"),
-            token_secret_arn=os.environ.get("TOKEN_SECRET_ARN", ""),
-            token_ttl_seconds=int(os.environ.get("TOKEN_TTL_SECONDS", "86400")),
-            cors_origin=os.environ.get("CORS_ORIGIN", "*"),
-        )
+        try:
+            return cls.model_validate(dict(os.environ))
+        except ValidationError as error:
+            problems = ", ".join(map(_problem, error.errors()))
+            raise SettingsError(
+                f"settings missing or invalid: {problems} (template.yaml's Globals give every "
+                "function its environment)"
+            ) from None
+
+
+def _problem(error: ErrorDetails) -> str:
+    name = error["loc"][0]
+    if error["type"] in ("missing", "string_too_short"):
+        return f"{name} is not set"
+    return f"{name}: {error['msg']}"
 
 
 @functools.cache

@@ -1,20 +1,19 @@
 """The one data-access class: every DynamoDB read and write of the service goes through
-`Store`, and this is the only module that imports boto3 (on first use).
+`Store`, and this is the only module that imports boto3 (on first use). What an item holds
+besides its keys is its record's, in `records`.
 
 Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
 `gsi1pk`/`gsi1sk` projecting ALL, TTL attribute `expires_at`):
 
-- profile + wallet (login, nick, password hash, balance, stats counters, the trainer's
-  counters by kind of decision as `<kind>_decisions`, `<kind>_mistakes`, `<kind>_ev_lost`):
-  `USER#<login>` / `PROFILE`
-- seat at a table (version; shoe in play or the next shoe committed; current or last
-  round): `USER#<login>` / `SEAT#<table>`
-- settled round (its public view as JSON): `USER#<login>` / `ROUND#<round_id>`, and in
-  `gsi1`: `HISTORY#<login>` / `<settled at, µs, 16 digits>#<round_id>`
-- ledger entry, one per balance change: `USER#<login>` / `LEDGER#<time>#<id>`
-- shoe (commitment, seeds, round ids; dealt cards once retired): `USER#<login>` /
-  `SHOE#<shoe_id>`
-- failed logins (expire by TTL): `LOGIN#<login>` / `ATTEMPTS`
+- profile + wallet (`Profile`, with its stats counters): `USER#<login>` / `PROFILE`
+- seat at a table (`Seat`: version; shoe in play or the next shoe committed; current or
+  last round): `USER#<login>` / `SEAT#<table>`
+- settled round (`SettledRound`: its public view as JSON): `USER#<login>` /
+  `ROUND#<round_id>`, and in `gsi1`: `HISTORY#<login>` / `<settled at, µs, 16 digits>#<round_id>`
+- ledger entry (`LedgerEntry`), one per balance change: `USER#<login>` / `LEDGER#<time>#<id>`
+- shoe (`ShoeRecord`: commitment, seeds, round ids; dealt cards once retired):
+  `USER#<login>` / `SHOE#<shoe_id>`
+- failed logins (`LoginAttempts`, expire by TTL): `LOGIN#<login>` / `ATTEMPTS`
 - idempotency records (Powertools): `idempotency#<function>` / `<hash>`
 
 `<login>` is the login lower-cased, so logins are unique ignoring case (a conditional put
@@ -29,17 +28,28 @@ ledger, round and shoes in one `TransactWriteItems`, so a lost race changes noth
 from __future__ import annotations
 
 import functools
-import json
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from blackjack.grading import Kind
-
 from .errors import Conflict, InsufficientFunds, LoginTaken
+from .records import (
+    LoginAttempts,
+    Page,
+    Play,
+    Profile,
+    Seat,
+    ShoeRecord,
+    attempts_codec,
+    history_position,
+    ledger_codec,
+    profile_codec,
+    seat_codec,
+    settled_round_attributes,
+    settled_round_view,
+    shoe_codec,
+)
 
 if TYPE_CHECKING:
     from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
@@ -49,7 +59,6 @@ if TYPE_CHECKING:
 PROFILE = "PROFILE"
 ATTEMPTS = "ATTEMPTS"
 HISTORY_INDEX = "gsi1"
-_ZERO = Decimal(0)
 
 
 @functools.cache
@@ -69,6 +78,10 @@ def _key(pk: str, sk: str) -> dict[str, Any]:
     return {"pk": {"S": pk}, "sk": {"S": sk}}
 
 
+def _item(pk: str, sk: str, attributes: Mapping[str, Any]) -> dict[str, Any]:
+    return {**_key(pk, sk), **_to_item(attributes)}
+
+
 def _to_item(values: Mapping[str, Any]) -> dict[str, Any]:
     serializer = _types()[0]
     return {name: serializer.serialize(value) for name, value in values.items()}
@@ -77,120 +90,6 @@ def _to_item(values: Mapping[str, Any]) -> dict[str, Any]:
 def _from_item(item: Mapping[str, Any]) -> dict[str, Any]:
     deserializer = _types()[1]
     return {name: deserializer.deserialize(value) for name, value in item.items()}
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-# ---- records ------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Grades:
-    """The trainer's counters of one kind of decision."""
-
-    decisions: int = 0
-    mistakes: int = 0
-    ev_lost: Decimal = _ZERO  # coins, exact: the sum of loss x the hand's original bet
-
-
-GRADE_FIELDS = tuple(f.name for f in fields(Grades))
-
-
-@dataclass(slots=True)
-class Stats:
-    rounds: int = 0
-    hands_won: int = 0
-    hands_lost: int = 0
-    hands_pushed: int = 0
-    net: Decimal = _ZERO
-    by_kind: dict[Kind, Grades] = field(default_factory=lambda: {kind: Grades() for kind in Kind})
-
-
-@dataclass(slots=True)
-class Profile:
-    login: str  # as registered
-    nick: str
-    password_hash: str
-    balance: Decimal
-    stats: Stats = field(default_factory=Stats)
-
-    @property
-    def key(self) -> str:
-        return self.login.lower()
-
-
-@dataclass(slots=True)
-class LoginAttempts:
-    failures: int
-    window_start: int  # epoch seconds of the first failure counted
-    locked_until: int  # epoch seconds; 0 when not locked
-
-
-@dataclass(slots=True)
-class ShoeRecord:
-    """A committed shoe. `state` is the engine's `Shoe.to_state()` (cards absent until the
-    bet that starts the shoe shuffles it); secret until `retired`."""
-
-    shoe_id: str
-    table: str
-    state: dict[str, Any]
-    server_seed_hash: str
-    rounds: list[str] = field(default_factory=list)
-    in_play: bool = False
-    retired: bool = False
-    dealt: str | None = None  # every card dealt, in order, once retired
-
-
-@dataclass(slots=True)
-class Seat:
-    """A user's seat at one table: the shoe in play (or the next one, committed) and the
-    current or last round. `version` counts the seat's writes."""
-
-    table: str
-    version: int
-    shoe: ShoeRecord
-    round_id: str | None = None
-    round_shoe_id: str | None = None
-    round_state: dict[str, Any] | None = None
-    round_started_at: str | None = None  # RFC 3339; None for rounds stored before
-    round_settled_at: str | None = None
-
-
-@dataclass(slots=True)
-class SettledRound:
-    round_id: str
-    table: str
-    view: dict[str, Any]
-    settled_at_us: int
-
-
-def history_position(settled_at_us: int, round_id: str) -> str:
-    """A settled round's place in the history index: settle time, then id for ties."""
-    return f"{settled_at_us:016d}#{round_id}"
-
-
-@dataclass(slots=True)
-class Play:
-    """One request's change to a seat and the wallet, written atomically."""
-
-    login: str
-    seat: Seat  # the new seat; its version is expected_version + 1
-    expected_version: int | None  # None: the seat must not exist yet
-    wallet_change: Decimal = _ZERO
-    stake: Decimal = _ZERO  # what the request takes from the balance (balance >= stake)
-    reason: str = ""
-    round_id: str | None = None
-    stats: Stats | None = None  # counters to add when the request settles a round
-    settled: SettledRound | None = None
-    shoes: list[ShoeRecord] = field(default_factory=list)  # shoe items to write
-
-
-@dataclass(slots=True)
-class Page:
-    rounds: list[dict[str, Any]]
-    next_position: str | None  # the history position of the page's last round
 
 
 # ---- the store ----------------------------------------------------------------------
@@ -233,7 +132,7 @@ class Store:
             Key=_key(_user_key(login_key), PROFILE),
             ConsistentRead=True,
         ).get("Item")
-        return None if item is None else _profile(_from_item(item))
+        return None if item is None else profile_codec.record(_from_item(item))
 
     def get_profile_and_attempts(
         self, login_key: str
@@ -244,24 +143,18 @@ class Store:
         profile = items.get((_user_key(login_key), PROFILE))
         attempts = items.get((f"LOGIN#{login_key}", ATTEMPTS))
         return (
-            None if profile is None else _profile(profile),
-            None if attempts is None else _attempts(attempts),
+            None if profile is None else profile_codec.record(profile),
+            None if attempts is None else attempts_codec.record(attempts),
         )
 
     def put_login_attempts(self, login_key: str, attempts: LoginAttempts, expires_at: int) -> None:
         self.client.put_item(
             TableName=self.table_name,
-            Item={
-                **_key(f"LOGIN#{login_key}", ATTEMPTS),
-                **_to_item(
-                    {
-                        "failures": attempts.failures,
-                        "window_start": attempts.window_start,
-                        "locked_until": attempts.locked_until,
-                        "expires_at": expires_at,
-                    }
-                ),
-            },
+            Item=_item(
+                f"LOGIN#{login_key}",
+                ATTEMPTS,
+                {**attempts_codec.attributes(attempts), "expires_at": expires_at},
+            ),
         )
 
     def clear_login_attempts(self, login_key: str) -> None:
@@ -284,8 +177,8 @@ class Store:
         profile = items.pop((pk, PROFILE), None)
         if profile is None:
             raise LookupError(login_key)
-        seats = (_seat(item) for item in items.values())
-        return _profile(profile), {seat.table: seat for seat in seats}
+        seats = (seat_codec.record(item) for item in items.values())
+        return profile_codec.record(profile), {seat.table: seat for seat in seats}
 
     def create_seat(self, login_key: str, seat: Seat) -> None:
         """The first view of a table: the seat and its first committed shoe, or `Conflict`
@@ -344,18 +237,11 @@ class Store:
             seat_put["ExpressionAttributeValues"] = {":expected": {"N": str(play.expected_version)}}
         items: list[dict[str, Any]] = [{"Update": self._wallet_update(play)}, {"Put": seat_put}]
         if play.wallet_change:
-            entry = {
-                **_key(pk, f"LEDGER#{now:017.6f}#{uuid.uuid4().hex[:8]}"),
-                **_to_item(
-                    {
-                        "amount": play.wallet_change,
-                        "reason": play.reason,
-                        "table": play.seat.table,
-                        "round_id": play.round_id or "",
-                        "at": int(now),
-                    }
-                ),
-            }
+            entry = _item(
+                pk,
+                f"LEDGER#{now:017.6f}#{uuid.uuid4().hex[:8]}",
+                ledger_codec.attributes(play.ledger_entry(at=int(now))),
+            )
             items.append({"Put": {"TableName": self.table_name, "Item": entry}})
         if play.settled is not None:
             items.append({"Put": self._round_put(play)})
@@ -369,26 +255,11 @@ class Store:
         sets = ["balance = balance + :change"]
         values: dict[str, Any] = {":change": play.wallet_change, ":stake": play.stake}
         if play.stats is not None:
-            stats = play.stats
-            sets += [
-                "rounds = rounds + :rounds",
-                "hands_won = hands_won + :won",
-                "hands_lost = hands_lost + :lost",
-                "hands_pushed = hands_pushed + :pushed",
-                "net = net + :net",
-            ]
-            values |= {
-                ":rounds": stats.rounds,
-                ":won": stats.hands_won,
-                ":lost": stats.hands_lost,
-                ":pushed": stats.hands_pushed,
-                ":net": stats.net,
-            }
             # Profiles made before the trainer lack its counters: they start at zero.
-            graded = {name: amount for name, amount in _grade_attributes(stats).items() if amount}
-            sets += [f"{name} = if_not_exists({name}, :zero) + :{name}" for name in graded]
-            values |= {f":{name}": amount for name, amount in graded.items()}
-            if graded:
+            added = {name: amount for name, amount in play.stats.counters().items() if amount}
+            sets += [f"{name} = if_not_exists({name}, :zero) + :{name}" for name in added]
+            values |= {f":{name}": amount for name, amount in added.items()}
+            if added:
                 values[":zero"] = 0
         return {
             "TableName": self.table_name,
@@ -403,17 +274,15 @@ class Store:
         settled = play.settled
         return {
             "TableName": self.table_name,
-            "Item": {
-                **_key(_user_key(play.login), f"ROUND#{settled.round_id}"),
-                **_to_item(
-                    {
-                        "table": settled.table,
-                        "view": _dumps(settled.view),
-                        "gsi1pk": f"HISTORY#{play.login}",
-                        "gsi1sk": history_position(settled.settled_at_us, settled.round_id),
-                    }
-                ),
-            },
+            "Item": _item(
+                _user_key(play.login),
+                f"ROUND#{settled.round_id}",
+                {
+                    **settled_round_attributes(settled),
+                    "gsi1pk": f"HISTORY#{play.login}",
+                    "gsi1sk": history_position(settled.settled_at_us, settled.round_id),
+                },
+            ),
             "ConditionExpression": "attribute_not_exists(pk)",
         }
 
@@ -423,7 +292,7 @@ class Store:
         item = self.client.get_item(
             TableName=self.table_name, Key=_key(_user_key(login_key), f"ROUND#{round_id}")
         ).get("Item")
-        return None if item is None else dict(json.loads(_from_item(item)["view"]))
+        return None if item is None else settled_round_view(_from_item(item))
 
     def list_rounds(
         self, login_key: str, table: str | None, limit: int, before: str | None
@@ -453,7 +322,7 @@ class Store:
             response = self.client.query(**query)
             for item in response.get("Items", []):
                 record = _from_item(item)
-                rounds.append(json.loads(record["view"]))
+                rounds.append(settled_round_view(record))
                 positions.append(record["gsi1sk"])
             last = response.get("LastEvaluatedKey")
             if last is None:
@@ -467,51 +336,18 @@ class Store:
         item = self.client.get_item(
             TableName=self.table_name, Key=_key(_user_key(login_key), f"SHOE#{shoe_id}")
         ).get("Item")
-        return None if item is None else _shoe(_from_item(item))
+        return None if item is None else shoe_codec.record(_from_item(item))
 
     # ---- items ----------------------------------------------------------------------
 
     def _profile_item(self, profile: Profile) -> dict[str, Any]:
-        stats = profile.stats
-        return {
-            **_key(_user_key(profile.key), PROFILE),
-            **_to_item(
-                {
-                    "login": profile.login,
-                    "nick": profile.nick,
-                    "password_hash": profile.password_hash,
-                    "balance": profile.balance,
-                    "rounds": stats.rounds,
-                    "hands_won": stats.hands_won,
-                    "hands_lost": stats.hands_lost,
-                    "hands_pushed": stats.hands_pushed,
-                    "net": stats.net,
-                    **_grade_attributes(stats),
-                }
-            ),
-        }
+        return _item(_user_key(profile.key), PROFILE, profile_codec.attributes(profile))
 
     def _seat_item(self, login_key: str, seat: Seat) -> dict[str, Any]:
-        body = {
-            "shoe": _shoe_document(seat.shoe),
-            "round_id": seat.round_id,
-            "round_shoe_id": seat.round_shoe_id,
-            "round": seat.round_state,
-            "round_started_at": seat.round_started_at,
-            "round_settled_at": seat.round_settled_at,
-        }
-        return {
-            **_key(_user_key(login_key), f"SEAT#{seat.table}"),
-            "table": {"S": seat.table},
-            "version": {"N": str(seat.version)},
-            "state": {"S": _dumps(body)},
-        }
+        return _item(_user_key(login_key), f"SEAT#{seat.table}", seat_codec.attributes(seat))
 
     def _shoe_item(self, login_key: str, shoe: ShoeRecord) -> dict[str, Any]:
-        return {
-            **_key(_user_key(login_key), f"SHOE#{shoe.shoe_id}"),
-            "state": {"S": _dumps(_shoe_document(shoe))},
-        }
+        return _item(_user_key(login_key), f"SHOE#{shoe.shoe_id}", shoe_codec.attributes(shoe))
 
     # ---- plumbing -------------------------------------------------------------------
 
@@ -553,92 +389,3 @@ def _client_error() -> type[ClientError]:
 
 def _error_code(error: ClientError) -> str:
     return str(error.response.get("Error", {}).get("Code", ""))
-
-
-def _shoe_document(shoe: ShoeRecord) -> dict[str, Any]:
-    return {
-        "shoe_id": shoe.shoe_id,
-        "table": shoe.table,
-        "state": shoe.state,
-        "server_seed_hash": shoe.server_seed_hash,
-        "rounds": shoe.rounds,
-        "in_play": shoe.in_play,
-        "retired": shoe.retired,
-        "dealt": shoe.dealt,
-    }
-
-
-def _shoe_from_document(document: Mapping[str, Any]) -> ShoeRecord:
-    return ShoeRecord(
-        shoe_id=document["shoe_id"],
-        table=document["table"],
-        state=dict(document["state"]),
-        server_seed_hash=document["server_seed_hash"],
-        rounds=list(document["rounds"]),
-        in_play=bool(document["in_play"]),
-        retired=bool(document["retired"]),
-        dealt=document["dealt"],
-    )
-
-
-def _shoe(record: Mapping[str, Any]) -> ShoeRecord:
-    return _shoe_from_document(json.loads(record["state"]))
-
-
-def _seat(record: Mapping[str, Any]) -> Seat:
-    body = json.loads(record["state"])
-    return Seat(
-        table=record["table"],
-        version=int(record["version"]),
-        shoe=_shoe_from_document(body["shoe"]),
-        round_id=body["round_id"],
-        round_shoe_id=body["round_shoe_id"],
-        round_state=body["round"],
-        round_started_at=body.get("round_started_at"),
-        round_settled_at=body.get("round_settled_at"),
-    )
-
-
-def _grade_attributes(stats: Stats) -> dict[str, int | Decimal]:
-    """The profile's trainer counters: `<kind>_<field>`."""
-    return {
-        f"{kind}_{name}": getattr(grades, name)
-        for kind, grades in stats.by_kind.items()
-        for name in GRADE_FIELDS
-    }
-
-
-def _grades(record: Mapping[str, Any], kind: Kind) -> Grades:
-    """One kind's counters of a profile (absent, as before the trainer: zero)."""
-    zero = Grades()
-    return Grades(
-        **{
-            name: type(getattr(zero, name))(record.get(f"{kind}_{name}", 0))
-            for name in GRADE_FIELDS
-        }
-    )
-
-
-def _profile(record: Mapping[str, Any]) -> Profile:
-    return Profile(
-        login=record["login"],
-        nick=record["nick"],
-        password_hash=record["password_hash"],
-        balance=Decimal(record["balance"]),
-        stats=Stats(
-            rounds=int(record["rounds"]),
-            hands_won=int(record["hands_won"]),
-            hands_lost=int(record["hands_lost"]),
-            hands_pushed=int(record["hands_pushed"]),
-            net=Decimal(record["net"]),
-            by_kind={kind: _grades(record, kind) for kind in Kind},
-        ),
-    )
-
-
-def _attempts(record: Mapping[str, Any]) -> LoginAttempts:
-    return LoginAttempts(
-        failures=int(record["failures"]),
-        window_start=int(record["window_start"]),
-        locked_until=int(record["locked_until"]),
-    )
