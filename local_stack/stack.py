@@ -168,9 +168,7 @@ class LocalStack:
     def _build_functions(self) -> None:
         for logical_id in self.template.of_type("AWS::Serverless::Function"):
             props = self.template.properties(logical_id, "Function")
-            code = props.get("CodeUri")
-            if not isinstance(code, str):
-                raise TemplateError(f"{logical_id}: CodeUri must be a local folder")
+            code_dir, handler = self.template.function_code(logical_id)
             variables = self.template.resolve(
                 (props.get("Environment") or {}).get("Variables") or {}
             )
@@ -178,8 +176,8 @@ class LocalStack:
             self.functions[logical_id] = LambdaFunction(
                 logical_id=logical_id,
                 name=name,
-                code_dir=(self.template.directory / code).resolve(),
-                handler=str(props.get("Handler", "")),
+                code_dir=code_dir,
+                handler=handler,
                 layer_dirs=self._layer_dirs(list(props.get("Layers") or [])),
                 environment={str(k): _env_value(v) for k, v in variables.items()},
                 timeout_s=int(self.template.resolve(props.get("Timeout", DEFAULT_TIMEOUT_S))),

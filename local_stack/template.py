@@ -157,6 +157,19 @@ class Template:
             return dict(own)
         return dict(merge_globals(self.globals_for(globals_section), own))
 
+    def function_code(self, function: str) -> tuple[Path, str]:
+        """A function's code folder (its CodeUri) and its Handler (`module.function`)."""
+        properties = self.properties(function, "Function")
+        code = properties.get("CodeUri")
+        if not isinstance(code, str):
+            raise TemplateError(f"{function}: CodeUri must be a local folder")
+        return (self.directory / code).resolve(), str(properties.get("Handler", ""))
+
+    def handler_modules(self) -> dict[str, Path]:
+        """Each function's handler module (`Handler: users.handler`: users) and its folder."""
+        code = (self.function_code(f) for f in self.of_type("AWS::Serverless::Function"))
+        return {handler.partition(".")[0]: folder for folder, handler in code}
+
     def api_routes(self) -> Iterator[ApiRoute]:
         """The routes of every function's `Type: Api` events, in the template's order."""
         for function in self.of_type("AWS::Serverless::Function"):
