@@ -14,8 +14,7 @@ import pytest
 from local_stack.template import load_template
 
 from .harness import CODE_DIRS, MODULES, ROOT, ROUTES, Gateway, LambdaContext, sample
-from .helpers import dynamodb, table_name
-from .test_accounts import problem
+from .helpers import dynamodb, problem, table_name
 
 SPEC = ROOT / "docs" / "spec" / "API.md"  # the contract
 
