@@ -19,20 +19,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-FUNCTIONS = ROOT / "functions"
 LAYER = ROOT / "layers" / "engine"
-MODULES = [
-    "authorizer",
-    "users",
-    "sessions",
-    "me",
-    "tables",
-    "rounds",
-    "strategy",
-    "history",
-    "shoes",
-    "meta",
-]
 IMPORT_RUNS = 9
 TARGET_CALLS = {"hit": 2, "stand": 2, "bet": 3}
 IMPORT_TARGET_RATIO = 1.5
@@ -49,13 +36,13 @@ _FIRST_REQUEST_PROBE = """
 import json, sys, time
 sys.path[:0] = {paths!r}
 start = time.perf_counter()
-import meta
+import {module}
 event = json.load(open({event!r}))
 class Context:
     function_name = "bench"; memory_limit_in_mb = 512; aws_request_id = "bench"
     invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:bench"
     def get_remaining_time_in_millis(self): return 3000
-meta.handler(event, Context())
+{module}.handler(event, Context())
 print(time.perf_counter() - start)
 """
 
@@ -189,22 +176,33 @@ def _run(code: str) -> float:
     return float(output.strip().splitlines()[-1])
 
 
+def _code_dirs() -> dict[str, Path]:
+    """Each function's module and its folder, in template.yaml's order."""
+    from tests.integration.harness import CODE_DIRS
+
+    return CODE_DIRS
+
+
 def measure_imports(runs: int = IMPORT_RUNS) -> dict[str, list[float]]:
     """Samples of each import, interleaved so that the machine's load hits all alike."""
     samples: dict[str, list[float]] = defaultdict(list)
     for _ in range(runs):
         samples["boto3"].append(_run(_IMPORT_PROBE.format(paths=[], module="boto3")))
-        for module in MODULES:
-            paths = [str(FUNCTIONS / module), str(LAYER)]
+        for module, code_dir in _code_dirs().items():
+            paths = [str(code_dir), str(LAYER)]
             samples[module].append(_run(_IMPORT_PROBE.format(paths=paths, module=module)))
     return dict(samples)
 
 
 def measure_first_request(runs: int = 3) -> list[float]:
     """Import plus the first request (GET /v1/health), which pays what imports defer."""
-    paths = [str(FUNCTIONS / "meta"), str(LAYER)]
-    event = str(ROOT / "events" / "meta_health.json")
-    return [_run(_FIRST_REQUEST_PROBE.format(paths=paths, event=event)) for _ in range(runs)]
+    from tests.integration.harness import EVENTS, ROUTES
+
+    health = next(r for r in ROUTES if (r.method, r.resource) == ("GET", "/v1/health"))
+    paths = [str(_code_dirs()[health.module]), str(LAYER)]
+    event = str(EVENTS / f"{health.sample}.json")
+    probe = _FIRST_REQUEST_PROBE.format(paths=paths, event=event, module=health.module)
+    return [_run(probe) for _ in range(runs)]
 
 
 # ---- report -------------------------------------------------------------------------------
@@ -233,7 +231,7 @@ def main() -> None:
         f"Import time, best of {IMPORT_RUNS} fresh interpreters (import boto3 alone: "
         f"{baseline * 1000:.0f} ms):"
     )
-    for module in MODULES:
+    for module in _code_dirs():
         best = min(imports[module])
         ratio = best / baseline
         verdict = "ok" if ratio < IMPORT_TARGET_RATIO else "MISSED"
@@ -241,7 +239,7 @@ def main() -> None:
             failures.append(f"import {module}")
         print(f"  {module:<12} {best * 1000:>7.0f} ms  {ratio:>5.2f}x boto3  {verdict}")
     first = min(measure_first_request())
-    print(f"  meta import + first request (health): {first * 1000:.0f} ms")
+    print(f"  import + first request (health): {first * 1000:.0f} ms")
     print(f"  targets missed: {', '.join(failures) or 'none'}")
 
 

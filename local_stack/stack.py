@@ -34,6 +34,7 @@ from local_stack.runtime import (
 from local_stack.store import Store
 from local_stack.template import (
     ACCOUNT_ID,
+    IMPLICIT_API,
     REGION,
     Physical,
     Template,
@@ -42,8 +43,6 @@ from local_stack.template import (
 )
 
 log = logging.getLogger("local_stack")
-
-IMPLICIT_API = "ServerlessRestApi"
 
 
 def api_id_for(logical_id: str) -> str:
@@ -169,9 +168,7 @@ class LocalStack:
     def _build_functions(self) -> None:
         for logical_id in self.template.of_type("AWS::Serverless::Function"):
             props = self.template.properties(logical_id, "Function")
-            code = props.get("CodeUri")
-            if not isinstance(code, str):
-                raise TemplateError(f"{logical_id}: CodeUri must be a local folder")
+            code_dir, handler = self.template.function_code(logical_id)
             variables = self.template.resolve(
                 (props.get("Environment") or {}).get("Variables") or {}
             )
@@ -179,8 +176,8 @@ class LocalStack:
             self.functions[logical_id] = LambdaFunction(
                 logical_id=logical_id,
                 name=name,
-                code_dir=(self.template.directory / code).resolve(),
-                handler=str(props.get("Handler", "")),
+                code_dir=code_dir,
+                handler=handler,
                 layer_dirs=self._layer_dirs(list(props.get("Layers") or [])),
                 environment={str(k): _env_value(v) for k, v in variables.items()},
                 timeout_s=int(self.template.resolve(props.get("Timeout", DEFAULT_TIMEOUT_S))),
@@ -213,28 +210,22 @@ class LocalStack:
     def _api_specs(self) -> list[ApiSpec]:
         apis = self.template.of_type("AWS::Serverless::Api")
         specs = {name: ApiSpec(name, self._api_properties(name), []) for name in apis}
-        for logical_id, function in self.functions.items():
-            props = self.template.properties(logical_id, "Function")
-            for event_name, event in (props.get("Events") or {}).items():
-                if not isinstance(event, dict) or event.get("Type") != "Api":
-                    continue
-                event_props = event.get("Properties") or {}
-                api_name = logical_target(event_props.get("RestApiId")) or IMPLICIT_API
-                if api_name not in specs:
-                    if api_name != IMPLICIT_API:
-                        raise TemplateError(
-                            f"{logical_id}.{event_name}: unknown RestApiId {api_name}"
-                        )
-                    specs[api_name] = ApiSpec(api_name, self._api_properties(None), [])
-                spec = specs[api_name]
-                spec.routes.append(
-                    Route(
-                        resource=str(event_props["Path"]),
-                        method=str(event_props["Method"]).upper().replace("*", "ANY"),
-                        function=function,
-                        authorizer=self._route_authorizer(spec, event_props.get("Auth") or {}),
+        for route in self.template.api_routes():
+            if route.api not in specs:
+                if route.api != IMPLICIT_API:
+                    raise TemplateError(
+                        f"{route.function}.{route.operation}: unknown RestApiId {route.api}"
                     )
+                specs[route.api] = ApiSpec(route.api, self._api_properties(None), [])
+            spec = specs[route.api]
+            spec.routes.append(
+                Route(
+                    resource=route.path,
+                    method=route.method,
+                    function=self.functions[route.function],
+                    authorizer=self._route_authorizer(spec, route.authorizer),
                 )
+            )
         return list(specs.values())
 
     def _api_properties(self, logical_id: str | None) -> dict[str, Any]:
@@ -253,14 +244,13 @@ class LocalStack:
         )
         return {key: self.template.resolve(props[key]) for key in used if key in props}
 
-    def _route_authorizer(self, spec: ApiSpec, event_auth: dict[str, Any]) -> Authorizer | None:
-        auth = spec.properties.get("Auth") or {}
-        name = event_auth.get("Authorizer", auth.get("DefaultAuthorizer"))
-        if name in (None, "NONE"):
+    def _route_authorizer(self, spec: ApiSpec, name: str | None) -> Authorizer | None:
+        if name is None:
             return None
         if name == "AWS_IAM":
             log.warning("AWS_IAM authorization is not checked locally")
             return None
+        auth = spec.properties.get("Auth") or {}
         config = (auth.get("Authorizers") or {}).get(name)
         if config is None:
             raise TemplateError(f"{spec.logical_id}: unknown authorizer {name}")

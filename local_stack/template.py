@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from cfnlint.decode.cfn_yaml import loads as _cfn_yaml_loads  # type: ignore[imp
 REGION = "us-east-1"
 ACCOUNT_ID = "123456789012"  # the local account of every ARN the stack makes
 STACK_NAME = "blackjack-local"
+IMPLICIT_API = "ServerlessRestApi"  # the API of `Type: Api` events without a RestApiId
 
 PSEUDO_PARAMETERS: dict[str, str] = {
     "AWS::Region": REGION,
@@ -89,6 +90,18 @@ def merge_globals(global_value: Any, own_value: Any) -> Any:
     return own_value
 
 
+@dataclass(frozen=True)
+class ApiRoute:
+    """One `Type: Api` event of a function: a method and path its API sends to it."""
+
+    operation: str  # the event's name
+    method: str  # upper case, or ANY
+    path: str  # with {param} and {proxy+}
+    authorizer: str | None  # the event's, else its API's default; None: public
+    api: str  # the API's logical id
+    function: str  # the function's logical id
+
+
 @dataclass
 class Physical:
     """What a locally provisioned resource resolves to: its Ref and its attributes."""
@@ -143,6 +156,47 @@ class Template:
         if globals_section is None:
             return dict(own)
         return dict(merge_globals(self.globals_for(globals_section), own))
+
+    def function_code(self, function: str) -> tuple[Path, str]:
+        """A function's code folder (its CodeUri) and its Handler (`module.function`)."""
+        properties = self.properties(function, "Function")
+        code = properties.get("CodeUri")
+        if not isinstance(code, str):
+            raise TemplateError(f"{function}: CodeUri must be a local folder")
+        return (self.directory / code).resolve(), str(properties.get("Handler", ""))
+
+    def handler_modules(self) -> dict[str, Path]:
+        """Each function's handler module (`Handler: users.handler`: users) and its folder."""
+        code = (self.function_code(f) for f in self.of_type("AWS::Serverless::Function"))
+        return {handler.partition(".")[0]: folder for folder, handler in code}
+
+    def api_routes(self) -> Iterator[ApiRoute]:
+        """The routes of every function's `Type: Api` events, in the template's order."""
+        for function in self.of_type("AWS::Serverless::Function"):
+            events = self.properties(function, "Function").get("Events") or {}
+            for name, event in events.items():
+                if not isinstance(event, dict) or event.get("Type") != "Api":
+                    continue
+                properties = event.get("Properties") or {}
+                api = logical_target(properties.get("RestApiId")) or IMPLICIT_API
+                authorizer = (properties.get("Auth") or {}).get(
+                    "Authorizer", self._api_auth(api).get("DefaultAuthorizer")
+                )
+                yield ApiRoute(
+                    operation=name,
+                    method=str(properties["Method"]).upper().replace("*", "ANY"),
+                    path=str(properties["Path"]),
+                    authorizer=None if authorizer in (None, "NONE") else str(authorizer),
+                    api=api,
+                    function=function,
+                )
+
+    def _api_auth(self, api: str) -> dict[str, Any]:
+        """An API's Auth (the Globals' for the implicit API or an unknown one)."""
+        known = self.resources.get(api, {}).get("Type") == "AWS::Serverless::Api"
+        properties = self.properties(api, "Api") if known else self.globals_for("Api")
+        auth = properties.get("Auth") or {}
+        return dict(auth) if isinstance(auth, dict) else {}
 
     def parameter_default(self, name: str) -> Any:
         """The parameter's value: the override given, else its Default."""

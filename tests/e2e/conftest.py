@@ -4,65 +4,38 @@ loopback port, Debian's chromium driven by Playwright, and known shoes.
 The stack runs in this process, in a thread, so a test can fix the server seeds the way
 `tests/integration/seeds.py` does; the local stack keeps one copy of the engine layer per
 execution environment (each Lambda environment has its own memory), so `StackSeeds`
-patches every copy, present and future (see there).
+patches every copy, present and future (see environment.py).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import (
     Browser,
-    BrowserContext,
-    ConsoleMessage,
     Page,
     Playwright,
     expect,
     sync_playwright,
 )
 
-from blackjack_service import factories as own_factories
-from blackjack_service import game as own_game
 from local_stack.server import start_server, stop_server
 from local_stack.stack import LocalStack
-from tests.integration.local_stack.harness import Client
-from tests.integration.seeds import FixedSeeds, use_stack_seeds
 
-from .helpers import E2E_TIMEOUT_MS, ROOT, Api
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ARTIFACTS = ROOT / "tests" / "artifacts"
-
-MISSING_CHROMIUM = (
-    f"{CHROMIUM} is missing: `make test` installs Debian's chromium (`apt-get install -y "
-    "chromium`); the e2e tests never download a browser"
+from .environment import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    MISSING_CHROMIUM,
+    Contexts,
+    Stack,
+    StackSeeds,
+    chromium_missing,
 )
+from .helpers import E2E_TIMEOUT_MS, ROOT
 
-
-def chromium_missing() -> bool:
-    return shutil.which(str(CHROMIUM)) is None
-
-
-class Stack:
-    """The running local stack: its base URL, an HTTP client and the stack itself."""
-
-    def __init__(self, stack: LocalStack, base_url: str, port: int) -> None:
-        self.stack = stack
-        self.base_url = base_url
-        self.api = Api(Client(port))
+ARTIFACTS = ROOT / "tests" / "artifacts"
 
 
 # Package scope (not session): the stack (and its DynamoDB Local JVM) stops with the package.
@@ -82,39 +55,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             stop_server(server, thread)
     finally:
         local.stop()
-
-
-class StackSeeds:
-    """`use_seeds` for the local stack: known server seeds for the next shoes committed.
-
-    `use_seeds` replaces `blackjack_service.factories.game` in this process; the local
-    stack runs each function in execution environments with their own copy of the layer,
-    so the same replacement is made in this process's copy, in every environment started
-    so far and in each one started later (`LocalStack.add_environment_setup`), all drawing
-    from one list of seeds.
-    """
-
-    def __init__(self, stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.stack = stack
-        self.monkeypatch = monkeypatch
-        self._removers: list[Callable[[], None]] = []
-
-    def use(self, *server_seeds: str) -> None:
-        source = FixedSeeds(list(server_seeds))
-        # This process's own copy, imported with the seeds: sys.modules may hold, for a
-        # moment, an environment's copy still importing (the runtime lends it there). It
-        # reads its settings from the environment a function of the stack has.
-        function = next(iter(self.stack.stack.functions.values()))
-        for name in ("TABLE_NAME", "TOKEN_SECRET_ARN"):
-            self.monkeypatch.setenv(name, function.lambda_environment()[name])
-        game = own_game.GameService(own_factories.store(), seeds=source)
-        self.monkeypatch.setattr(own_factories, "game", lambda: game)
-        self._removers.append(use_stack_seeds(self.stack.stack, self.monkeypatch, source))
-
-    def close(self) -> None:
-        """Environments started from now on keep the system's seeds."""
-        for remove in self._removers:
-            remove()
 
 
 @pytest.fixture
@@ -139,45 +79,6 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     )
     yield launched
     launched.close()
-
-
-class Contexts:
-    """New browser contexts (each its own sessionStorage), closed after the test."""
-
-    def __init__(self, browser: Browser, base_url: str) -> None:
-        self.browser = browser
-        self.base_url = base_url
-        self.opened: list[BrowserContext] = []
-        self.errors: list[str] = []  # uncaught exceptions in any page
-
-    def page(
-        self, width: int = 1280, height: int = 900, mobile: bool = False, paced: bool = False
-    ) -> Page:
-        """A new page; the cards land at once (reduced motion) unless `paced`."""
-        context = self.browser.new_context(
-            base_url=self.base_url,
-            viewport={"width": width, "height": height},
-            device_scale_factor=1 if not mobile else 2,
-            is_mobile=mobile,
-            has_touch=mobile,
-            service_workers="block",
-            reduced_motion="no-preference" if paced else "reduce",
-        )
-        context.set_default_timeout(E2E_TIMEOUT_MS)
-        context.set_default_navigation_timeout(E2E_TIMEOUT_MS)
-        self.opened.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        page.on("console", self._csp_violation)  # the page runs under the template's CSP
-        return page
-
-    def _csp_violation(self, message: ConsoleMessage) -> None:
-        if "Content Security Policy" in message.text:
-            self.errors.append(message.text)
-
-    def close(self) -> None:
-        for context in self.opened:
-            context.close()
 
 
 @pytest.hookimpl(wrapper=True)
@@ -221,7 +122,3 @@ def _expect_timeout() -> None:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
-
-
-def update_screenshot() -> bool:
-    return os.environ.get("UPDATE_SCREENSHOT") == "1"

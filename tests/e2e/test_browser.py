@@ -20,7 +20,7 @@ from playwright.sync_api import Page, Route, expect
 from blackjack.fairness import seed_hash, shuffled_shoe
 from tests.integration.seeds import CLIENT_SEED, find_seed, value
 
-from .conftest import (
+from .environment import (
     MISSING_CHROMIUM,
     Contexts,
     Stack,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, Playwright, expect
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, Stack, chromium_missing
+from .environment import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, Stack, chromium_missing
 from .helpers import E2E_TIMEOUT_MS, ROOT
 
 pytestmark = pytest.mark.e2e

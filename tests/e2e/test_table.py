@@ -13,7 +13,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.integration.seeds import find_seed, value
 
-from .conftest import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
+from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
     act,
     deal,

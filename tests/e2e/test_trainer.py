@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.integration.seeds import find_seed, value
 
-from .conftest import Stack, StackSeeds, update_screenshot
+from .environment import Stack, StackSeeds, update_screenshot
 from .helpers import coins, new_player, tid
 
 DOCS_TRAINER = Path(__file__).resolve().parents[2] / "docs" / "trainer.png"

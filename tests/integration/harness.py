@@ -13,36 +13,61 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
+
+from local_stack.template import Template
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
-FUNCTIONS = ROOT / "functions"
+TEMPLATE = Template.from_file(ROOT / "template.yaml")
+CODE_DIRS = TEMPLATE.handler_modules()  # each function's module and its folder
+MODULES = sorted(CODE_DIRS)
 
-# (method, resource, function module, sample event, public)
-ROUTES: list[tuple[str, str, str, str, bool]] = [
-    ("POST", "/v1/users", "users", "users_register", True),
-    ("POST", "/v1/sessions", "sessions", "sessions_login", True),
-    ("GET", "/v1/me", "me", "me_get", False),
-    ("GET", "/v1/tables", "tables", "tables_list", True),
-    ("GET", "/v1/tables/{table_id}", "tables", "tables_get", False),
-    ("POST", "/v1/tables/{table_id}/rounds", "rounds", "rounds_start", False),
-    ("POST", "/v1/tables/{table_id}/round/actions", "rounds", "rounds_action", False),
-    ("GET", "/v1/tables/{table_id}/round/hint", "rounds", "rounds_hint", False),
-    ("GET", "/v1/tables/{table_id}/strategy", "strategy", "strategy_get", True),
-    ("GET", "/v1/rounds", "history", "history_list", False),
-    ("GET", "/v1/rounds/{round_id}", "history", "history_get", False),
-    ("GET", "/v1/shoes/{shoe_id}", "shoes", "shoes_get", False),
-    ("GET", "/v1/health", "meta", "meta_health", True),
-    ("GET", "/v1/openapi.json", "meta", "meta_openapi", True),
-]
-MODULES = sorted({route[2] for route in ROUTES} | {"authorizer"})
+
+class Route(NamedTuple):
+    method: str
+    resource: str
+    module: str  # the function's
+    sample: str  # the event in events/ of the same method and resource
+    public: bool
+
+
+def _samples() -> dict[tuple[str, str], str]:
+    """The sample proxy events by method and resource (the authorizer's has neither)."""
+    events = {path.stem: json.loads(path.read_text()) for path in sorted(EVENTS.glob("*.json"))}
+    return {
+        (event["httpMethod"], event["resource"]): name
+        for name, event in events.items()
+        if "httpMethod" in event
+    }
+
+
+def _routes() -> list[Route]:
+    samples = _samples()
+    routes = []
+    for route in TEMPLATE.api_routes():
+        _, handler = TEMPLATE.function_code(route.function)
+        sample = samples.get((route.method, route.path))
+        assert sample, f"events/ has no sample event of {route.method} {route.path}"
+        routes.append(
+            Route(
+                route.method,
+                route.path,
+                handler.partition(".")[0],
+                sample,
+                route.authorizer is None,
+            )
+        )
+    return routes
+
+
+ROUTES = _routes()  # template.yaml's
 
 
 def load_function(name: str) -> ModuleType:
-    """Import functions/<name>/<name>.py as Lambda would (its CodeUri on sys.path)."""
-    code_dir = str(FUNCTIONS / name)
+    """Import the function's module as Lambda would (its CodeUri on sys.path)."""
+    code_dir = str(CODE_DIRS[name])
     if code_dir not in sys.path:
         sys.path.insert(0, code_dir)
     return importlib.import_module(name)
@@ -89,7 +114,7 @@ def _pattern(resource: str) -> re.Pattern[str]:
     return re.compile("^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", resource) + "$")
 
 
-def _route(method: str, path: str) -> tuple[tuple[str, str, str, str, bool], re.Match[str]] | None:
+def _route(method: str, path: str) -> tuple[Route, re.Match[str]] | None:
     for route in ROUTES:
         match = _pattern(route[1]).match(path)
         if match and route[0] == method:

@@ -1,21 +1,98 @@
-"""Shared steps of the tests: playing rounds through the API, reading stored state, and
-the checks every response must pass."""
+"""Shared steps of the tests: a fresh moto account, a player driving the API, playing
+rounds, reading stored state, and the checks every response must pass."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
 import boto3
+from moto import mock_aws
 
 from blackjack.fairness import shuffled_shoe
+from blackjack_service import factories
+from local_stack.store import create_table as create_declared_table
 
-from .conftest import Player
+from .exposure import assert_reveals_nothing
+from .harness import TEMPLATE, Gateway
 
 TABLE_IDS = ("classic", "bicycle", "casino", "european")
 START = Decimal(10000)
+GAME_TABLE = TEMPLATE.resources["GameTable"]["Properties"]
+
+
+def create_table(table_name: str) -> None:
+    """The game table exactly as template.yaml declares it."""
+    create_declared_table(boto3.client("dynamodb"), table_name, GAME_TABLE)
+
+
+@contextmanager
+def fresh_aws() -> Iterator[None]:
+    """An empty moto account with the stack's table and secret; the factories build anew."""
+    with mock_aws():
+        create_table(os.environ["TABLE_NAME"])
+        secret = boto3.client("secretsmanager").create_secret(
+            Name="blackjack-token-key", SecretString="test-hmac-key-" + "k" * 40
+        )
+        os.environ["TOKEN_SECRET_ARN"] = secret["ARN"]
+        factories.reset()
+        from aws_lambda_powertools.utilities import parameters
+
+        parameters.clear_caches()  # type: ignore[no-untyped-call]
+        yield
+        factories.reset()
+
+
+_SEAT = re.compile(r"/v1/tables/(?P<table>[^/?]+)")
+_BET = re.compile(r"/v1/tables/(?P<table>[^/?]+)/rounds/?")
+
+
+class Player:
+    """A registered, logged-in user driving the API."""
+
+    def __init__(self, api: Gateway, login: str, password: str = "password1") -> None:
+        self.api = api
+        self.login = login
+        reply = api.request(
+            "POST", "/v1/users", {"login": login, "nick": "Nick" + login[:8], "password": password}
+        )
+        assert reply.status == 201, reply.text
+        reply = api.request("POST", "/v1/sessions", {"login": login, "password": password})
+        assert reply.status == 200, reply.text
+        self.token: str = reply.body["token"]
+        self.viewed: set[str] = set()  # tables whose seat (and first shoe) this user has
+
+    def get(self, url: str, **kwargs: Any) -> Any:
+        reply = self.api.request("GET", url, token=self.token, **kwargs)
+        assert_reveals_nothing(self.login, reply.text)
+        seat = _SEAT.fullmatch(url)
+        if seat and reply.status == 200:
+            self.viewed.add(seat["table"])
+        return reply
+
+    def post(self, url: str, body: Any = None, *, view_first: bool = True, **kwargs: Any) -> Any:
+        """A POST; a bet at a table not viewed yet views it first, as the web client does
+        (API.md: a bet needs the table's shoe committed, i.e. seen)."""
+        bet = _BET.fullmatch(url)
+        if view_first and bet and bet["table"] not in self.viewed:
+            self.get(f"/v1/tables/{bet['table']}")
+        reply = self.api.request("POST", url, body, token=self.token, **kwargs)
+        assert_reveals_nothing(self.login, reply.text)
+        return reply
+
+
+def problem(reply, status: int, code: str) -> None:
+    assert reply.status == status, reply.text
+    assert reply.header("Content-Type") == "application/problem+json"
+    body = reply.body
+    assert set(body) >= {"type", "title", "status", "detail", "code"}
+    assert body["status"] == status and body["code"] == code
+    assert "Traceback" not in reply.text
 
 
 def dynamodb() -> Any:

@@ -8,17 +8,8 @@ import time
 import jwt
 import pytest
 
-from .conftest import Player
 from .harness import Gateway
-
-
-def problem(reply, status: int, code: str) -> None:
-    assert reply.status == status, reply.text
-    assert reply.header("Content-Type") == "application/problem+json"
-    body = reply.body
-    assert set(body) >= {"type", "title", "status", "detail", "code"}
-    assert body["status"] == status and body["code"] == code
-    assert "Traceback" not in reply.text
+from .helpers import Player, problem
 
 
 def test_register_and_login(api: Gateway) -> None:

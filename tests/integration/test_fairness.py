@@ -7,9 +7,7 @@ from decimal import Decimal
 
 from blackjack.fairness import cut_index
 
-from .conftest import Player
-from .helpers import bet, play_out, recompute
-from .test_accounts import problem
+from .helpers import Player, bet, play_out, problem, recompute
 
 
 def test_every_round_table_retires_its_shoe(alice: Player) -> None:

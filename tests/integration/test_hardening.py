@@ -7,10 +7,8 @@ import json
 
 import pytest
 
-from .conftest import Player
 from .harness import Gateway, LambdaContext
-from .helpers import assert_ledger, balance
-from .test_accounts import problem
+from .helpers import Player, assert_ledger, balance, problem
 
 BET = {"bets": [{"box": 0, "amount": 100}]}
 PUBLIC_POSTS = ["/v1/users", "/v1/sessions"]

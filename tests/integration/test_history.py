@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import Player
-from .helpers import bet, play_out
-from .test_accounts import problem
+from .helpers import Player, bet, play_out, problem
 
 
 def test_history_pages_last_settled_first(alice: Player) -> None:

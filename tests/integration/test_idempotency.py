@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import Player
-from .helpers import assert_ledger, balance
-from .test_accounts import problem
+from .helpers import Player, assert_ledger, balance, problem
 
 BET = {"bets": [{"box": 0, "amount": 100}]}
 

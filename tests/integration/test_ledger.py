@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .conftest import Player, fresh_aws
 from .harness import Gateway
-from .helpers import TABLE_IDS, assert_ledger, assert_nothing_hidden
+from .helpers import TABLE_IDS, Player, assert_ledger, assert_nothing_hidden, fresh_aws
 from .seeds import use_seeds
 
 ACTIONS = [

@@ -10,10 +10,8 @@ import pytest
 
 from blackjack_service import factories
 
-from .conftest import Player
-from .helpers import all_items, assert_ledger, bet, dynamodb, table_name
+from .helpers import Player, all_items, assert_ledger, bet, dynamodb, problem, table_name
 from .seeds import find_seed, use_seeds, value
-from .test_accounts import problem
 
 
 def after_first_read(change: Callable[[], None]) -> list[list[str]]:

@@ -6,19 +6,19 @@ from decimal import Decimal
 
 import pytest
 
-from .conftest import Player
 from .helpers import (
     TABLE_IDS,
+    Player,
     act,
     assert_ledger,
     balance,
     bet,
     dynamodb,
     play_out,
+    problem,
     table_name,
 )
 from .seeds import find_seed, use_seeds, value
-from .test_accounts import problem
 
 
 @pytest.mark.parametrize("table", TABLE_IDS)

@@ -13,9 +13,8 @@ import pytest
 
 from local_stack.template import load_template
 
-from .harness import FUNCTIONS, MODULES, ROOT, ROUTES, Gateway, LambdaContext, sample
-from .helpers import dynamodb, table_name
-from .test_accounts import problem
+from .harness import CODE_DIRS, MODULES, ROOT, ROUTES, Gateway, LambdaContext, sample
+from .helpers import dynamodb, problem, table_name
 
 SPEC = ROOT / "docs" / "spec" / "API.md"  # the contract
 
@@ -134,7 +133,7 @@ def test_function_imports_without_credentials_or_network(module: str, tmp_path: 
         "AWS_CONFIG_FILE": "/nonexistent",
         "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent",
     }
-    paths = [str(FUNCTIONS / module), str(ROOT / "layers" / "engine")]
+    paths = [str(CODE_DIRS[module]), str(ROOT / "layers" / "engine")]
     code = _GUARD.format(paths=paths, module=module)
     result = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60

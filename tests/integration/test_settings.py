@@ -11,7 +11,7 @@ import pytest
 
 from blackjack_service.settings import Settings, SettingsError
 
-from .harness import FUNCTIONS, MODULES, ROOT
+from .harness import CODE_DIRS, MODULES, ROOT
 
 REQUIRED = ("TABLE_NAME", "TOKEN_SECRET_ARN")
 
@@ -72,7 +72,7 @@ for module in {modules!r}:
 
 def test_every_function_stops_at_start_without_its_settings() -> None:
     env = {key: value for key, value in os.environ.items() if key not in REQUIRED}
-    paths = [str(FUNCTIONS / module) for module in MODULES] + [str(ROOT / "layers" / "engine")]
+    paths = [str(CODE_DIRS[module]) for module in MODULES] + [str(ROOT / "layers" / "engine")]
     code = _IMPORT_EACH.format(paths=paths, modules=MODULES)
     result = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120

@@ -13,8 +13,7 @@ from blackjack.grading import Kind
 from blackjack_service import factories
 from blackjack_service.records import LoginAttempts, Profile, Seat, ShoeRecord
 
-from .conftest import Player
-from .helpers import bet, dynamodb, get_item, play_out, table_name
+from .helpers import Player, bet, dynamodb, get_item, play_out, table_name
 from .seeds import find_seed, use_seeds, value
 
 

@@ -13,9 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .conftest import Player
 from .harness import Gateway
-from .helpers import TABLE_IDS, act, bet
+from .helpers import TABLE_IDS, Player, act, bet
 from .seeds import use_seeds
 
 KINDS = ("hard", "soft", "pairs", "insurance")

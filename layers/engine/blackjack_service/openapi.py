@@ -1,15 +1,18 @@
 """The OpenAPI 3.1 document of API.md, served by `GET /v1/openapi.json`.
 
 Each function's resolver knows only its own routes, so the whole contract is gathered
-here: the routes, their request bodies (the JSON schemas of the pydantic models the
-handlers validate with), their parameters (from the same patterns and bounds), error
-codes, and the links from one answer to the next requests (a bet's round to its actions,
-hint, round and shoe) that a client, or a stateful fuzzer, follows. A test checks that
-every route of the template and of API.md is in it; schemathesis, that a schema-valid
-request is never refused as invalid nor a schema-invalid one accepted.
+here: the routes (their methods, paths and authorizers from template.yaml, see `routes`;
+each operation's id is its event's name there, in lower case), their request bodies (the
+JSON schemas of the pydantic models the handlers validate with), their parameters (from
+the same patterns and bounds), error codes, and the links from one answer to the next
+requests (a bet's round to its actions, hint, round and shoe) that a client, or a stateful
+fuzzer, follows. A test checks that every route of the template and of API.md is in it;
+schemathesis, that a schema-valid request is never refused as invalid nor a schema-invalid
+one accepted.
 """
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -26,6 +29,7 @@ from .models import (
     SessionRequest,
     StartRoundRequest,
 )
+from .routes import Route, api_routes
 
 _RESPONSES: list[type[BaseModel]] = [
     responses.User,
@@ -71,19 +75,115 @@ _ROUND_LINKS = {  # from a round view (a bet's or an action's answer) to what fo
 }
 
 
-def _route(
-    operation_id: str,
-    summary: str,
-    response: type[BaseModel],
-    *,
-    public: bool = False,
-    body: type[BaseModel] | None = None,
-    ok: int = 200,
-    errors: tuple[int, ...] = (),
-    parameters: list[dict[str, Any]] | None = None,
-    idempotent_post: bool = False,
-    links: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Operation:
+    """What the OpenAPI document says of one route beyond its method and path."""
+
+    summary: str
+    response: type[BaseModel]
+    body: type[BaseModel] | None = None
+    ok: int = 200
+    errors: tuple[int, ...] = ()
+    parameters: tuple[dict[str, Any], ...] = ()
+    idempotent_post: bool = False
+    links: dict[str, Any] | None = None
+
+
+# Keyed by the route's event name in template.yaml, which gives its method and path.
+_OPERATIONS: dict[str, Operation] = {
+    "Register": Operation("Register", responses.User, body=RegisterRequest, ok=201, errors=(409,)),
+    "Login": Operation("Log in", responses.Session, body=SessionRequest, errors=(401, 429)),
+    "Me": Operation("The user's profile and stats", responses.Me),
+    "Tables": Operation("The tables and their rules", responses.Tables),
+    "Seat": Operation(
+        "The user's seat at a table",
+        responses.SeatView,
+        errors=(404, 409),
+        parameters=(_TABLE_ID,),
+        links={
+            "Bet": _link("bet", table_id="$request.path.table_id"),
+            "Shoe": _link("shoe", shoe_id="$response.body#/shoe/shoe_id"),
+        },
+    ),
+    "Bet": Operation(
+        "Bet: start a round",
+        responses.RoundView,
+        body=StartRoundRequest,
+        ok=201,
+        errors=(404, 409),
+        parameters=(_TABLE_ID,),
+        idempotent_post=True,
+        links=_ROUND_LINKS,
+    ),
+    "Act": Operation(
+        "Act in the round in play",
+        responses.RoundView,
+        body=ActionRequest,
+        errors=(404, 409, 412),
+        parameters=(
+            _TABLE_ID,
+            {"name": "If-Match", "in": "header", "schema": {"type": "string"}},
+        ),
+        idempotent_post=True,
+        links=_ROUND_LINKS,
+    ),
+    "Hint": Operation(
+        "What an AI level would do now",
+        responses.Hint,
+        errors=(404, 409, 422),
+        parameters=(
+            _TABLE_ID,
+            {
+                "name": "level",
+                "in": "query",
+                "schema": {"type": "string", "enum": ["medium", "hard"]},
+            },
+        ),
+    ),
+    "Strategy": Operation(
+        "The table's strategy card",
+        responses.StrategyCard,
+        errors=(404,),
+        parameters=(_TABLE_ID,),
+    ),
+    "History": Operation(
+        "Settled rounds, last first",
+        responses.History,
+        errors=(422,),
+        parameters=(
+            {
+                "name": "table",
+                "in": "query",
+                "schema": {"type": "string", "pattern": TABLE_PATTERN},
+            },
+            {
+                "name": "limit",
+                "in": "query",
+                "schema": {"type": "integer", "minimum": 1, "maximum": 100},
+            },
+            {
+                "name": "cursor",
+                "in": "query",
+                "schema": {"type": "string", "pattern": CURSOR_PATTERN},
+            },
+        ),
+    ),
+    "Round": Operation(
+        "One round", responses.RoundView, errors=(404,), parameters=(_path_parameter("round_id"),)
+    ),
+    "Shoe": Operation(
+        "A shoe: commitment, and seeds and cards once retired",
+        responses.ShoeView,
+        errors=(404,),
+        parameters=(_path_parameter("shoe_id"),),
+    ),
+    "Health": Operation("Health", responses.Health),
+    "OpenApi": Operation("This document", responses.OpenApiDocument),
+}
+
+
+def _operation(route: Route, operation: Operation) -> dict[str, Any]:
+    response = operation.response
     schema = {"$ref": f"#/components/schemas/{responses.schema_name(response)}"}
     success: dict[str, Any] = {
         "description": "OK",
@@ -93,12 +193,12 @@ def _route(
         },
         "content": {"application/json": {"schema": schema}},
     }
-    if links:
-        success["links"] = links
-    answers: dict[str, Any] = {str(ok): success}
+    if operation.links:
+        success["links"] = operation.links
+    answers: dict[str, Any] = {str(operation.ok): success}
     # 429: API Gateway's rate limit holds on every route.
-    codes = set(errors) | {429} | ({401} if not public else set())
-    if body is not None:
+    codes = set(operation.errors) | {429} | ({401} if not route.public else set())
+    if operation.body is not None:
         codes |= {400, 413, 415, 422}
     for status in sorted(codes):
         answers[str(status)] = {
@@ -106,13 +206,14 @@ def _route(
             "headers": _NO_STORE,
             "content": {"application/problem+json": {"schema": _PROBLEM}},
         }
-    operation: dict[str, Any] = {
-        "operationId": operation_id,
-        "summary": summary,
+    document: dict[str, Any] = {
+        # The event's name, as the links above call it: "bet", "openapi".
+        "operationId": route.operation.lower(),
+        "summary": operation.summary,
         "responses": answers,
     }
-    params = list(parameters or [])
-    if idempotent_post:
+    params = list(operation.parameters)
+    if operation.idempotent_post:
         params.append(
             {
                 "name": "Idempotency-Key",
@@ -122,16 +223,30 @@ def _route(
             }
         )
     if params:
-        operation["parameters"] = params
-    if body is not None:
-        operation["requestBody"] = {
+        document["parameters"] = params
+    if operation.body is not None:
+        document["requestBody"] = {
             "required": True,
             "content": {
-                "application/json": {"schema": {"$ref": f"#/components/schemas/{body.__name__}"}}
+                "application/json": {
+                    "schema": {"$ref": f"#/components/schemas/{operation.body.__name__}"}
+                }
             },
         }
-    operation["security"] = [] if public else [{"bearer": []}]
-    return operation
+    document["security"] = [] if route.public else [{"bearer": []}]
+    return document
+
+
+def _paths() -> dict[str, Any]:
+    routes = api_routes()
+    undocumented = {route.operation for route in routes} ^ set(_OPERATIONS)
+    if undocumented:
+        raise RuntimeError(f"template.yaml's routes and the document differ: {undocumented}")
+    paths: dict[str, Any] = {}
+    for route in routes:
+        operation = _operation(route, _OPERATIONS[route.operation])
+        paths.setdefault(route.path, {})[route.method.lower()] = operation
+    return paths
 
 
 @functools.cache
@@ -162,151 +277,10 @@ def openapi_document() -> dict[str, Any]:
         )
         schemas.update(schema.pop("$defs", {}))
         schemas[responses.schema_name(model)] = schema
-    paths: dict[str, Any] = {
-        "/v1/users": {
-            "post": _route(
-                "register",
-                "Register",
-                responses.User,
-                public=True,
-                body=RegisterRequest,
-                ok=201,
-                errors=(409,),
-            )
-        },
-        "/v1/sessions": {
-            "post": _route(
-                "login",
-                "Log in",
-                responses.Session,
-                public=True,
-                body=SessionRequest,
-                errors=(401, 429),
-            )
-        },
-        "/v1/me": {"get": _route("me", "The user's profile and stats", responses.Me)},
-        "/v1/tables": {
-            "get": _route("tables", "The tables and their rules", responses.Tables, public=True)
-        },
-        "/v1/tables/{table_id}": {
-            "get": _route(
-                "seat",
-                "The user's seat at a table",
-                responses.SeatView,
-                errors=(404, 409),
-                parameters=[_TABLE_ID],
-                links={
-                    "Bet": _link("bet", table_id="$request.path.table_id"),
-                    "Shoe": _link("shoe", shoe_id="$response.body#/shoe/shoe_id"),
-                },
-            )
-        },
-        "/v1/tables/{table_id}/rounds": {
-            "post": _route(
-                "bet",
-                "Bet: start a round",
-                responses.RoundView,
-                body=StartRoundRequest,
-                ok=201,
-                errors=(404, 409),
-                parameters=[_TABLE_ID],
-                idempotent_post=True,
-                links=_ROUND_LINKS,
-            )
-        },
-        "/v1/tables/{table_id}/round/actions": {
-            "post": _route(
-                "act",
-                "Act in the round in play",
-                responses.RoundView,
-                body=ActionRequest,
-                errors=(404, 409, 412),
-                parameters=[
-                    _TABLE_ID,
-                    {"name": "If-Match", "in": "header", "schema": {"type": "string"}},
-                ],
-                idempotent_post=True,
-                links=_ROUND_LINKS,
-            )
-        },
-        "/v1/tables/{table_id}/round/hint": {
-            "get": _route(
-                "hint",
-                "What an AI level would do now",
-                responses.Hint,
-                errors=(404, 409, 422),
-                parameters=[
-                    _TABLE_ID,
-                    {
-                        "name": "level",
-                        "in": "query",
-                        "schema": {"type": "string", "enum": ["medium", "hard"]},
-                    },
-                ],
-            )
-        },
-        "/v1/tables/{table_id}/strategy": {
-            "get": _route(
-                "strategy",
-                "The table's strategy card",
-                responses.StrategyCard,
-                public=True,
-                errors=(404,),
-                parameters=[_TABLE_ID],
-            )
-        },
-        "/v1/rounds": {
-            "get": _route(
-                "history",
-                "Settled rounds, last first",
-                responses.History,
-                errors=(422,),
-                parameters=[
-                    {
-                        "name": "table",
-                        "in": "query",
-                        "schema": {"type": "string", "pattern": TABLE_PATTERN},
-                    },
-                    {
-                        "name": "limit",
-                        "in": "query",
-                        "schema": {"type": "integer", "minimum": 1, "maximum": 100},
-                    },
-                    {
-                        "name": "cursor",
-                        "in": "query",
-                        "schema": {"type": "string", "pattern": CURSOR_PATTERN},
-                    },
-                ],
-            )
-        },
-        "/v1/rounds/{round_id}": {
-            "get": _route(
-                "round",
-                "One round",
-                responses.RoundView,
-                errors=(404,),
-                parameters=[_path_parameter("round_id")],
-            )
-        },
-        "/v1/shoes/{shoe_id}": {
-            "get": _route(
-                "shoe",
-                "A shoe: commitment, and seeds and cards once retired",
-                responses.ShoeView,
-                errors=(404,),
-                parameters=[_path_parameter("shoe_id")],
-            )
-        },
-        "/v1/health": {"get": _route("health", "Health", responses.Health, public=True)},
-        "/v1/openapi.json": {
-            "get": _route("openapi", "This document", responses.OpenApiDocument, public=True)
-        },
-    }
     return {
         "openapi": "3.1.0",
         "info": {"title": "Open Blackjack", "version": "1"},
-        "paths": paths,
+        "paths": _paths(),
         "components": {
             "schemas": schemas,
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},

@@ -13,7 +13,7 @@ from blackjack.strategy.analysis import UpCardSolver, of_ranks, shoe_counts
 from blackjack.strategy.dealer import RANKS, Comp, add, payoffs, total
 from blackjack.turn import PlayerView
 
-from .test_dealer import brute_force
+from .helpers import brute_force
 
 CARDS = "A23456789T"
 HIT_STAND = (Action.HIT, Action.STAND)
