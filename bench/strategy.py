@@ -20,7 +20,7 @@ from blackjack.strategy.card import analyse, player_ev
 from blackjack.turn import PlayerView
 
 EUROPEAN = TABLES["european"].rules
-RANK_NAMES = "A23456789T"  # the analysis's ranks 0-9 as card letters
+RANK_NAMES = "".join(analysis.card_of(rank)[0] for rank in range(10))  # the ranks as letters
 ANCHORS: list[tuple[str, Rules, float]] = [
     (
         "6 decks S17 DOA DAS SPL4 NRSA, peek",

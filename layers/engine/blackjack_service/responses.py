@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin, get_type_h
 from pydantic import BaseModel, ConfigDict, create_model
 from pydantic.json_schema import GenerateJsonSchema
 
+from blackjack import grading
 from blackjack.rules import Rules
 
 from . import records
 
 Money = int | float  # exact: whole coins as integers, halves as floats (blackjack.money)
-# blackjack.grading.Kind's values (strict validation wants the strings; a test compares).
-Kind = Literal["hard", "soft", "pairs", "insurance"]
 
 
 def schema_name(model: type[BaseModel]) -> str:
@@ -43,7 +42,7 @@ class ResponseModel(BaseModel):
 
 
 def _json_type(annotation: Any) -> Any:
-    """A rule's type as `Rules.as_dict` writes it: an enum as its values, a Decimal as a
+    """A field's type as `Table.as_dict` writes it: an enum as its values, a Decimal as a
     number, a pair as a list."""
     if isinstance(annotation, type) and issubclass(annotation, Enum):
         return Literal.__getitem__(tuple(member.value for member in annotation))
@@ -57,11 +56,13 @@ def _json_type(annotation: Any) -> Any:
     return annotation
 
 
-# The table's `rules` object: the engine's rule fields, as JSON (a model made at run time,
-# which mypy cannot follow).
+# The table's `rules` object: the engine's rule fields, as JSON; a decision's kind: the
+# trainer's, as its value (models and types made at run time, which mypy cannot follow).
 if TYPE_CHECKING:
     RulesView = ResponseModel
+    Kind = str
 else:
+    Kind = _json_type(grading.Kind)
     RulesView = create_model(
         "RulesView",
         __base__=ResponseModel,
