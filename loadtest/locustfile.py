@@ -15,6 +15,7 @@ import contextlib
 import random
 import time
 import uuid
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -99,7 +100,8 @@ class Player(HttpUser):
             ) as reply:
                 if reply.status_code in RETRIED_STATUSES or reply.status_code == 0:
                     reply.failure(f"{reply.status_code}, retried")
-                    time.sleep(float(reply.headers.get("Retry-After") or 0.2 * 2**attempt))
+                    if attempt + 1 < RETRIES:  # no wait after the last try
+                        time.sleep(_backoff(reply.headers, attempt))
                     continue
                 if reply.status_code >= 400:
                     reply.failure(f"{reply.status_code} {reply.text[:200]}")
@@ -130,6 +132,11 @@ class Player(HttpUser):
             if reply.status_code >= 400 or reply.json() != first:
                 reply.failure(f"a replay answered differently: {reply.status_code}")
                 UNRECOVERED.append(f"{method} {path}: a replay answered differently")
+
+
+def _backoff(headers: Mapping[str, str], attempt: int) -> float:
+    """The wait before the next try: the server's Retry-After, else exponential."""
+    return float(headers.get("Retry-After") or 0.2 * 2**attempt)
 
 
 def play_round(player: Player, table: str, bet: Any) -> None:
@@ -186,16 +193,24 @@ class Checker:
         headers: dict[str, str] | None = None,
     ) -> Any:
         headers = keyed(method, headers)
+        failure, backoff = "no try", 0.0
         for attempt in range(RETRIES * 2):
-            reply = self.session.request(
-                method, self.host + path, json=body, headers=headers, timeout=30
-            )
-            if reply.status_code not in RETRIED_STATUSES:
-                break
-            time.sleep(float(reply.headers.get("Retry-After") or 0.2 * 2**attempt))
-        if reply.status_code >= 400:
-            raise Refused(f"{method} {path}: {reply.status_code} {reply.text[:200]}")
-        return reply.json()
+            if attempt:
+                time.sleep(backoff)
+            try:
+                reply = self.session.request(
+                    method, self.host + path, json=body, headers=headers, timeout=30
+                )
+            except requests.ConnectionError as error:  # as a client would: retried
+                failure, backoff = str(error)[:200], _backoff({}, attempt)
+                continue
+            if reply.status_code in RETRIED_STATUSES:
+                failure, backoff = f"{reply.status_code}", _backoff(reply.headers, attempt)
+                continue
+            if reply.status_code >= 400:
+                raise Refused(f"{method} {path}: {reply.status_code} {reply.text[:200]}")
+            return reply.json()
+        raise Refused(f"{method} {path}: still failing after {RETRIES * 2} tries ({failure})")
 
     def broken(self) -> str | None:
         """None if balance == 10000 + Σ net over the history, else what differs."""
