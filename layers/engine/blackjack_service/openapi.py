@@ -12,6 +12,7 @@ one accepted.
 """
 
 import functools
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,20 +32,6 @@ from .models import (
 )
 from .routes import Route, api_routes
 
-_RESPONSES: list[type[BaseModel]] = [
-    responses.User,
-    responses.Session,
-    responses.Me,
-    responses.Tables,
-    responses.SeatView,
-    responses.RoundView,
-    responses.Hint,
-    responses.StrategyCard,
-    responses.History,
-    responses.ShoeView,
-    responses.Health,
-    responses.OpenApiDocument,
-]
 _PROBLEM = {"$ref": "#/components/schemas/Problem"}
 # What every answer carries (API.md): no cache keeps it; a round view's version as ETag.
 _NO_STORE = {
@@ -53,11 +40,21 @@ _NO_STORE = {
 _ETAG = {"ETag": {"required": True, "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}}}
 
 
-def _path_parameter(name: str, **schema: Any) -> dict[str, Any]:
-    return {"name": name, "in": "path", "required": True, "schema": {"type": "string", **schema}}
+_PATH_PARAMETER = re.compile(r"\{(\w+)\}")
+_PATH_SCHEMAS: dict[str, dict[str, Any]] = {"table_id": {"enum": list(TABLES)}}
 
 
-_TABLE_ID = _path_parameter("table_id", enum=list(TABLES))
+def _path_parameters(path: str) -> list[dict[str, Any]]:
+    """The parameters the route's path names (`{table_id}`), in its order."""
+    return [
+        {
+            "name": name,
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string", **_PATH_SCHEMAS.get(name, {})},
+        }
+        for name in _PATH_PARAMETER.findall(path)
+    ]
 
 
 def _link(operation_id: str, **parameters: str) -> dict[str, Any]:
@@ -85,7 +82,6 @@ class Operation:
     ok: int = 200
     errors: tuple[int, ...] = ()
     parameters: tuple[dict[str, Any], ...] = ()
-    idempotent_post: bool = False
     links: dict[str, Any] | None = None
 
 
@@ -99,7 +95,6 @@ _OPERATIONS: dict[str, Operation] = {
         "The user's seat at a table",
         responses.SeatView,
         errors=(404, 409),
-        parameters=(_TABLE_ID,),
         links={
             "Bet": _link("bet", table_id="$request.path.table_id"),
             "Shoe": _link("shoe", shoe_id="$response.body#/shoe/shoe_id"),
@@ -111,8 +106,6 @@ _OPERATIONS: dict[str, Operation] = {
         body=StartRoundRequest,
         ok=201,
         errors=(404, 409),
-        parameters=(_TABLE_ID,),
-        idempotent_post=True,
         links=_ROUND_LINKS,
     ),
     "Act": Operation(
@@ -120,11 +113,7 @@ _OPERATIONS: dict[str, Operation] = {
         responses.RoundView,
         body=ActionRequest,
         errors=(404, 409, 412),
-        parameters=(
-            _TABLE_ID,
-            {"name": "If-Match", "in": "header", "schema": {"type": "string"}},
-        ),
-        idempotent_post=True,
+        parameters=({"name": "If-Match", "in": "header", "schema": {"type": "string"}},),
         links=_ROUND_LINKS,
     ),
     "Hint": Operation(
@@ -132,7 +121,6 @@ _OPERATIONS: dict[str, Operation] = {
         responses.Hint,
         errors=(404, 409, 422),
         parameters=(
-            _TABLE_ID,
             {
                 "name": "level",
                 "in": "query",
@@ -144,7 +132,6 @@ _OPERATIONS: dict[str, Operation] = {
         "The table's strategy card",
         responses.StrategyCard,
         errors=(404,),
-        parameters=(_TABLE_ID,),
     ),
     "History": Operation(
         "Settled rounds, last first",
@@ -168,14 +155,11 @@ _OPERATIONS: dict[str, Operation] = {
             },
         ),
     ),
-    "Round": Operation(
-        "One round", responses.RoundView, errors=(404,), parameters=(_path_parameter("round_id"),)
-    ),
+    "Round": Operation("One round", responses.RoundView, errors=(404,)),
     "Shoe": Operation(
         "A shoe: commitment, and seeds and cards once retired",
         responses.ShoeView,
         errors=(404,),
-        parameters=(_path_parameter("shoe_id"),),
     ),
     "Health": Operation("Health", responses.Health),
     "OpenApi": Operation("This document", responses.OpenApiDocument),
@@ -212,8 +196,8 @@ def _operation(route: Route, operation: Operation) -> dict[str, Any]:
         "summary": operation.summary,
         "responses": answers,
     }
-    params = list(operation.parameters)
-    if operation.idempotent_post:
+    params = [*_path_parameters(route.path), *operation.parameters]
+    if route.method == "POST" and not route.public:  # a public POST is never replayed
         params.append(
             {
                 "name": "Idempotency-Key",
@@ -251,13 +235,10 @@ def _paths() -> dict[str, Any]:
 
 @functools.cache
 def openapi_document() -> dict[str, Any]:
-    models: list[type[BaseModel]] = [
-        RegisterRequest,
-        SessionRequest,
-        StartRoundRequest,
-        ActionRequest,
-        *_RESPONSES,
-    ]
+    operations = _OPERATIONS.values()
+    bodies = [operation.body for operation in operations if operation.body is not None]
+    # Each model once, in the operations' order: the request bodies, then the answers.
+    models = list(dict.fromkeys([*bodies, *(operation.response for operation in operations)]))
     schemas: dict[str, Any] = {
         "Problem": {
             "type": "object",
