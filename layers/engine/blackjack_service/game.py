@@ -79,7 +79,6 @@ class Step:
     and what the user had staked and got back before it (the write books the difference)."""
 
     identity: Identity
-    table: Table
     profile: Profile
     seat: Seat  # as read: the write expects its version
     round_: Round
@@ -209,7 +208,6 @@ class GameService:
         return self._commit(
             Step(
                 identity=identity,
-                table=table,
                 profile=profile,
                 seat=seat,
                 round_=round_,
@@ -240,7 +238,6 @@ class GameService:
         return self._commit(
             Step(
                 identity=identity,
-                table=table,
                 profile=profile,
                 seat=seat,
                 round_=round_,
@@ -258,7 +255,7 @@ class GameService:
     def _commit(self, step: Step) -> Outcome:
         """Turn the step into one atomic write, refusing (before writing) a stake the
         balance cannot cover."""
-        round_, seat, table, shoe = step.round_, step.seat, step.table, step.shoe
+        round_, seat, table, shoe = step.round_, step.seat, step.round_.table, step.shoe
         stake = round_.user_staked - step.staked_before
         if stake > step.profile.balance:
             raise InsufficientFunds(f"the stake is {stake}, the balance {step.profile.balance}")
