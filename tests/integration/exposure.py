@@ -20,7 +20,8 @@ def _seats(login: str) -> list[dict[str, Any]]:
     seats = []
     for item in response["Items"]:
         try:
-            seats.append(json.loads(item["state"]["S"]))
+            version = int(item["version"]["N"]) if "version" in item else None
+            seats.append({**json.loads(item["state"]["S"]), "version": version})
         except ValueError:  # a seat a race test wrote by hand
             continue
     return seats
@@ -58,6 +59,13 @@ def assert_reveals_nothing(login: str, text: str) -> None:
         dealer = [stored["dealer"][i : i + 2] for i in range(0, len(stored["dealer"]), 2)]
         visible = dealer[: len(dealer) - stored["hidden"]]
         for view in _round_views(body):
-            if view["round_id"] == seat["round_id"]:
-                assert view["dealer"]["cards"] == visible, "a face-down card was sent"
-                assert view["dealer"]["hidden"] == stored["hidden"]
+            if view["round_id"] != seat["round_id"]:
+                continue
+            if view.get("version", seat["version"]) != seat["version"]:
+                # A retry's replayed answer: a copy of the one checked when it was first sent,
+                # from before the dealer showed more.
+                shown = view["dealer"]["cards"]
+                assert shown == visible[: len(shown)], "a face-down card was sent"
+                continue
+            assert view["dealer"]["cards"] == visible, "a face-down card was sent"
+            assert view["dealer"]["hidden"] == stored["hidden"]
