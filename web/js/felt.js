@@ -33,7 +33,9 @@ export function renderFelt(ctl) {
     "div",
     { class: "felt", testid: "felt", onclick: ctl.skip },
     renderDealer(r, landed, !S.pace, S.justLanded, !!S.table.rules?.hole_card),
-    h("div", { class: "boxes", testid: "boxes" }, boxes),
+    // A region of its own: on a phone it scrolls sideways, and a keyboard must reach it
+    // even while no box holds a control (the cards of a settling round).
+    h("div", { class: "boxes", testid: "boxes", role: "region", "aria-label": "Boxes", tabindex: "0" }, boxes),
     renderStatus(S, r),
   );
 }
