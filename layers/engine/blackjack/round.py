@@ -2,11 +2,13 @@
 
 `Round.deal` takes the bets and deals from the shoe in the order of RULES.md; `act` applies
 the decision of the hand (or, while insurance is asked, the box) in turn. AI boxes and the
-dealer play by themselves, so a round only ever waits for the user. Given the shoe, every
-round is deterministic. Money is `Decimal`; no float enters a stake or a payout.
+dealer play by themselves, so a round only ever waits for the user. Each step says what it
+did to the cards (`Dealt`, in order). Given the shoe, every round is deterministic, so a
+round is fully described by its shoe, its bets and the user's moves: `Round.replay` plays
+them again. Money is `Decimal`; no float enters a stake or a payout.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -25,6 +27,24 @@ USER = "user"
 _AI_PREFIX = "ai:"
 _TWO = Decimal(2)
 _THREE = Decimal(3)
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A card off the shoe, or the dealer's face-down card turned (API.md, `dealt`)."""
+
+    card: Card | None  # None: dealt face down
+    box: int | None = None  # the box and hand it went to; None: the dealer's
+    hand: int | None = None
+    turned: bool = False  # the dealer's face-down card, turned face up
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A decision the user took: the action, and an insurance's amount where one was given."""
+
+    action: Action
+    amount: Decimal | None = None
 
 
 @dataclass(slots=True)
@@ -74,6 +94,7 @@ class Round:
     dealer: list[Card] = field(default_factory=list)
     hidden: int = 0  # the dealer's face-down cards
     phase: Phase = Phase.PLAYER_TURN
+    dealt: list[Dealt] = field(default_factory=list)  # by the last step: the deal or a move
     # What the user may do now: asked for again and again between moves, changed only by
     # `act`, so kept (None: not worked out yet).
     _legal: tuple[Action, ...] | None = field(default=None, init=False, repr=False, compare=False)
@@ -102,16 +123,32 @@ class Round:
         round_._deal_cards()
         return round_
 
+    @classmethod
+    def replay(
+        cls,
+        table: Table,
+        shoe: Shoe,
+        bets: Mapping[int, Decimal],
+        ai: Mapping[int, str],
+        moves: Iterable[Move],
+        grader: Grader | None = None,
+    ) -> "Round":
+        """The round again from its shoe (at the position it was dealt from), its bets and
+        the user's moves, exactly as it was played."""
+        round_ = cls.deal(table, shoe, bets, ai)
+        for move in moves:
+            round_.act(move.action, move.amount, grader=grader)
+        return round_
+
     def _deal_cards(self) -> None:
         rules = self.table.rules
         for box in self.boxes:
-            box.hands[0].cards.append(self.shoe.draw())
-        self.dealer.append(self.shoe.draw())
+            self._draw_to(box, box.hands[0])
+        self._draw_to_dealer()
         for box in self.boxes:
-            box.hands[0].cards.append(self.shoe.draw())
+            self._draw_to(box, box.hands[0])
         if rules.hole_card:
-            self.dealer.append(self.shoe.draw())
-            self.hidden = 1
+            self._draw_to_dealer(face_up=False)
         for box in self.boxes:
             hand = box.hands[0]
             if hand.value.total == 21:
@@ -191,11 +228,11 @@ class Round:
 
     def act(
         self, action: Action, amount: Decimal | None = None, grader: Grader | None = None
-    ) -> None:
+    ) -> list[Dealt]:
         """Apply the decision of the hand or box in turn, graded by `grader` (if given) on
         the view the hint sees and kept on the hand in turn (a box's first hand while
-        insurance is asked). Raises `IllegalAction` when the action is not legal now,
-        `InvalidAmount` for a wrong insurance amount."""
+        insurance is asked), and return what it did to the cards. Raises `IllegalAction`
+        when the action is not legal now, `InvalidAmount` for a wrong insurance amount."""
         turn = self.turn
         if turn is None:
             raise IllegalAction("the round is settled")
@@ -208,6 +245,7 @@ class Round:
         box, hand = turn
         decision = None if grader is None else grader(self._view(box, hand, legal), action)
         self._legal = None
+        self.dealt = []
         if self.phase is Phase.INSURANCE:
             self._answer_insurance(box, action, amount)
         else:
@@ -215,6 +253,7 @@ class Round:
             self._advance()
         if decision is not None:
             hand.decisions.append(decision)
+        return self.dealt
 
     def _answer_insurance(self, box: Box, action: Action, amount: Decimal | None) -> None:
         if action is Action.INSURANCE:
@@ -239,13 +278,13 @@ class Round:
 
     def _play(self, box: Box, hand: Hand, action: Action) -> None:
         if action is Action.HIT:
-            self._give_card(hand)
+            self._give_card(box, hand)
         elif action is Action.STAND:
             hand.status = HandStatus.STANDING
         elif action is Action.DOUBLE:
             hand.bet *= _TWO
             hand.doubled = True
-            self._give_card(hand)
+            self._give_card(box, hand)
             if hand.status is HandStatus.PLAYING:
                 hand.status = HandStatus.STANDING
         elif action is Action.SPLIT:
@@ -256,8 +295,20 @@ class Round:
             hand.status = HandStatus.SURRENDERED
             hand.settle(Result.SURRENDER, hand.bet / _TWO)
 
-    def _give_card(self, hand: Hand) -> None:
-        hand.cards.append(self.shoe.draw())
+    def _draw_to(self, box: Box, hand: Hand) -> None:
+        card = self.shoe.draw()
+        hand.cards.append(card)
+        self.dealt.append(Dealt(card, box=box.index, hand=box.hands.index(hand)))
+
+    def _draw_to_dealer(self, face_up: bool = True) -> None:
+        card = self.shoe.draw()
+        self.dealer.append(card)
+        if not face_up:
+            self.hidden += 1
+        self.dealt.append(Dealt(card if face_up else None))
+
+    def _give_card(self, box: Box, hand: Hand) -> None:
+        self._draw_to(box, hand)
         total = hand.value.total
         if total > 21:
             hand.status = HandStatus.BUST
@@ -292,7 +343,7 @@ class Round:
         while (turn := self.turn) is not None:
             box, hand = turn
             if len(hand.cards) == 1:
-                self._give_card(hand)
+                self._give_card(box, hand)
                 if hand.status is not HandStatus.PLAYING:
                     continue
             legal = self._play_actions(box, hand)
@@ -308,17 +359,22 @@ class Round:
 
     def _dealer_plays(self) -> None:
         """RULES.md, "Phases of a round", step 3."""
+        self._turn_hole_card()
         waiting = [hand for hand in self._hands() if not hand.settled]
         draws_second_card = not self.rules.hole_card
         if waiting and all(hand.status is HandStatus.BLACKJACK for hand in waiting):
             if draws_second_card and (is_ace(self.up_card) or is_ten(self.up_card)):
-                self.dealer.append(self.shoe.draw())
+                self._draw_to_dealer()
         elif waiting:
             if draws_second_card:
-                self.dealer.append(self.shoe.draw())
+                self._draw_to_dealer()
             while self._dealer_draws():
-                self.dealer.append(self.shoe.draw())
+                self._draw_to_dealer()
         self._finish()
+
+    def _turn_hole_card(self) -> None:
+        self.dealt.extend(Dealt(card, turned=True) for card in self.dealer[1 : 1 + self.hidden])
+        self.hidden = 0
 
     def _dealer_draws(self) -> bool:
         total, soft = hand_value(self.dealer)
@@ -329,7 +385,7 @@ class Round:
 
     def _finish(self) -> None:
         """Turn the hole card and settle every hand and insurance still open."""
-        self.hidden = 0
+        self._turn_hole_card()
         dealer_natural = self._dealer_natural()
         dealer_total = hand_value(self.dealer).total
         for hand in self._hands():
