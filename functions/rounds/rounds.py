@@ -13,6 +13,7 @@ from blackjack_service.api import (
     expected_version,
     json_response,
     lambda_handler,
+    request_key,
 )
 from blackjack_service.models import ActionRequest, StartRoundRequest
 from blackjack_service.observability import record_outcome
@@ -22,7 +23,8 @@ app = create_app()
 
 @app.post("/v1/tables/<table_id>/rounds")
 def start_round(table_id: str, request: Annotated[StartRoundRequest, Body()]) -> Response[str]:
-    outcome = factories.game().start_round(current_identity(app), table_id, request)
+    identity, key = current_identity(app), request_key(app)
+    outcome = factories.game().start_round(identity, table_id, request, key)
     record_outcome(outcome.started, outcome.house_net)
     return json_response(
         responses.RoundView, outcome.view, status=201, headers=etag(outcome.version)
@@ -31,8 +33,9 @@ def start_round(table_id: str, request: Annotated[StartRoundRequest, Body()]) ->
 
 @app.post("/v1/tables/<table_id>/round/actions")
 def act(table_id: str, request: Annotated[ActionRequest, Body()]) -> Response[str]:
+    identity, key = current_identity(app), request_key(app)
     version = expected_version(app.current_event.headers.get("if-match"))
-    outcome = factories.game().act(current_identity(app), table_id, request, version)
+    outcome = factories.game().act(identity, table_id, request, version, key)
     record_outcome(outcome.started, outcome.house_net)
     return json_response(responses.RoundView, outcome.view, headers=etag(outcome.version))
 

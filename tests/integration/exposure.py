@@ -5,26 +5,12 @@ server seeds of the shoes in play or committed)."""
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
-import boto3
-
-
-def _seats(login: str) -> list[dict[str, Any]]:
-    response = boto3.client("dynamodb").query(
-        TableName=os.environ["TABLE_NAME"],
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :seat)",
-        ExpressionAttributeValues={":pk": {"S": f"USER#{login.lower()}"}, ":seat": {"S": "SEAT#"}},
-    )
-    seats = []
-    for item in response["Items"]:
-        try:
-            version = int(item["version"]["N"]) if "version" in item else None
-            seats.append({**json.loads(item["state"]["S"]), "version": version})
-        except ValueError:  # a seat a race test wrote by hand
-            continue
-    return seats
+from blackjack.fairness import shuffled_shoe
+from blackjack.rules import TABLES
+from blackjack_service import factories
+from blackjack_service.game import seat_round
 
 
 def _round_views(body: Any) -> list[dict[str, Any]]:
@@ -44,28 +30,30 @@ def assert_reveals_nothing(login: str, text: str) -> None:
         body = json.loads(text) if text else None
     except ValueError:
         return
+    player = factories.store().load_player(login.lower())
+    if player is None:
+        return
     compact = text.replace('", "', "").replace('","', "")
-    for seat in _seats(login):
-        if not isinstance(seat, dict) or "shoe" not in seat:
-            continue
-        state = seat["shoe"]["state"]
-        assert state["server_seed"] not in text, "a secret server seed was sent"
-        undealt = state["cards"][2 * state["position"] :]
+    for table_id, seat in player.seats.items():
+        table, shoe = TABLES[table_id], seat.shoe
+        assert shoe.server_seed not in text, "a secret server seed was sent"
+        cards = shuffled_shoe(shoe.server_seed, shoe.client_seed, shoe.nonce, table.rules.decks)
+        undealt = "".join(cards[shoe.position :])
         if len(undealt) >= 10:
             assert undealt[:10] not in compact, "the shoe's next cards were sent"
-        stored = seat["round"]
-        if stored is None:
+        round_ = seat_round(table, seat)
+        if round_ is None or seat.round is None:
             continue
-        dealer = [stored["dealer"][i : i + 2] for i in range(0, len(stored["dealer"]), 2)]
-        visible = dealer[: len(dealer) - stored["hidden"]]
+        round_id = seat.round.round_id or f"{seat.shoe_of_round().shoe_id}-{seat.round.number}"
+        visible = round_.dealer[: len(round_.dealer) - round_.hidden]
         for view in _round_views(body):
-            if view["round_id"] != seat["round_id"]:
+            if view["round_id"] != round_id:
                 continue
-            if view.get("version", seat["version"]) != seat["version"]:
-                # A retry's replayed answer: a copy of the one checked when it was first sent,
-                # from before the dealer showed more.
+            if view.get("version", seat.version) != seat.version:
+                # A retry's replayed answer, or an older step's: from before the dealer
+                # showed more.
                 shown = view["dealer"]["cards"]
                 assert shown == visible[: len(shown)], "a face-down card was sent"
                 continue
             assert view["dealer"]["cards"] == visible, "a face-down card was sent"
-            assert view["dealer"]["hidden"] == stored["hidden"]
+            assert view["dealer"]["hidden"] == round_.hidden

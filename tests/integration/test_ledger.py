@@ -1,5 +1,6 @@
-"""The ledger invariant: after any sequence of requests, balance == 10000 + sum(ledger),
-and the profile's stats agree with the settled rounds."""
+"""The ledger invariant: after any sequence of requests, balance == 10000 + the net of
+every settled round + what the rounds in play have taken, and the stats agree with the
+settled rounds."""
 
 from __future__ import annotations
 

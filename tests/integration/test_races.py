@@ -1,40 +1,55 @@
-"""Deterministic races: a request reads the seat, another change lands before it writes;
-the stale write must fail with 409 and change nothing."""
+"""Deterministic races: a request reads the player item, another change lands before it
+writes. A change at the same table makes the stale write fail with 409 and change nothing;
+one elsewhere (another table, the balance) makes the request play again on what it wrote."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from blackjack_service import factories
+from blackjack_service.identity import Identity
+from blackjack_service.records import Player as PlayerRecord
 
-from .helpers import Player, all_items, assert_ledger, bet, dynamodb, problem, table_name
+from .helpers import Player, all_items, assert_ledger, bet, player_record, problem
 from .seeds import find_seed, use_seeds, value
 
 
 def after_first_read(change: Callable[[], None]) -> list[list[str]]:
-    """Run `change` out of band right after the service's next BatchGetItem; the returned
-    list receives the table's items as they are just after that change."""
+    """Run `change` out of band right after the service's next read of the player item;
+    the returned list receives the table's items as they are just after that change."""
     snapshots: list[list[str]] = []
+    changing: list[bool] = []
 
     def hook(**_: Any) -> None:
-        if not snapshots:
+        if not snapshots and not changing:  # the change's own reads do not count
+            changing.append(True)
             change()
             snapshots.append(sorted(map(str, all_items())))
 
-    factories.store().client.meta.events.register("after-call.dynamodb.BatchGetItem", hook)
+    factories.store().client.meta.events.register("after-call.dynamodb.GetItem", hook)
     return snapshots
 
 
-def bump_seat(login: str, table: str) -> Callable[[], None]:
-    def change() -> None:
-        dynamodb().update_item(
-            TableName=table_name(),
-            Key={"pk": {"S": f"USER#{login}"}, "sk": {"S": f"SEAT#{table}"}},
-            UpdateExpression="SET version = version + :one",
-            ExpressionAttributeValues={":one": {"N": "1"}},
+def concurrently(login: str, change: Callable[[PlayerRecord], PlayerRecord]) -> Callable[[], None]:
+    """Another request's write of the player item: `change`, one version on."""
+
+    def write() -> None:
+        player = player_record(login)
+        changed = replace(change(player), version=(player.version or 0) + 1)
+        factories.store().put_player(login, changed, expected_version=player.version)
+
+    return write
+
+
+def seat_moved(table: str) -> Callable[[PlayerRecord], PlayerRecord]:
+    def change(player: PlayerRecord) -> PlayerRecord:
+        seat = player.seats[table]
+        return replace(
+            player, seats={**player.seats, table: replace(seat, version=seat.version + 1)}
         )
 
     return change
@@ -49,17 +64,17 @@ def _open_round(alice: Player, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
 
 def test_stale_action_changes_nothing(alice: Player, monkeypatch: pytest.MonkeyPatch) -> None:
     _open_round(alice, monkeypatch)
-    for action in ("hit", "double"):  # a seat-only write and a wallet transaction
-        snapshots = after_first_read(bump_seat("alice1", "casino"))
+    for action in ("hit", "double"):
+        snapshots = after_first_read(concurrently("alice1", seat_moved("casino")))
         problem(alice.post("/v1/tables/casino/round/actions", {"action": action}), 409, "conflict")
         assert sorted(map(str, all_items())) == snapshots[0]
-        factories.store().client.meta.events.unregister("after-call.dynamodb.BatchGetItem")
+        factories.store().client.meta.events.unregister("after-call.dynamodb.GetItem")
     assert_ledger("alice1")
 
 
 def test_stale_bet_changes_nothing(alice: Player) -> None:
     alice.get("/v1/tables/european")
-    snapshots = after_first_read(bump_seat("alice1", "european"))
+    snapshots = after_first_read(concurrently("alice1", seat_moved("european")))
     problem(
         alice.post("/v1/tables/european/rounds", {"bets": [{"box": 0, "amount": 10}]}),
         409,
@@ -68,40 +83,40 @@ def test_stale_bet_changes_nothing(alice: Player) -> None:
     assert sorted(map(str, all_items())) == snapshots[0]
 
 
+def test_a_write_at_another_table_meanwhile_plays_again(
+    alice: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _open_round(alice, monkeypatch)
+    alice.get("/v1/tables/european")
+    after_first_read(concurrently("alice1", seat_moved("european")))
+    reply = alice.post("/v1/tables/casino/round/actions", {"action": "stand"})
+    assert reply.status == 200, reply.text
+    assert player_record("alice1").seats["european"].version == 2  # the other write stands
+    assert_ledger("alice1")
+
+
 def test_balance_spent_meanwhile_is_insufficient_funds(
     alice: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _open_round(alice, monkeypatch)
-
-    def spend() -> None:
-        dynamodb().update_item(
-            TableName=table_name(),
-            Key={"pk": {"S": "USER#alice1"}, "sk": {"S": "PROFILE"}},
-            UpdateExpression="SET balance = :b",
-            ExpressionAttributeValues={":b": {"N": "50"}},
-        )
-
-    snapshots = after_first_read(spend)
+    snapshots = after_first_read(
+        concurrently("alice1", lambda player: replace(player, balance=player.balance - 9850))
+    )
     reply = alice.post("/v1/tables/casino/round/actions", {"action": "double"})
     problem(reply, 409, "insufficient_funds")
     assert sorted(map(str, all_items())) == snapshots[0]
 
 
 def test_concurrent_first_views(alice: Player) -> None:
-    """Two first views of a table: the one that loses the race to create the seat gets 409
-    and writes nothing (the winner's seat stays as it was)."""
+    """Two first views of a table: the one whose write loses shows the winner's seat and
+    writes nothing."""
+    winner: list[str] = []
 
     def other_view_creates_the_seat() -> None:
-        dynamodb().put_item(
-            TableName=table_name(),
-            Item={
-                "pk": {"S": "USER#alice1"},
-                "sk": {"S": "SEAT#bicycle"},
-                "version": {"N": "1"},
-                "state": {"S": "written by the winner"},
-            },
-        )
+        view, _ = factories.game().table_view(Identity("alice1", "Nickalice1"), "bicycle")
+        winner.append(view["shoe"]["shoe_id"])
 
     snapshots = after_first_read(other_view_creates_the_seat)
-    problem(alice.get("/v1/tables/bicycle"), 409, "conflict")
+    reply = alice.get("/v1/tables/bicycle")
+    assert reply.status == 200 and reply.body["shoe"]["shoe_id"] == winner[0]
     assert sorted(map(str, all_items())) == snapshots[0]

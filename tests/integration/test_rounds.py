@@ -243,7 +243,7 @@ def test_insufficient_funds(alice: Player, monkeypatch: pytest.MonkeyPatch) -> N
     # Out of band, the balance drops below what a double needs.
     dynamodb().update_item(
         TableName=table_name(),
-        Key={"pk": {"S": "USER#alice1"}, "sk": {"S": "PROFILE"}},
+        Key={"pk": {"S": "USER#alice1"}, "sk": {"S": "PLAYER"}},
         UpdateExpression="SET balance = :b",
         ExpressionAttributeValues={":b": {"N": "999"}},
     )

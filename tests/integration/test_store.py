@@ -1,20 +1,24 @@
-"""The stored items keep their format: what the store writes is what it always wrote, and
-items written before the trainer's counters or the round times existed read and play on."""
+"""What is stored: the player item a bet or an action writes, and the items stored before
+it existed (`fixtures/items_before_the_player_item.json`, written by the service as it was
+then: a round settled at each of two tables, one in play at `european`), which read and
+play on."""
 
 from __future__ import annotations
 
 import json
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
-import pytest
+from blackjack_service.records import Stats
 
-from blackjack.grading import Kind
-from blackjack_service import factories
-from blackjack_service.records import LoginAttempts, Profile, Seat, ShoeRecord
+from .harness import Gateway
+from .helpers import Player, assert_ledger, bet, dynamodb, get_item, play_out, table_name
 
-from .helpers import Player, bet, dynamodb, get_item, play_out, table_name
-from .seeds import find_seed, use_seeds, value
+BEFORE = Path(__file__).parent / "fixtures" / "items_before_the_player_item.json"
+OLD_IN_PLAY = "a7d78619119d4ec1aa2d3cb1601c1afb"  # the european round in play
+OLD_EUROPEAN_SHOE = "0c1326db331d4386aa10c69e55545f16"
+OLD_RETIRED_CLASSIC_SHOE = "1742c391589247a2927d23a800d7044d"
 
 
 def raw_item(pk: str, sk: str) -> dict[str, Any]:
@@ -24,94 +28,86 @@ def raw_item(pk: str, sk: str) -> dict[str, Any]:
     return item
 
 
-def test_items_are_written_as_before(aws: None) -> None:
-    store = factories.store()
-    store.create_profile(
-        Profile(login="Alice1", nick="alnick", password_hash="h", balance=Decimal(10000))
+def test_a_bet_writes_the_player_item_alone(alice: Player) -> None:
+    profile = raw_item("USER#alice1", "PROFILE")
+    assert set(profile) >= {"login", "nick", "password_hash", "balance"}
+    alice.get("/v1/tables/european")
+    player = raw_item("USER#alice1", "PLAYER")
+    assert set(player) == {"pk", "sk", "version", "balance", "stats", "seat_european"}
+    seat = json.loads(player["seat_european"]["S"])
+    assert set(seat) == {"version", "shoe"}  # committed: seeds, no cards, no round yet
+    assert set(seat["shoe"]) == {"id", "seed", "client", "nonce"}
+    reply = alice.post(
+        "/v1/tables/european/rounds",
+        {"bets": [{"box": 0, "amount": 10}]},
+        headers={"Idempotency-Key": "first"},
     )
-    assert raw_item("USER#alice1", "PROFILE") == {
-        "pk": {"S": "USER#alice1"},
-        "sk": {"S": "PROFILE"},
-        "login": {"S": "Alice1"},
-        "nick": {"S": "alnick"},
-        "password_hash": {"S": "h"},
-        "balance": {"N": "10000"},
-        "rounds": {"N": "0"},
-        "hands_won": {"N": "0"},
-        "hands_lost": {"N": "0"},
-        "hands_pushed": {"N": "0"},
-        "net": {"N": "0"},
-        **{
-            f"{kind}_{name}": {"N": "0"}
-            for kind in Kind
-            for name in ("decisions", "mistakes", "ev_lost")
-        },
-    }
-    shoe = ShoeRecord(shoe_id="s1", table="classic", state={"nonce": 1}, server_seed_hash="ab")
-    store.create_seat("alice1", Seat(table="classic", version=1, shoe=shoe))
-    shoe_document = (
-        '{"shoe_id":"s1","table":"classic","state":{"nonce":1},"server_seed_hash":"ab",'
-        '"rounds":[],"in_play":false,"retired":false,"dealt":null}'
-    )
-    assert raw_item("USER#alice1", "SEAT#classic") == {
-        "pk": {"S": "USER#alice1"},
-        "sk": {"S": "SEAT#classic"},
-        "table": {"S": "classic"},
-        "version": {"N": "1"},
-        "state": {
-            "S": '{"shoe":' + shoe_document + ',"round_id":null,"round_shoe_id":null,"round":null,'
-            '"round_started_at":null,"round_settled_at":null}'
-        },
-    }
-    assert raw_item("USER#alice1", "SHOE#s1") == {
-        "pk": {"S": "USER#alice1"},
-        "sk": {"S": "SHOE#s1"},
-        "state": {"S": shoe_document},
-    }
-    store.put_login_attempts("alice1", LoginAttempts(2, 1700, 0), expires_at=2660)
-    assert raw_item("LOGIN#alice1", "ATTEMPTS") == {
-        "pk": {"S": "LOGIN#alice1"},
-        "sk": {"S": "ATTEMPTS"},
-        "failures": {"N": "2"},
-        "window_start": {"N": "1700"},
-        "locked_until": {"N": "0"},
-        "expires_at": {"N": "2660"},
-    }
+    player = raw_item("USER#alice1", "PLAYER")
+    seat = json.loads(player["seat_european"]["S"])
+    assert seat["round"]["bets"] == {"0": "10"}
+    assert len(player["keys_european"]["B"]) == 20  # one key: two digests, version, minute
+    assert Stats.unpacked(player["stats"]["S"]).rounds == (reply.body["status"] == "settled")
+    kinds = {item["sk"]["S"].split("#")[0] for item in _items("alice1")}
+    assert kinds <= {"PROFILE", "PLAYER", "ROUND"}  # no seat, shoe, ledger or key items
 
 
-def _as_stored_before(login: str, table: str) -> None:
-    """The profile and seat as they were stored before the trainer's counters and the
-    round times were kept."""
-    trainer = [f"{kind}_{name}" for kind in Kind for name in ("decisions", "mistakes", "ev_lost")]
-    dynamodb().update_item(
+def _items(login: str) -> list[dict[str, Any]]:
+    response = dynamodb().query(
         TableName=table_name(),
-        Key={"pk": {"S": f"USER#{login}"}, "sk": {"S": "PROFILE"}},
-        UpdateExpression="REMOVE " + ", ".join(trainer),
+        KeyConditionExpression="pk = :pk",
+        ExpressionAttributeValues={":pk": {"S": f"USER#{login}"}},
     )
-    seat = raw_item(f"USER#{login}", f"SEAT#{table}")
-    state = json.loads(seat["state"]["S"])
-    del state["round_started_at"], state["round_settled_at"]
-    seat["state"] = {"S": json.dumps(state)}
-    dynamodb().put_item(TableName=table_name(), Item=seat)
+    items: list[dict[str, Any]] = response["Items"]
+    return items
 
 
-def test_items_stored_before_read_and_play_on(
-    alice: Player, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A hard 10 or 11 against a dealer's 2 to 9: the player has a decision to make.
-    seed = find_seed(6, lambda s: value(s[0]) + value(s[2]) in (10, 11) and 2 <= value(s[1]) <= 9)
-    use_seeds(monkeypatch, seed)
-    assert alice.get("/v1/tables/casino").status == 200
-    _as_stored_before("alice1", "casino")
-    assert alice.get("/v1/me").body["stats"]["by_kind"]["hard"] == {
-        "decisions": 0,
-        "mistakes": 0,
-        "ev_lost": 0,
-    }
-    view = play_out(alice, "casino", bet(alice, "casino", 100).body)
-    stats = alice.get("/v1/me").body["stats"]
-    hard = stats["by_kind"]["hard"]["decisions"]
-    assert stats["rounds"] == 1 and hard >= 1
-    profile = get_item("USER#alice1", "PROFILE")
-    assert profile is not None and profile["hard_decisions"] == hard
-    assert alice.get(f"/v1/rounds/{view['round_id']}").body == view
+def test_items_stored_before_the_player_item_read_and_play_on(api: Gateway) -> None:
+    items = json.loads(BEFORE.read_text())
+    for item in items:
+        dynamodb().put_item(TableName=table_name(), Item=item)
+    (profile,) = (item for item in items if item["sk"]["S"] == "PROFILE")
+    balance = Decimal(profile["balance"]["N"])
+    legacy = Player.__new__(Player)  # the user exists already: log in only
+    legacy.api, legacy.login, legacy.viewed = api, "Legacy1", {"european", "classic"}
+    session = api.request("POST", "/v1/sessions", {"login": "Legacy1", "password": "password1"})
+    assert session.status == 200 and Decimal(session.body["user"]["balance"]) == balance
+    legacy.token = session.body["token"]
+    assert get_item("USER#legacy1", "PLAYER") is None  # reading writes nothing
+    me = legacy.get("/v1/me").body
+    assert Decimal(me["balance"]) == balance and me["stats"]["rounds"] == 3
+    old_history = legacy.get("/v1/rounds").body["rounds"]
+    assert len(old_history) == 3
+    assert_ledger("legacy1")
+
+    seat = legacy.get("/v1/tables/european").body
+    assert seat["round"]["round_id"] == OLD_IN_PLAY and seat["round"]["status"] == "player_turn"
+    assert seat["shoe"]["shoe_id"] == OLD_EUROPEAN_SHOE
+    settled = play_out(legacy, "european", seat["round"])
+    assert settled["round_id"] == OLD_IN_PLAY and settled["version"] == seat["round"]["version"] + 1
+    assert get_item("USER#legacy1", "PLAYER") is not None
+    assert legacy.get(f"/v1/rounds/{OLD_IN_PLAY}").body == settled
+    assert_ledger("legacy1")
+
+    new = play_out(legacy, "european", bet(legacy, "european", 10).body)
+    assert new["round_id"] == f"{OLD_EUROPEAN_SHOE}-4" and new["shoe_id"] == OLD_EUROPEAN_SHOE
+    shoe = legacy.get(f"/v1/shoes/{OLD_EUROPEAN_SHOE}").body
+    assert shoe["rounds"][2:] == [OLD_IN_PLAY, new["round_id"]] and len(shoe["rounds"]) == 4
+    assert shoe["retired"] is False and shoe["server_seed"] is None
+
+    classic = legacy.get("/v1/tables/classic").body
+    assert classic["round"]["status"] == "settled" and classic["round"]["net"] is not None
+    assert classic["round"]["shoe_id"] == OLD_RETIRED_CLASSIC_SHOE
+    retired = legacy.get(f"/v1/shoes/{OLD_RETIRED_CLASSIC_SHOE}").body
+    assert retired["retired"] is True and len(retired["cards"]) >= 4
+    assert retired["rounds"] == [classic["round"]["round_id"]]
+    play_out(legacy, "classic", bet(legacy, "classic", 10).body)
+
+    history = legacy.get("/v1/rounds").body["rounds"]
+    assert [r["round_id"] for r in history[2:]] == [OLD_IN_PLAY] + [
+        r["round_id"] for r in old_history if r["round_id"] != OLD_IN_PLAY
+    ]
+    assert legacy.get("/v1/me").body["stats"]["rounds"] == 6
+    assert_ledger("legacy1")
+    assert Decimal(legacy.get("/v1/me").body["balance"]) == Decimal(10000) + sum(
+        Decimal(str(r["net"])) for r in history
+    )

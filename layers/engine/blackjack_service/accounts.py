@@ -57,7 +57,7 @@ class AccountService:
     def login(self, request: SessionRequest) -> dict[str, Any]:
         key = request.login.lower()
         now = int(self.clock())
-        profile, attempts = self.store.get_profile_and_attempts(key)
+        profile, attempts, player = self.store.get_login(key)
         if attempts is not None and attempts.locked_until > now:
             retry = attempts.locked_until - now
             raise TooManyAttempts(
@@ -71,27 +71,27 @@ class AccountService:
         if attempts is not None:
             self.store.clear_login_attempts(key)
         token, expires_in = issue(Identity(login=profile.login, nick=profile.nick), now)
+        balance = profile.balance if player is None else player.balance
         return {
             "token": token,
             "token_type": "Bearer",
             "expires_in": expires_in,
-            "user": {
-                "login": profile.login,
-                "nick": profile.nick,
-                "balance": money(profile.balance),
-            },
+            "user": {"login": profile.login, "nick": profile.nick, "balance": money(balance)},
             "tables": [table.as_dict() for table in TABLES.values()],
         }
 
     def me(self, identity: Identity) -> dict[str, Any]:
-        profile = self.store.get_profile(identity.key)
+        profile, player = self.store.get_account(identity.key)
         if profile is None:
             raise Unauthorized("this account no longer exists")
-        stats = profile.stats
+        # Before the player's first write, the profile holds the balance and the stats.
+        balance, stats = (
+            (profile.balance, profile.stats) if player is None else (player.balance, player.stats)
+        )
         return {
             "login": profile.login,
             "nick": profile.nick,
-            "balance": money(profile.balance),
+            "balance": money(balance),
             "stats": {
                 **{name: _number(total) for name, total in stats.totals().items()},
                 **_grades_view(*stats.by_kind.values()),

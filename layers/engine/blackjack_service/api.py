@@ -1,6 +1,6 @@
 """The HTTP edge shared by every function: the resolver, its answers to errors (problem
 documents, `problems`), the checks every request body passes before validation, and the
-Lambda entry point.
+Lambda entry point, and the `Idempotency-Key` a retried request sends (`request_key`).
 
 A function module builds `app = create_app()`, declares its routes, and exposes
 `handler = lambda_handler(app)`; errors raised anywhere become problem documents here.
@@ -38,6 +38,7 @@ from .errors import (
     UnsupportedMediaType,
     ValidationFailed,
 )
+from .idempotency import RequestKey
 from .identity import Identity, caller
 from .models import IDEMPOTENCY_KEY_PATTERN
 from .observability import logger, metrics, tracer
@@ -124,7 +125,7 @@ def lambda_handler(
     app: APIGatewayRestResolver,
 ) -> Callable[[LambdaEvent, LambdaContext], LambdaResponse]:
     """The function's entry point: logging with the request id as correlation id, tracing,
-    metrics, the body checks, then the route (through idempotency when a key is sent)."""
+    metrics, the body checks, then the route."""
 
     @logger.inject_lambda_context(
         correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True
@@ -151,17 +152,7 @@ def lambda_handler(
         refused = _check_body(event)
         if refused is not None:
             return proxy_response(refused)
-        user, key = caller(event), _idempotency_key(event)
-        if user is None or key is None:  # public POSTs do not replay
-            return app.resolve(event, context)
-        if not _IDEMPOTENCY_KEY.fullmatch(key):
-            invalid = ValidationFailed("Idempotency-Key is 1 to 128 printable characters")
-            return proxy_response(problem_of(invalid))
-        # Imported here only for cold start: requests without a key never load Powertools
-        # idempotency (idempotency imports `problems`, not this module: no cycle to hide).
-        from .idempotency import resolve_once
-
-        return resolve_once(app, event, context, user, key)
+        return app.resolve(event, context)
 
     return handler
 
@@ -222,8 +213,18 @@ def _set_header(event: LambdaEvent, name: str, value: str) -> None:
         multi[key] = [value]
 
 
-def _idempotency_key(event: LambdaEvent) -> str | None:
-    return _header(event, IDEMPOTENCY_HEADER) if event.get("httpMethod") == "POST" else None
+def request_key(app: APIGatewayRestResolver) -> RequestKey | None:
+    """The request's `Idempotency-Key` as the service keeps it, scoped to the route (the
+    method and the path's template with its parameters, not the path's spelling) and
+    checked against the parsed body; None when the request sends none."""
+    event = app.current_event.raw_event
+    key = _header(event, IDEMPOTENCY_HEADER)
+    if key is None:
+        return None
+    if not _IDEMPOTENCY_KEY.fullmatch(key):
+        raise ValidationFailed("Idempotency-Key is 1 to 128 printable characters")
+    route = [event.get("httpMethod"), event.get("resource"), event.get("pathParameters")]
+    return RequestKey.of(route, key, json.loads(event.get("body") or "{}"))
 
 
 # ---- exception handlers -----------------------------------------------------------------

@@ -1,8 +1,14 @@
 """The game at a user's seats: table views, rounds, actions, hints, history and shoes.
 
-Pure of AWS: it reads and writes only through `Store`, and every request is one read of
-profile and seat and (at most) one atomic write. The engine plays; this module decides
-what to store and what to show.
+Pure of AWS: it reads and writes only through `Store`. Everything a bet or an action
+changes (the balance, the counters, the seat with its shoe and round, the keys that
+replay) is in the player's one item, so every request is one read of it and (at most)
+one conditional write; a request that settles a round first puts the round's history
+item. The engine plays; this module decides what to store and what to show.
+
+A round is stored as its bets and the user's moves, a shoe as its seeds: every view is
+the engine's replay of them (a shuffle and a round take well under a millisecond), so
+the seat stays small and a retried request is answered exactly as it first was.
 
 Seeds: the service takes a `SeedSource`. The deployed functions build the service with
 `SystemSeeds` (the operating system's generator, FAIRNESS.md) and nothing in the
@@ -10,6 +16,8 @@ environment, a request or the table can change that; a test that needs a known s
 its own `GameService` with its own source, in its own process.
 """
 
+import functools
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -20,16 +28,19 @@ from typing import Any, Protocol, TypeVar
 
 from blackjack import fairness
 from blackjack.actions import Phase, Result
+from blackjack.cards import Card
 from blackjack.errors import BetOutOfLimits
-from blackjack.grading import grade
-from blackjack.money import to_json
+from blackjack.grading import Grader, grade
+from blackjack.money import ZERO, to_json
 from blackjack.players import action_values, decide
-from blackjack.round import Round
+from blackjack.round import Move, Round
 from blackjack.rules import TABLES, Shuffle, Table
 from blackjack.shoe import Shoe
 from blackjack.views import round_view
 
 from .errors import (
+    Conflict,
+    IdempotencyKeyReused,
     InsufficientFunds,
     NoRound,
     NotFound,
@@ -39,15 +50,18 @@ from .errors import (
     Unauthorized,
     ValidationFailed,
 )
+from .idempotency import RequestKey
 from .identity import Identity
-from .models import ActionRequest, StartRoundRequest
+from .legacy import LegacyShoe
+from .models import ROUND_ID_PATTERN, SHOE_ID_PATTERN, ActionRequest, StartRoundRequest
 from .records import (
     Page,
-    Play,
-    Profile,
+    Player,
+    RetryKey,
+    RoundRecord,
     Seat,
     SettledRound,
-    ShoeRecord,
+    ShoeState,
     Stats,
 )
 from .store import Store
@@ -55,6 +69,12 @@ from .store import Store
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
+KEYS_KEPT = 16  # API.md: a key replays while it is one of the user's last 16 at the table
+KEY_MINUTES = 24 * 60  # ... and was first sent within 24 hours
+_WRITE_ATTEMPTS = 4  # a write that lost only to the user's requests at other tables retries
+# An id that cannot be ours is 404 without a read (a long one is more than a key holds).
+_SHOE_ID = re.compile(SHOE_ID_PATTERN)
+_ROUND_ID = re.compile(ROUND_ID_PATTERN)
 
 
 class SeedSource(Protocol):
@@ -74,23 +94,6 @@ class SystemSeeds:
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
-    """A bet or an action played on the seat's round, not yet written: the round after it,
-    and what the user had staked and got back before it (the write books the difference)."""
-
-    identity: Identity
-    profile: Profile
-    seat: Seat  # as read: the write expects its version
-    round_: Round
-    round_id: str
-    shoe: ShoeRecord  # the seat's shoe after the step
-    reason: str  # the ledger's: "bet" or the action
-    started: bool  # a bet: the round starts
-    staked_before: Decimal = Decimal(0)
-    change_before: Decimal = Decimal(0)  # the wallet's change so far: returned - staked
-
-
-@dataclass(frozen=True, slots=True)
 class Outcome:
     """A round view after a bet or an action, and what it means for the metrics."""
 
@@ -98,6 +101,23 @@ class Outcome:
     version: int
     started: bool
     house_net: Decimal | None  # the house's gain on the user's boxes once settled
+
+
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """A round replayed from its records, or played on by a request: the engine's round,
+    its record, the shoe it is dealt from, and what the user had staked and got back
+    before the request (the write books the difference)."""
+
+    round_: Round
+    record: RoundRecord
+    shoe: ShoeState  # its seeds; the round starts at `record.start`
+    staked_before: Decimal = ZERO
+    change_before: Decimal = ZERO  # returned - staked
+
+    @property
+    def settled(self) -> bool:
+        return self.round_.phase is Phase.SETTLED
 
 
 class GameService:
@@ -116,22 +136,23 @@ class GameService:
     def table_view(self, identity: Identity, table_id: str) -> tuple[dict[str, Any], int]:
         """The user's seat; the first view commits the table's first shoe."""
         table = _table(table_id)
-        profile, seat = self._load(identity, table)
+        player = self._player(identity)
+        seat = player.seats.get(table.id)
         if seat is None:
-            seat = Seat(table=table.id, version=1, shoe=self._commit_shoe(table, nonce=1))
-            self.store.create_seat(identity.key, seat)  # Conflict if a concurrent view won
+            player = self._first_view(identity, table, player)
+            seat = player.seats[table.id]
+        played = None if seat.round is None else _replay(table, seat.shoe_of_round(), seat.round)
         view = {
             "table": table.as_dict(),
-            "balance": to_json(profile.balance),
-            "shoe": _shoe_view(seat.shoe),
-            "round": self._seat_round_view(table, seat, profile.balance),
+            "balance": to_json(player.balance),
+            "shoe": _shoe_view(table, seat.shoe),
+            "round": None if played is None else _view(played, player.balance),
         }
         return view, seat.version
 
     def hint(self, identity: Identity, table_id: str, level: str) -> dict[str, Any]:
         table = _table(table_id)
-        _, seat = self._load(identity, table)
-        round_ = _round_in_play(table, seat)
+        round_ = _in_play(table, self._player(identity).seats.get(table.id), graded=False).round_
         view = round_.player_view()
         assert view is not None  # a round in play always asks someone
         values = action_values(view) if level == "hard" else None
@@ -148,75 +169,76 @@ class GameService:
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
         page = self.store.list_rounds(identity.key, table, limit, before)
-        if not page.rounds:
-            self._profile(identity)  # a login that does not exist has no rounds: 401, not []
-        return replace(page, rounds=[_stored(view) for view in page.rounds])
+        player = self._player(identity)  # a login that does not exist has no rounds: 401
+        views = (self._settled_view(player, stored) for stored in page.rounds)
+        return replace(page, rounds=[view for view in views if view is not None])
 
     def round(self, identity: Identity, round_id: str) -> dict[str, Any]:
-        view = self.store.get_round(identity.key, round_id)
-        if view is not None:
-            return _stored(view)
-        try:  # a round still in play lives in its seat
-            profile, seats = self.store.get_profile_and_seats(identity.key, list(TABLES))
-        except LookupError as error:
-            raise Unauthorized("this account no longer exists") from error
-        for seat in seats.values():
-            if seat.round_id == round_id:
-                found = self._seat_round_view(TABLES[seat.table], seat, profile.balance)
-                if found is not None:
-                    return found
-        raise NotFound(f"no round {round_id}")
+        if not _ROUND_ID.fullmatch(round_id):
+            raise NotFound(f"no round {round_id}")
+        player = self._player(identity)
+        for table_id, seat in player.seats.items():
+            if seat.round is not None and _round_id(seat.shoe_of_round(), seat.round) == round_id:
+                played = _replay(TABLES[table_id], seat.shoe_of_round(), seat.round)
+                settled = played.round_.phase is Phase.SETTLED
+                return _view(played, None if settled else player.balance)
+        stored = self.store.get_round(identity.key, round_id)
+        view = None if stored is None else self._settled_view(player, stored)
+        if view is None:
+            raise NotFound(f"no round {round_id}")
+        return view
 
     def shoe(self, identity: Identity, shoe_id: str) -> dict[str, Any]:
-        record = self.store.get_shoe(identity.key, shoe_id)
-        if record is None:
-            self._profile(identity)  # 401 rather than 404 for a login that does not exist
+        if not _SHOE_ID.fullmatch(shoe_id):
             raise NotFound(f"no shoe {shoe_id}")
-        state = record.state
-        table = TABLES[record.table]
-        cut = state["cut_index"]
-        if cut is None and not record.in_play and not record.retired:
-            cut = _default_cut_index(table)
-        return {
-            "shoe_id": record.shoe_id,
-            "table": record.table,
-            "server_seed_hash": record.server_seed_hash,
-            "client_seed": state["client_seed"],
-            "nonce": state["nonce"],
-            "decks": state["decks"],
-            "cut_index": cut,
-            "retired": record.retired,
-            "server_seed": state["server_seed"] if record.retired else None,
-            "cards": _unpack(record.dealt) if record.retired and record.dealt is not None else None,
-            "rounds": record.rounds,
-        }
+        player = self._player(identity)
+        for table_id, seat in player.seats.items():
+            if seat.shoe.shoe_id == shoe_id:
+                return self._shoe_record_view(identity, TABLES[table_id], seat.shoe, None)
+            if seat.round_shoe is not None and seat.round_shoe.shoe_id == shoe_id:
+                retired = seat.round_shoe
+                return self._shoe_record_view(identity, TABLES[table_id], retired, retired.position)
+        settled = self.store.rounds_of_shoe(identity.key, shoe_id)
+        if settled:
+            last = settled[-1]
+            state = replace(last.shoe, rounds=last.round.number)
+            return self._shoe_record_view(identity, TABLES[last.table], state, last.end)
+        old, _ = self.store.get_legacy_shoe(identity.key, shoe_id)
+        if old is None:
+            raise NotFound(f"no shoe {shoe_id}")
+        return _legacy_shoe_view(old)
 
     # ---- writes -----------------------------------------------------------------------
 
-    def start_round(self, identity: Identity, table_id: str, request: StartRoundRequest) -> Outcome:
+    def start_round(
+        self,
+        identity: Identity,
+        table_id: str,
+        request: StartRoundRequest,
+        key: RequestKey | None = None,
+    ) -> Outcome:
         table = _table(table_id)
-        profile, seat = self._load(identity, table)
-        if seat is None:  # its first shoe's hash must be seen before any bet (FAIRNESS.md)
-            raise ShoeNotCommitted(f"view the table first: GET /v1/tables/{table.id}")
-        if seat.round_state is not None and seat.round_state["phase"] != Phase.SETTLED:
-            raise RoundInProgress("finish the round in play first")
-        bets = _distinct({bet.box: bet.amount for bet in request.bets}, len(request.bets))
-        ai = _distinct({seat_.box: seat_.level for seat_ in request.ai}, len(request.ai))
-        shoe = self._shoe_for_round(table, seat.shoe, request)
-        round_ = Round.deal(table, shoe, bets, ai)  # BetOutOfLimits
-        round_id = uuid.uuid4().hex
-        return self._commit(
-            Step(
-                identity=identity,
-                profile=profile,
-                seat=seat,
-                round_=round_,
-                round_id=round_id,
-                shoe=_in_play(seat.shoe, shoe, rounds=[*seat.shoe.rounds, round_id]),
-                reason="bet",
-                started=True,
+
+        def bet(seat: Seat | None, now_ms: int) -> _Played:
+            if seat is None:  # its first shoe's hash must be seen before any bet (FAIRNESS.md)
+                raise ShoeNotCommitted(f"view the table first: GET /v1/tables/{table.id}")
+            if seat.round is not None and not _is_settled(seat.round):
+                raise RoundInProgress("finish the round in play first")
+            bets = _distinct({bet.box: bet.amount for bet in request.bets}, len(request.bets))
+            ai = _distinct({seat_.box: seat_.level for seat_ in request.ai}, len(request.ai))
+            shoe = self._shoe_for_round(table, seat.shoe, request)
+            round_ = Round.deal(table, _shoe(table, shoe), bets, ai)  # BetOutOfLimits
+            record = RoundRecord(
+                number=shoe.rounds + 1,
+                version=seat.version + 1,
+                start=shoe.position,
+                started_at=now_ms,
+                bets=dict(bets),
+                ai=dict(ai),
             )
-        )
+            return _Played(round_, record, shoe)
+
+        return self._play(identity, table, key, None, bet)
 
     def act(
         self,
@@ -224,131 +246,249 @@ class GameService:
         table_id: str,
         request: ActionRequest,
         expected_version: int | None,
+        key: RequestKey | None = None,
     ) -> Outcome:
         """The action on the round in play, if the seat is at `expected_version` (None: at
         any version)."""
         table = _table(table_id)
-        profile, seat = self._load(identity, table)
-        if expected_version is not None and seat is not None and expected_version != seat.version:
-            raise StaleState(f"the round is at version {seat.version}")
-        round_ = _round_in_play(table, seat)
-        assert seat is not None and seat.round_id is not None
-        staked_before, change_before = round_.user_staked, round_.user_returned - round_.user_staked
-        round_.act(request.action, request.amount, grader=grade)  # IllegalAction, InvalidAmount
-        return self._commit(
-            Step(
-                identity=identity,
-                profile=profile,
-                seat=seat,
-                round_=round_,
-                round_id=seat.round_id,
-                shoe=_in_play(seat.shoe, round_.shoe, rounds=seat.shoe.rounds),
-                reason=str(request.action),
-                started=False,
-                staked_before=staked_before,
-                change_before=change_before,
-            )
-        )
+
+        def move(seat: Seat | None, now_ms: int) -> _Played:
+            if (
+                expected_version is not None
+                and seat is not None
+                and expected_version != seat.version
+            ):
+                raise StaleState(f"the round is at version {seat.version}")
+            played = _in_play(table, seat, graded=True)
+            round_ = played.round_
+            staked, change = round_.user_staked, round_.user_returned - round_.user_staked
+            round_.act(request.action, request.amount, grader=grade)  # IllegalAction, ...
+            moves = [*played.record.moves, Move(request.action, request.amount)]
+            record = replace(played.record, moves=moves)
+            return replace(played, record=record, staked_before=staked, change_before=change)
+
+        return self._play(identity, table, key, expected_version, move)
 
     # ---- the common write -------------------------------------------------------------
 
-    def _commit(self, step: Step) -> Outcome:
-        """Turn the step into one atomic write, refusing (before writing) a stake the
-        balance cannot cover."""
-        round_, seat, table, shoe = step.round_, step.seat, step.round_.table, step.shoe
-        stake = round_.user_staked - step.staked_before
-        if stake > step.profile.balance:
-            raise InsufficientFunds(f"the stake is {stake}, the balance {step.profile.balance}")
-        wallet_change = round_.user_returned - round_.user_staked - step.change_before
-        now = self.clock()
+    def _play(
+        self,
+        identity: Identity,
+        table: Table,
+        key: RequestKey | None,
+        expected_version: int | None,
+        step: Callable[[Seat | None, int], _Played],
+    ) -> Outcome:
+        """Play `step` on the seat and write the result as one conditional write of the
+        player item, or answer a retried key as it was first answered. A write that lost
+        only to the user's requests at other tables is played again on what they wrote."""
+        player = self._player(identity)
+        for attempt in range(_WRITE_ATTEMPTS):
+            now = self.clock()
+            if key is not None:
+                replayed = self._replay(identity, table, player, key, now)
+                if replayed is not None:
+                    return replayed
+            seat = player.seats.get(table.id)
+            played = step(seat, int(now * 1000))
+            assert seat is not None  # a step refuses a table with no seat
+            try:
+                return self._write(identity, table, player, seat, played, key, now)
+            except Conflict:
+                fresh = self._player(identity)
+                moved_on = fresh.seats.get(table.id) != seat
+                retried = key is not None and _key_entry(fresh, table, key, now) is not None
+                if attempt + 1 == _WRITE_ATTEMPTS or (moved_on and not retried):
+                    raise
+                player = fresh
+        raise AssertionError("unreachable")
+
+    def _write(
+        self,
+        identity: Identity,
+        table: Table,
+        player: Player,
+        seat: Seat,
+        played: _Played,
+        key: RequestKey | None,
+        now: float,
+    ) -> Outcome:
+        round_, record = played.round_, played.record
+        stake = round_.user_staked - played.staked_before
+        if stake > player.balance:
+            raise InsufficientFunds(f"the stake is {stake}, the balance {player.balance}")
+        change = round_.user_returned - round_.user_staked - played.change_before
+        balance = player.balance + change
+        now_ms = int(now * 1000)
+        record = replace(record, balances=[*record.balances, balance])
+        rounds = max(played.shoe.rounds, record.number)
+        shoe = replace(played.shoe, position=round_.shoe.position, rounds=rounds)
+        round_shoe = None
+        settled = None
+        stats = player.stats
         net = round_.net
-        new_seat = Seat(
-            table=table.id,
-            version=seat.version + 1,
-            shoe=shoe,
-            round_id=step.round_id,
-            round_shoe_id=shoe.shoe_id,
-            round_state=round_.to_state(),
-            round_started_at=_timestamp(now) if step.started else seat.round_started_at,
-            round_settled_at=None if net is None else _timestamp(now),
-        )
-        view = _full_view(round_, new_seat, step.profile.balance + wallet_change)
-        shoes = [shoe] if step.started else []
-        stats = settled = None
         if net is not None:
-            stats = _settlement_stats(round_, net)
+            record = replace(record, settled_at=now_ms)
+            stats = stats.plus(_settlement_stats(round_, net))
             settled = SettledRound(
-                round_id=step.round_id,
+                round_id=_round_id(played.shoe, record),
                 table=table.id,
-                view=view,
-                settled_at_us=int(now * 1_000_000),
+                shoe=played.shoe,
+                round=record,
+                net=net,
+                end=round_.shoe.position,
             )
             if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
-                dealt = "".join(round_.shoe.dealt)
-                retired = replace(shoe, in_play=False, retired=True, dealt=dealt)
-                new_seat.shoe = self._commit_shoe(table, nonce=round_.shoe.nonce + 1)
-                shoes = [retired, new_seat.shoe]
-        self.store.apply_play(
-            Play(
-                login=step.identity.key,
-                seat=new_seat,
-                expected_version=seat.version,
-                wallet_change=wallet_change,
-                stake=stake,
-                reason=step.reason,
-                round_id=step.round_id,
-                stats=stats,
-                settled=settled,
-                shoes=shoes,
-            )
+                round_shoe, shoe = shoe, self._commit_shoe(table, nonce=shoe.nonce + 1)
+        new_seat = Seat(
+            version=record.version + len(record.moves),
+            shoe=shoe,
+            round=record,
+            round_shoe=round_shoe,
         )
+        keys = _kept_keys(player, now)
+        if key is not None:
+            entry = RetryKey(key.key, key.body, new_seat.version, int(now // 60))
+            keys[table.id] = [*keys.get(table.id, [])[-(KEYS_KEPT - 1) :], entry]
+        new_player = Player(
+            version=(player.version or 0) + 1,
+            balance=balance,
+            stats=stats,
+            seats={**player.seats, table.id: new_seat},
+            keys=keys,
+        )
+        if settled is not None:
+            # The history item first: once the player item says the round settled, its
+            # history item exists, whatever stops this request after its write.
+            self.store.put_round(identity.key, settled)
+        try:
+            self.store.put_player(identity.key, new_player, expected_version=player.version)
+        except Conflict:
+            if settled is not None:
+                self._settle_history(identity, table, settled)
+            raise
+        view = _view(replace(played, record=record), balance)
         return Outcome(
             view=view,
             version=new_seat.version,
-            started=step.started,
+            started=not record.moves,
             house_net=None if net is None else -net,
         )
 
+    def _settle_history(self, identity: Identity, table: Table, ours: SettledRound) -> None:
+        """After a settling write lost a race: the round's history item as the winner left
+        it. A round still in play has none (ours is withdrawn); one the winner settled has
+        the winner's (put again: ours may have landed after it). Until this runs (a crash
+        may stop it), the history shows a round only as the player item has it."""
+        player = self.store.get_player(identity.key)
+        seat = None if player is None else player.seats.get(table.id)
+        record = None if seat is None else seat.round
+        if (
+            seat is None
+            or record is None
+            or _round_id(seat.shoe_of_round(), record) != ours.round_id
+        ):
+            return  # the round settled and the seat moved on: the winner's item stands
+        played = _replay(table, seat.shoe_of_round(), record)
+        if played.round_.net is None:
+            self.store.withdraw_round(identity.key, ours)
+            return
+        theirs = SettledRound(
+            round_id=ours.round_id,
+            table=table.id,
+            shoe=seat.shoe_of_round(),
+            round=record,
+            net=played.round_.net,
+            end=played.round_.shoe.position,
+        )
+        self.store.put_round(identity.key, theirs)
+
+    # ---- retries ----------------------------------------------------------------------
+
+    def _replay(
+        self, identity: Identity, table: Table, player: Player, key: RequestKey, now: float
+    ) -> Outcome | None:
+        """The first answer to a key the user sent at this table, or None for a new key."""
+        entry = _key_entry(player, table, key, now)
+        if entry is None:
+            return None
+        if entry.body != key.body:
+            raise IdempotencyKeyReused("this Idempotency-Key was sent with another body")
+        seat = player.seats[table.id]
+        record, shoe = seat.round, seat.shoe_of_round()
+        if record is None or entry.version < record.version:
+            settled = self._settled_at(identity, table, entry.version)
+            record, shoe = settled.round, settled.shoe
+        steps = entry.version - record.version
+        played = _replay(table, shoe, record, steps)
+        balance = record.balances[steps]
+        view = _view(played, balance)
+        return Outcome(view=view, version=entry.version, started=False, house_net=None)
+
+    def _settled_at(self, identity: Identity, table: Table, version: int) -> SettledRound:
+        """The settled round at the table whose requests made the seat's `version`."""
+        before = None
+        while True:
+            page = self.store.list_rounds(identity.key, table.id, KEYS_KEPT, before)
+            for stored in page.rounds:
+                if not isinstance(stored, SettledRound):
+                    continue
+                if (
+                    stored.round.version
+                    <= version
+                    <= stored.round.version + len(stored.round.moves)
+                ):
+                    return stored
+            if page.next_position is None:
+                raise AssertionError(f"no round made version {version} at {table.id}")
+            before = page.next_position
+
     # ---- helpers ----------------------------------------------------------------------
 
-    def _load(self, identity: Identity, table: Table) -> tuple[Profile, Seat | None]:
-        try:
-            return self.store.get_profile_and_seat(identity.key, table.id)
-        except LookupError as error:
-            raise Unauthorized("this account no longer exists") from error
-
-    def _profile(self, identity: Identity) -> Profile:
-        profile = self.store.get_profile(identity.key)
-        if profile is None:
+    def _player(self, identity: Identity) -> Player:
+        player = self.store.load_player(identity.key)
+        if player is None:
             raise Unauthorized("this account no longer exists")
-        return profile
+        return player
 
-    def _commit_shoe(self, table: Table, nonce: int) -> ShoeRecord:
+    def _first_view(self, identity: Identity, table: Table, player: Player) -> Player:
+        """The player with a seat at the table: its first shoe committed and written. A
+        concurrent request's write is read again; its seat, if it made one, is the seat."""
+        for _ in range(_WRITE_ATTEMPTS):
+            seat = Seat(version=1, shoe=self._commit_shoe(table, nonce=1))
+            seated = replace(
+                player,
+                version=(player.version or 0) + 1,
+                seats={**player.seats, table.id: seat},
+                keys=_kept_keys(player, self.clock()),
+            )
+            try:
+                self.store.put_player(identity.key, seated, expected_version=player.version)
+                return seated
+            except Conflict:
+                player = self._player(identity)
+                if table.id in player.seats:
+                    return player
+        raise Conflict("lost a race with concurrent requests; read the table again")
+
+    def _commit_shoe(self, table: Table, nonce: int) -> ShoeState:
         """The next shoe's commitment: its server seed fixed (and hashed), not shuffled."""
-        server_seed = self.seeds.server_seed()
-        return ShoeRecord(
+        return ShoeState(
             shoe_id=uuid.uuid4().hex,
-            table=table.id,
-            state={
-                "server_seed": server_seed,
-                "client_seed": self.seeds.client_seed(),
-                "nonce": nonce,
-                "decks": table.rules.decks,
-                "cut_index": None,
-                "cards": "",
-                "position": 0,
-            },
-            server_seed_hash=fairness.seed_hash(server_seed),
+            server_seed=self.seeds.server_seed(),
+            client_seed=self.seeds.client_seed(),
+            nonce=nonce,
         )
 
-    def _shoe_for_round(self, table: Table, shoe: ShoeRecord, request: StartRoundRequest) -> Shoe:
-        """The shoe in play, or the committed one shuffled with the player's seed and cut."""
-        if shoe.in_play:
+    @staticmethod
+    def _shoe_for_round(table: Table, shoe: ShoeState, request: StartRoundRequest) -> ShoeState:
+        """The shoe in play, or the committed one with the player's seed and cut."""
+        if shoe.position > 0:
             if request.client_seed is not None or request.cut is not None:
                 raise ValidationFailed(
                     "client_seed and cut are allowed only on the round that starts a new shoe"
                 )
-            return Shoe.from_state(shoe.state)
+            return shoe
         rules = table.rules
         if request.cut is not None:
             if rules.cut_range is None:
@@ -357,26 +497,190 @@ class GameService:
             if not low <= request.cut <= high:
                 raise ValidationFailed(f"cut is from {low} to {high}")
         cut = request.cut if request.cut is not None else rules.cut_default
-        state = shoe.state
-        return Shoe.shuffle(
-            state["server_seed"],
-            request.client_seed or state["client_seed"],
-            int(state["nonce"]),
-            rules.decks,
-            cut if rules.shuffle is Shuffle.CUT_CARD else None,
+        return replace(
+            shoe,
+            client_seed=request.client_seed or shoe.client_seed,
+            cut_index=(
+                fairness.cut_index(rules.decks, cut)
+                if rules.shuffle is Shuffle.CUT_CARD and cut is not None
+                else None
+            ),
         )
 
-    @staticmethod
-    def _seat_round_view(table: Table, seat: Seat, balance: Decimal) -> dict[str, Any] | None:
-        if seat.round_state is None or seat.round_id is None:
-            return None
-        round_ = Round.from_state(seat.round_state, table, Shoe.from_state(seat.shoe.state))
-        return _full_view(round_, seat, balance)
+    def _settled_view(
+        self, player: Player, stored: SettledRound | dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """A history item's view. One naming the round a seat holds is shown as the seat has
+        it: a round still in play is no history yet (its item was put by a request that
+        then lost a race)."""
+        if not isinstance(stored, SettledRound):
+            return stored
+        seat = player.seats.get(stored.table)
+        if seat and seat.round and _round_id(seat.shoe_of_round(), seat.round) == stored.round_id:
+            played = _replay(TABLES[stored.table], seat.shoe_of_round(), seat.round)
+            return _view(played, None) if played.settled else None
+        return _view(_replay(TABLES[stored.table], stored.shoe, stored.round), None)
+
+    def _shoe_record_view(
+        self, identity: Identity, table: Table, state: ShoeState, retired_at: int | None
+    ) -> dict[str, Any]:
+        """A shoe of the player item or the history; `retired_at`: the position it was
+        retired at (None: committed or in play)."""
+        retired = retired_at is not None
+        cut = state.cut_index
+        if cut is None and state.position == 0 and not retired:
+            cut = _default_cut_index(table)
+        cards = None
+        if retired:
+            cards = _cards(state.server_seed, state.client_seed, state.nonce, table.rules.decks)
+        return {
+            "shoe_id": state.shoe_id,
+            "table": table.id,
+            "server_seed_hash": fairness.seed_hash(state.server_seed),
+            "client_seed": state.client_seed,
+            "nonce": state.nonce,
+            "decks": table.rules.decks,
+            "cut_index": cut,
+            "retired": retired,
+            "server_seed": state.server_seed if retired else None,
+            "cards": None if cards is None else list(cards[:retired_at]),
+            "rounds": self._shoe_rounds(identity, table, state),
+        }
+
+    def _shoe_rounds(self, identity: Identity, table: Table, state: ShoeState) -> list[str]:
+        """The shoe's round ids: `<shoe_id>-<n>`, after those of the rounds dealt before the
+        player item existed (in its old items: the seat's copy of the shoe is the latest)."""
+        old_shoe, old_seat = self.store.get_legacy_shoe(identity.key, state.shoe_id, table.id)
+        if old_seat is not None and old_seat.shoe.shoe_id == state.shoe_id:
+            old_shoe = old_seat.shoe
+        before = [] if old_shoe is None else old_shoe.rounds
+        numbered = range(len(before) + 1, state.rounds + 1)
+        return [*before, *(f"{state.shoe_id}-{n}" for n in numbered)]
 
 
-def _in_play(record: ShoeRecord, shoe: Shoe, rounds: list[str]) -> ShoeRecord:
-    """The seat's shoe record after a request dealt from it (still in play)."""
-    return replace(record, state=shoe.to_state(), rounds=rounds, in_play=True)
+# ---- replays and views ----------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def _cards(server_seed: str, client_seed: str, nonce: int, decks: int) -> tuple[Card, ...]:
+    return tuple(fairness.shuffled_shoe(server_seed, client_seed, nonce, decks))
+
+
+def _shoe(table: Table, state: ShoeState, position: int | None = None) -> Shoe:
+    """The engine's shoe of a stored one, at `position` (default: as far as it has dealt)."""
+    decks = table.rules.decks
+    return Shoe(
+        server_seed=state.server_seed,
+        client_seed=state.client_seed,
+        nonce=state.nonce,
+        decks=decks,
+        cut_index=state.cut_index,
+        cards=list(_cards(state.server_seed, state.client_seed, state.nonce, decks)),
+        position=state.position if position is None else position,
+    )
+
+
+def _replay(
+    table: Table,
+    shoe: ShoeState,
+    record: RoundRecord,
+    steps: int | None = None,
+    grader: Grader | None = grade,
+) -> _Played:
+    """The round of `record` after its bet and its first `steps` moves (default: all)."""
+    moves = record.moves if steps is None else record.moves[:steps]
+    dealt_from = _shoe(table, shoe, record.start)
+    if record.snapshot is not None:  # stored before the player item: moves play on its state
+        round_ = Round.from_state(record.snapshot, table, dealt_from)
+        for move in moves:
+            round_.act(move.action, move.amount, grader=grader)
+    else:
+        round_ = Round.replay(table, dealt_from, record.bets, record.ai, moves, grader=grader)
+    shown = replace(record, moves=list(moves), balances=record.balances[: len(moves) + 1])
+    return _Played(round_, shown, shoe)
+
+
+def seat_round(table: Table, seat: Seat) -> Round | None:
+    """The seat's current or last round, replayed."""
+    return None if seat.round is None else _replay(table, seat.shoe_of_round(), seat.round).round_
+
+
+def _in_play(table: Table, seat: Seat | None, graded: bool) -> _Played:
+    if seat is not None and seat.round is not None and not _is_settled(seat.round):
+        return _replay(table, seat.shoe_of_round(), seat.round, grader=grade if graded else None)
+    raise NoRound("no round in play at this table; place a bet")
+
+
+def _is_settled(record: RoundRecord) -> bool:
+    if record.settled_at is not None:
+        return True
+    # A round stored before the player item, and before the round times, says so itself.
+    return record.snapshot is not None and record.snapshot["phase"] == Phase.SETTLED
+
+
+def _round_id(shoe: ShoeState, record: RoundRecord) -> str:
+    return record.round_id or f"{shoe.shoe_id}-{record.number}"
+
+
+def _view(played: _Played, balance: Decimal | None) -> dict[str, Any]:
+    """The round view of API.md: the engine's, with what the service keeps about it. The
+    balance is the one after the round's last step shown, unless given."""
+    record, snapshot = played.record, played.record.snapshot
+    return {
+        "round_id": _round_id(played.shoe, record),
+        "shoe_id": played.shoe.shoe_id if snapshot is None else snapshot["shoe_id"],
+        "version": record.version + len(record.moves),
+        "started_at": _timestamp(record.started_at),
+        "settled_at": _timestamp(record.settled_at) if played.settled else None,
+        **round_view(played.round_),
+        "balance": to_json(record.balances[-1] if balance is None else balance),
+    }
+
+
+def _timestamp(epoch_ms: int | None) -> str | None:
+    """UTC, RFC 3339 with milliseconds (API.md)."""
+    if epoch_ms is None:
+        return None
+    moment = datetime.fromtimestamp(epoch_ms / 1000, UTC).isoformat(timespec="milliseconds")
+    return moment.replace("+00:00", "Z")
+
+
+def _shoe_view(table: Table, shoe: ShoeState) -> dict[str, Any]:
+    decks = table.rules.decks
+    return {
+        "shoe_id": shoe.shoe_id,
+        "server_seed_hash": fairness.seed_hash(shoe.server_seed),
+        "client_seed": shoe.client_seed,
+        "nonce": shoe.nonce,
+        "decks": decks,
+        "cards_remaining": 52 * decks - shoe.position,
+        "cut_card_out": shoe.cut_index is not None and shoe.position > shoe.cut_index,
+    }
+
+
+def _legacy_shoe_view(shoe: LegacyShoe) -> dict[str, Any]:
+    """A shoe retired before the player item, as its item has it."""
+    state = shoe.state
+    return {
+        "shoe_id": shoe.shoe_id,
+        "table": shoe.table,
+        "server_seed_hash": shoe.server_seed_hash,
+        "client_seed": state["client_seed"],
+        "nonce": state["nonce"],
+        "decks": state["decks"],
+        "cut_index": state["cut_index"],
+        "retired": shoe.retired,
+        "server_seed": state["server_seed"] if shoe.retired else None,
+        "cards": _unpack(shoe.dealt) if shoe.retired and shoe.dealt is not None else None,
+        "rounds": shoe.rounds,
+    }
+
+
+def _default_cut_index(table: Table) -> int | None:
+    rules = table.rules
+    if rules.shuffle is not Shuffle.CUT_CARD or rules.cut_default is None:
+        return None
+    return fairness.cut_index(rules.decks, rules.cut_default)
 
 
 def _table(table_id: str) -> Table:
@@ -386,61 +690,22 @@ def _table(table_id: str) -> Table:
     return table
 
 
-def _round_in_play(table: Table, seat: Seat | None) -> Round:
-    if seat is None or seat.round_state is None or seat.round_state["phase"] == Phase.SETTLED:
-        raise NoRound("no round in play at this table; place a bet")
-    return Round.from_state(seat.round_state, table, Shoe.from_state(seat.shoe.state))
+def _key_entry(player: Player, table: Table, key: RequestKey, now: float) -> RetryKey | None:
+    minute = int(now // 60)
+    for entry in reversed(player.keys.get(table.id, [])):
+        if entry.key == key.key and minute - entry.minute < KEY_MINUTES:
+            return entry
+    return None
 
 
-def _full_view(round_: Round, seat: Seat, balance: Decimal) -> dict[str, Any]:
-    """The round view of API.md: the engine's, with what the service keeps about it."""
-    return {
-        "round_id": seat.round_id,
-        "shoe_id": seat.round_shoe_id or seat.shoe.shoe_id,
-        "version": seat.version,
-        "started_at": seat.round_started_at,
-        "settled_at": seat.round_settled_at,
-        **round_view(round_),
-        "balance": to_json(balance),
+def _kept_keys(player: Player, now: float) -> dict[str, list[RetryKey]]:
+    """The keys still within their 24 hours, by table."""
+    minute = int(now // 60)
+    kept = {
+        table: [entry for entry in keys if minute - entry.minute < KEY_MINUTES]
+        for table, keys in player.keys.items()
     }
-
-
-def _stored(view: dict[str, Any]) -> dict[str, Any]:
-    """A settled round's stored view; one stored before the trainer gains its fields."""
-    view.setdefault("started_at", None)
-    view.setdefault("settled_at", None)
-    for box in view["boxes"]:
-        for hand in box["hands"]:
-            hand.setdefault("decisions", [])
-    return view
-
-
-def _timestamp(seconds: float) -> str:
-    """UTC, RFC 3339 with milliseconds (API.md)."""
-    moment = datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
-    return moment.replace("+00:00", "Z")
-
-
-def _shoe_view(shoe: ShoeRecord) -> dict[str, Any]:
-    state = shoe.state
-    decks = int(state["decks"])
-    in_play = Shoe.from_state(state) if shoe.in_play else None
-    return {
-        "shoe_id": shoe.shoe_id,
-        "server_seed_hash": shoe.server_seed_hash,
-        "client_seed": state["client_seed"],
-        "nonce": state["nonce"],
-        "decks": decks,
-        "cards_remaining": 52 * decks if in_play is None else in_play.cards_remaining,
-        "cut_card_out": False if in_play is None else in_play.cut_card_out,
-    }
-
-
-def _default_cut_index(table: Table) -> int | None:
-    rules = table.rules
-    if rules.shuffle is not Shuffle.CUT_CARD or rules.cut_default is None:
-        return None
-    return fairness.cut_index(rules.decks, rules.cut_default)
+    return {table: keys for table, keys in kept.items() if keys}
 
 
 def _settlement_stats(round_: Round, net: Decimal) -> Stats:

@@ -15,9 +15,13 @@ from blackjack.rules import TABLES
 NAME_PATTERN = r"^[A-Za-z0-9]{4,32}$"
 IDEMPOTENCY_KEY_PATTERN = r"^[ -~]{1,128}$"
 TABLE_PATTERN = f"^({'|'.join(TABLES)})$"
+# Ids of ours: a shoe's is 32 hex digits, a round's its shoe's and its number in the shoe
+# (a round stored before the player item has 32 hex digits of its own).
+SHOE_ID_PATTERN = r"[0-9a-f]{32}"
+ROUND_ID_PATTERN = rf"{SHOE_ID_PATTERN}(-[1-9][0-9]{{0,3}})?"
 # A history page's cursor: the settle time (microseconds, 16 digits) and the round id of
 # the last round shown; any cursor of this shape is valid (a later page may be empty).
-CURSOR_PATTERN = r"^[0-9]{16}[0-9a-f]{32}$"
+CURSOR_PATTERN = rf"^[0-9]{{16}}{ROUND_ID_PATTERN}$"
 AiLevel = Literal["easy", "medium", "hard"]
 
 

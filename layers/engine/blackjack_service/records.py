@@ -6,51 +6,46 @@ the fields, values converted by their types), so no converter names a field agai
 keys (`pk`, `sk`, the history index's) are the store's; a codec gives the other
 attributes, as the plain values boto3's serializer takes (numbers as int or Decimal).
 
-The layouts are those of the items already stored, which must go on reading:
+What a round costs is what it writes, so the player's item is small: DynamoDB bills every
+started KB written. A shoe is kept as its seeds (its cards are a function of them,
+FAIRNESS.md) and a round as its bets and moves (the engine replays them), never as cards
+or views; documents use short names.
 
-- `Profile`: its fields, and its `Stats` flat: each total under its name, each kind's
-  `Grades` as `<kind>_<name>` (absent in profiles made before the trainer: zero);
-- `LoginAttempts`, `LedgerEntry`: their fields;
-- `ShoeRecord`: one JSON document, `state`;
-- `Seat`: `table` and `version` (which writes are conditional on), the rest one JSON
-  document, `state`, holding its shoe's document;
-- `SettledRound`: `table` and its `view` as JSON (its id is in the key, its settle time in
-  the history position).
+- `Profile` (login, nick, password hash): its fields. Profiles written before the player
+  item existed also hold the balance and the stats, flat: each total under its name, each
+  kind's `Grades` as `<kind>_<name>`; they seed the player item on first play.
+- `Player`: `version` (which every write of it expects), `balance`, `stats` (the counters
+  in `Stats.counters()` order, comma-separated), and per table `seat_<table>` (a `Seat` as
+  one JSON document) and `keys_<table>` (the idempotency keys, `RetryKey`s packed).
+- `SettledRound`: `table` and `round`, one JSON document (the round with its shoe).
+- `LoginAttempts`: its fields.
 """
 
 # No `from __future__ import annotations`: pydantic resolves annotations written as strings
 # in the module sys.modules holds under this module's name, and the local stack gives each
 # execution environment its own copy of the module, which is not that one.
 import functools
-import json
+import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import Field, TypeAdapter
+from pydantic import BeforeValidator, Field, PlainSerializer, TypeAdapter
 
+from blackjack.actions import Action
 from blackjack.grading import Kind
+from blackjack.round import Move
 
 _ZERO = Decimal(0)
 _R = TypeVar("_R")
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
 class Codec(Generic[_R]):
-    """A record as its item's attributes and back. `document` names the attribute that
-    holds, as one JSON document, every field but the `columns` (None: each field is an
-    attribute of its own)."""
+    """A record as its item's attributes and back: each field an attribute of its own."""
 
-    def __init__(
-        self, record_type: type[_R], document: str | None = None, columns: tuple[str, ...] = ()
-    ) -> None:
+    def __init__(self, record_type: type[_R]) -> None:
         self.record_type = record_type
-        self.document = document
-        self.columns = columns
 
     @functools.cached_property
     def _adapter(self) -> TypeAdapter[_R]:
@@ -66,20 +61,20 @@ class Codec(Generic[_R]):
         return self._adapter.validate_python(values)
 
     def attributes(self, record: _R) -> dict[str, Any]:
-        values = self.dump(record)
-        if self.document is None:
-            return values
-        columns = {name: values.pop(name) for name in self.columns}
-        return {**columns, self.document: _dumps(values)}
+        return self.dump(record)
 
     def record(self, attributes: Mapping[str, Any]) -> _R:
-        if self.document is None:
-            return self.load(attributes)
-        columns = {name: attributes[name] for name in self.columns}
-        return self.load({**json.loads(attributes[self.document]), **columns})
+        return self.load(attributes)
+
+    def document(self, record: _R) -> str:
+        """The record as one compact JSON document (amounts as strings: exact)."""
+        return self._adapter.dump_json(record, by_alias=True, exclude_defaults=True).decode()
+
+    def from_document(self, document: str | bytes) -> _R:
+        return self._adapter.validate_json(document)
 
 
-# ---- the records ------------------------------------------------------------------------
+# ---- the player's counters --------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -115,6 +110,11 @@ class Stats:
             for name in GRADE_FIELDS
         }
 
+    def plus(self, other: "Stats") -> "Stats":
+        """These counters and `other`'s, added."""
+        mine, theirs = self.counters(), other.counters()
+        return Stats.from_counters({name: mine[name] + theirs[name] for name in mine})
+
     @classmethod
     def from_counters(cls, counters: Mapping[str, Any]) -> "Stats":
         """The stats in a profile's attributes; a counter it lacks is zero."""
@@ -128,12 +128,27 @@ class Stats:
         }
         return _stats_codec.load({**counters, "by_kind": by_kind})
 
+    def packed(self) -> str:
+        """The counters, comma-separated in `counters()` order."""
+        return ",".join(str(value) for value in self.counters().values())
+
+    @classmethod
+    def unpacked(cls, packed: str) -> "Stats":
+        return cls.from_counters(dict(zip(_COUNTERS, packed.split(","), strict=True)))
+
 
 _TOTALS = tuple(f.name for f in fields(Stats) if f.name != "by_kind")
+_COUNTERS = tuple(Stats().counters())
+
+
+# ---- accounts ---------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
 class Profile:
+    """What logging in reads. `balance` and `stats` are those of a profile written before
+    the player item existed (a new one's are the starting ones): they seed it."""
+
     login: str  # as registered
     nick: str
     password_hash: str
@@ -152,42 +167,124 @@ class LoginAttempts:
     locked_until: int  # epoch seconds; 0 when not locked
 
 
-@dataclass(slots=True)
-class ShoeRecord:
-    """A committed shoe. `state` is the engine's `Shoe.to_state()` (cards absent until the
-    bet that starts the shoe shuffles it); secret until `retired`."""
+# ---- the player's item ------------------------------------------------------------------
 
-    shoe_id: str
-    table: str
-    state: dict[str, Any]
-    server_seed_hash: str
-    rounds: list[str] = field(default_factory=list)
-    in_play: bool = False
-    retired: bool = False
-    dealt: str | None = None  # every card dealt, in order, once retired
+
+def _move_code(move: Move) -> str:
+    return move.action.value if move.amount is None else f"{move.action.value}={move.amount}"
+
+
+def _move_of(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    action, _, amount = value.partition("=")
+    return Move(Action(action), Decimal(amount) if amount else None)
+
+
+MoveCode = Annotated[Move, BeforeValidator(_move_of), PlainSerializer(_move_code)]
+
+
+@dataclass(slots=True)
+class ShoeState:
+    """A shoe as its seeds and how far it has dealt: its cards are `shuffled_shoe` of the
+    seeds. `position` 0: committed, not yet shuffled (the bet that starts it may still give
+    the client seed and the cut). Its round ids are `<shoe_id>-<n>`, n from 1 (the rounds
+    of a shoe stored before the player item have ids of their own)."""
+
+    shoe_id: Annotated[str, Field(alias="id")]
+    server_seed: Annotated[str, Field(alias="seed")]
+    client_seed: Annotated[str, Field(alias="client")]
+    nonce: int
+    cut_index: Annotated[int | None, Field(alias="cut")] = None
+    position: Annotated[int, Field(alias="at")] = 0
+    rounds: int = 0  # dealt from it
+
+
+@dataclass(slots=True)
+class RoundRecord:
+    """A round as what replays it: its shoe at `start`, the bets, the user's moves. The
+    seat's version after the bet is `version`; after move k it is `version + k`."""
+
+    number: Annotated[int, Field(alias="n")]  # its place in its shoe, from 1
+    version: Annotated[int, Field(alias="v")]
+    start: Annotated[int, Field(alias="at")]
+    started_at: Annotated[int | None, Field(alias="t")]  # epoch ms; None: stored before times
+    bets: dict[int, Decimal]
+    ai: dict[int, str] = field(default_factory=dict)
+    moves: list[MoveCode] = field(default_factory=list)
+    # The user's balance after the bet and after each move (what each answer showed).
+    balances: Annotated[list[Decimal], Field(alias="b")] = field(default_factory=list)
+    settled_at: Annotated[int | None, Field(alias="s")] = None  # epoch milliseconds
+    # Rounds stored before the player item: their own id, and their state at migration
+    # (`Round.to_state`), which the moves after it play on.
+    round_id: Annotated[str | None, Field(alias="id")] = None
+    snapshot: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
 class Seat:
-    """A user's seat at one table: the shoe in play (or the next one, committed) and the
-    current or last round. `version` counts the seat's writes."""
+    """The user's seat at one table. `version` counts its writes (the round's ETag)."""
 
-    table: str
     version: int
-    shoe: ShoeRecord
-    round_id: str | None = None
-    round_shoe_id: str | None = None
-    round_state: Annotated[dict[str, Any] | None, Field(alias="round")] = None
-    round_started_at: str | None = None  # RFC 3339; None for rounds stored before
-    round_settled_at: str | None = None
+    shoe: ShoeState  # in play, or committed next
+    round: RoundRecord | None = None  # the current or last round
+    # The retired shoe the last round was dealt from, while that round is the seat's.
+    round_shoe: Annotated[ShoeState | None, Field(alias="retired")] = None
+
+    def shoe_of_round(self) -> ShoeState:
+        return self.round_shoe or self.shoe
+
+
+@dataclass(frozen=True, slots=True)
+class RetryKey:
+    """An `Idempotency-Key` the user sent at a table, as digests: of the route and key, and
+    of the body; `version` is the seat's after the request (which names its answer)."""
+
+    key: bytes  # 8 bytes
+    body: bytes  # 4 bytes
+    version: int
+    minute: int  # when first sent, minutes since the epoch
+
+
+_RETRY_KEY = struct.Struct(">8s4sII")
+
+
+def pack_keys(keys: list[RetryKey]) -> bytes:
+    return b"".join(_RETRY_KEY.pack(k.key, k.body, k.version, k.minute) for k in keys)
+
+
+def unpack_keys(packed: bytes) -> list[RetryKey]:
+    return [RetryKey(*values) for values in _RETRY_KEY.iter_unpack(packed)]
+
+
+@dataclass(slots=True)
+class Player:
+    """The one item a bet or an action writes: the balance, the counters, every seat and
+    the keys that replay. `version` counts the item's writes (None: not written yet)."""
+
+    version: int | None
+    balance: Decimal
+    stats: Stats = field(default_factory=Stats)
+    seats: dict[str, Seat] = field(default_factory=dict)
+    keys: dict[str, list[RetryKey]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
 class SettledRound:
+    """A settled round as the history lists it: replayable (its shoe as it stood at the
+    deal), with what it moved (`net`) and when (`round.settled_at`)."""
+
     round_id: str
     table: str
-    view: dict[str, Any]
-    settled_at_us: int
+    shoe: ShoeState
+    round: RoundRecord
+    net: Decimal
+    end: int  # the shoe's position after the round
+
+    @property
+    def settled_at_us(self) -> int:
+        assert self.round.settled_at is not None
+        return self.round.settled_at * 1000
 
 
 def history_position(settled_at_us: int, round_id: str) -> str:
@@ -196,44 +293,8 @@ def history_position(settled_at_us: int, round_id: str) -> str:
 
 
 @dataclass(slots=True)
-class LedgerEntry:
-    """One change of a balance."""
-
-    amount: Decimal
-    reason: str
-    table: str
-    round_id: str  # "" for a change outside a round
-    at: int  # epoch seconds
-
-
-@dataclass(slots=True)
-class Play:
-    """One request's change to a seat and the wallet, written atomically."""
-
-    login: str
-    seat: Seat  # the new seat; its version is expected_version + 1
-    expected_version: int | None  # None: the seat must not exist yet
-    wallet_change: Decimal = _ZERO
-    stake: Decimal = _ZERO  # what the request takes from the balance (balance >= stake)
-    reason: str = ""
-    round_id: str | None = None
-    stats: Stats | None = None  # counters to add when the request settles a round
-    settled: SettledRound | None = None
-    shoes: list[ShoeRecord] = field(default_factory=list)  # shoe items to write
-
-    def ledger_entry(self, at: int) -> LedgerEntry:
-        return LedgerEntry(
-            amount=self.wallet_change,
-            reason=self.reason,
-            table=self.seat.table,
-            round_id=self.round_id or "",
-            at=at,
-        )
-
-
-@dataclass(slots=True)
 class Page:
-    rounds: list[dict[str, Any]]
+    rounds: list[Any]
     next_position: str | None  # the history position of the page's last round
 
 
@@ -250,17 +311,50 @@ class _ProfileCodec(Codec[Profile]):
         return self.load({**attributes, "stats": Stats.from_counters(attributes)})
 
 
+class _PlayerCodec:
+    def attributes(self, player: Player) -> dict[str, Any]:
+        assert player.version is not None
+        attributes: dict[str, Any] = {
+            "version": player.version,
+            "balance": player.balance,
+            "stats": player.stats.packed(),
+        }
+        for table, seat in player.seats.items():
+            attributes[f"seat_{table}"] = seat_codec.document(seat)
+        for table, keys in player.keys.items():
+            if keys:
+                attributes[f"keys_{table}"] = pack_keys(keys)
+        return attributes
+
+    def record(self, attributes: Mapping[str, Any]) -> Player:
+        seats, keys = {}, {}
+        for name, value in attributes.items():
+            kind, _, table = name.partition("_")
+            if kind == "seat" and table:
+                seats[table] = seat_codec.from_document(value)
+            elif kind == "keys" and table:
+                keys[table] = unpack_keys(bytes(value))
+        return Player(
+            version=int(attributes["version"]),
+            balance=Decimal(attributes["balance"]),
+            stats=Stats.unpacked(attributes["stats"]),
+            seats=seats,
+            keys=keys,
+        )
+
+
+class _SettledRoundCodec:
+    def attributes(self, settled: SettledRound) -> dict[str, Any]:
+        return {"table": settled.table, "round": _settled_codec.document(settled)}
+
+    def record(self, attributes: Mapping[str, Any]) -> SettledRound:
+        return _settled_codec.from_document(attributes["round"])
+
+
 _stats_codec = Codec(Stats)
+_settled_codec = Codec(SettledRound)
 profile_codec = _ProfileCodec(Profile)
 attempts_codec = Codec(LoginAttempts)
-ledger_codec = Codec(LedgerEntry)
-shoe_codec = Codec(ShoeRecord, document="state")
-seat_codec = Codec(Seat, document="state", columns=("table", "version"))
-
-
-def settled_round_attributes(settled: SettledRound) -> dict[str, Any]:
-    return {"table": settled.table, "view": _dumps(settled.view)}
-
-
-def settled_round_view(attributes: Mapping[str, Any]) -> dict[str, Any]:
-    return dict(json.loads(attributes["view"]))
+seat_codec = Codec(Seat)
+player_codec = _PlayerCodec()
+settled_codec = _SettledRoundCodec()

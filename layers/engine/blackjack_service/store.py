@@ -1,54 +1,51 @@
 """The one data-access class: every DynamoDB read and write of the service goes through
 `Store`, and this is the only module that imports boto3 (on first use). What an item holds
-besides its keys is its record's, in `records`.
+besides its keys is its record's, in `records` (and, for items stored before the player
+item, in `legacy`).
 
 Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
 `gsi1pk`/`gsi1sk` projecting ALL, TTL attribute `expires_at`):
 
-- profile + wallet (`Profile`, with its stats counters): `USER#<login>` / `PROFILE`
-- seat at a table (`Seat`: version; shoe in play or the next shoe committed; current or
-  last round): `USER#<login>` / `SEAT#<table>`
-- settled round (`SettledRound`: its public view as JSON): `USER#<login>` /
+- profile (`Profile`: login, nick, password hash): `USER#<login>` / `PROFILE`
+- player (`Player`: balance, stats, every seat with its shoe and round, the idempotency
+  keys): `USER#<login>` / `PLAYER`
+- settled round (`SettledRound`: replayable, with its net): `USER#<login>` /
   `ROUND#<round_id>`, and in `gsi1`: `HISTORY#<login>` / `<settled at, µs, 16 digits>#<round_id>`
-- ledger entry (`LedgerEntry`), one per balance change: `USER#<login>` / `LEDGER#<time>#<id>`
-- shoe (`ShoeRecord`: commitment, seeds, round ids; dealt cards once retired):
-  `USER#<login>` / `SHOE#<shoe_id>`
 - failed logins (`LoginAttempts`, expire by TTL): `LOGIN#<login>` / `ATTEMPTS`
-- idempotency records (Powertools): `idempotency#<function>` / `<hash>`
+- stored before the player item, read only: seats `SEAT#<table>`, shoes `SHOE#<shoe_id>`,
+  ledger entries `LEDGER#…` (see `legacy`)
 
 `<login>` is the login lower-cased, so logins are unique ignoring case (a conditional put
 on the profile key). A settled round's `gsi1sk` is its settle time (µs) and id, so the
 history reads last settled first from one GSI query. Only `gsi1` is used.
 
-Every change is conditional: a seat write expects the seat's `version` (or its absence),
-a wallet debit expects `balance >= stake`; a play (bet or action) writes profile, seat,
-ledger, round and shoes in one `TransactWriteItems`, so a lost race changes nothing.
+A bet or an action is one conditional write of the player item (it expects the version it
+read), so a lost race changes nothing; the request that settles a round first puts the
+round's history item, and withdraws it if its write then loses (see `GameService`). No
+transaction: DynamoDB bills each item written in one twice.
 """
 
 from __future__ import annotations
 
 import functools
-import time
-import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .errors import Conflict, InsufficientFunds, LoginTaken
+from blackjack.rules import TABLES
+
+from . import legacy
+from .errors import Conflict, LoginTaken
 from .records import (
     LoginAttempts,
     Page,
-    Play,
+    Player,
     Profile,
-    Seat,
-    ShoeRecord,
+    SettledRound,
     attempts_codec,
     history_position,
-    ledger_codec,
+    player_codec,
     profile_codec,
-    seat_codec,
-    settled_round_attributes,
-    settled_round_view,
-    shoe_codec,
+    settled_codec,
 )
 
 if TYPE_CHECKING:
@@ -57,6 +54,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
 
 PROFILE = "PROFILE"
+PLAYER = "PLAYER"
 ATTEMPTS = "ATTEMPTS"
 HISTORY_INDEX = "gsi1"
 
@@ -118,7 +116,7 @@ class Store:
         try:
             self.client.put_item(
                 TableName=self.table_name,
-                Item=self._profile_item(profile),
+                Item=_item(_user_key(profile.key), PROFILE, profile_codec.attributes(profile)),
                 ConditionExpression="attribute_not_exists(pk)",
             )
         except _client_error() as error:
@@ -126,25 +124,18 @@ class Store:
                 raise LoginTaken("this login is taken") from error
             raise
 
-    def get_profile(self, login_key: str) -> Profile | None:
-        item = self.client.get_item(
-            TableName=self.table_name,
-            Key=_key(_user_key(login_key), PROFILE),
-            ConsistentRead=True,
-        ).get("Item")
-        return None if item is None else profile_codec.record(_from_item(item))
-
-    def get_profile_and_attempts(
+    def get_login(
         self, login_key: str
-    ) -> tuple[Profile | None, LoginAttempts | None]:
-        items = self._batch_get(
-            [_key(_user_key(login_key), PROFILE), _key(f"LOGIN#{login_key}", ATTEMPTS)]
-        )
-        profile = items.get((_user_key(login_key), PROFILE))
-        attempts = items.get((f"LOGIN#{login_key}", ATTEMPTS))
+    ) -> tuple[Profile | None, LoginAttempts | None, Player | None]:
+        """What a login reads, in one consistent BatchGetItem."""
+        pk, attempts_pk = _user_key(login_key), f"LOGIN#{login_key}"
+        items = self._batch_get([_key(pk, PROFILE), _key(attempts_pk, ATTEMPTS), _key(pk, PLAYER)])
+        profile, attempts = items.get((pk, PROFILE)), items.get((attempts_pk, ATTEMPTS))
+        player = items.get((pk, PLAYER))
         return (
             None if profile is None else profile_codec.record(profile),
             None if attempts is None else attempts_codec.record(attempts),
+            None if player is None else player_codec.record(player),
         )
 
     def put_login_attempts(self, login_key: str, attempts: LoginAttempts, expires_at: int) -> None:
@@ -160,146 +151,116 @@ class Store:
     def clear_login_attempts(self, login_key: str) -> None:
         self.client.delete_item(TableName=self.table_name, Key=_key(f"LOGIN#{login_key}", ATTEMPTS))
 
-    # ---- seats ----------------------------------------------------------------------
+    # ---- the player -----------------------------------------------------------------
 
-    def get_profile_and_seat(self, login_key: str, table: str) -> tuple[Profile, Seat | None]:
-        """One consistent BatchGetItem; `LookupError` when the profile is gone (a token that
-        outlived its user)."""
-        profile, seats = self.get_profile_and_seats(login_key, [table])
-        return profile, seats.get(table)
-
-    def get_profile_and_seats(
-        self, login_key: str, tables: Sequence[str]
-    ) -> tuple[Profile, dict[str, Seat]]:
+    def get_account(self, login_key: str) -> tuple[Profile | None, Player | None]:
+        """The profile and the player item, in one consistent BatchGetItem."""
         pk = _user_key(login_key)
-        keys = [_key(pk, PROFILE), *(_key(pk, f"SEAT#{table}") for table in tables)]
-        items = self._batch_get(keys)
-        profile = items.pop((pk, PROFILE), None)
-        if profile is None:
-            raise LookupError(login_key)
-        seats = (seat_codec.record(item) for item in items.values())
-        return profile_codec.record(profile), {seat.table: seat for seat in seats}
-
-    def create_seat(self, login_key: str, seat: Seat) -> None:
-        """The first view of a table: the seat and its first committed shoe, or `Conflict`
-        when a concurrent request made the seat first."""
-        self._transact(
-            [
-                {
-                    "Put": {
-                        "TableName": self.table_name,
-                        "Item": self._seat_item(login_key, seat),
-                        "ConditionExpression": "attribute_not_exists(pk)",
-                    }
-                },
-                {
-                    "Put": {
-                        "TableName": self.table_name,
-                        "Item": self._shoe_item(login_key, seat.shoe),
-                    }
-                },
-            ],
-            wallet_index=None,
+        items = self._batch_get([_key(pk, PROFILE), _key(pk, PLAYER)])
+        profile, player = items.get((pk, PROFILE)), items.get((pk, PLAYER))
+        return (
+            None if profile is None else profile_codec.record(profile),
+            None if player is None else player_codec.record(player),
         )
 
-    def save_seat(self, login_key: str, seat: Seat, expected_version: int) -> None:
-        """A change of the seat alone (no coin moves): one conditional PutItem."""
+    def get_player(self, login_key: str) -> Player | None:
+        item = self.client.get_item(
+            TableName=self.table_name, Key=_key(_user_key(login_key), PLAYER), ConsistentRead=True
+        ).get("Item")
+        return None if item is None else player_codec.record(_from_item(item))
+
+    def load_player(self, login_key: str) -> Player | None:
+        """The player item; for a player who has none yet, the one their profile and seats
+        stored before it make (written by their first write); None: no such user."""
+        player = self.get_player(login_key)
+        if player is None:
+            profile, seats = self.get_legacy(login_key, list(TABLES))
+            player = None if profile is None else legacy.player_of(profile, seats)
+        return player
+
+    def get_legacy(
+        self, login_key: str, tables: Sequence[str]
+    ) -> tuple[Profile | None, dict[str, legacy.LegacySeat]]:
+        """The profile and the seats as stored before the player item (one BatchGetItem)."""
+        pk = _user_key(login_key)
+        items = self._batch_get([_key(pk, PROFILE), *(_key(pk, f"SEAT#{t}") for t in tables)])
+        profile = items.pop((pk, PROFILE), None)
+        seats = (legacy.seat(item) for item in items.values())
+        return (
+            None if profile is None else profile_codec.record(profile),
+            {seat.table: seat for seat in seats},
+        )
+
+    def put_player(self, login_key: str, player: Player, expected_version: int | None) -> None:
+        """One conditional PutItem: the item must be at `expected_version` (None: must not
+        exist yet), else `Conflict` and nothing is written."""
+        condition: dict[str, Any] = {"ConditionExpression": "attribute_not_exists(pk)"}
+        if expected_version is not None:
+            condition = {
+                "ConditionExpression": "version = :expected",
+                "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
+            }
         try:
             self.client.put_item(
                 TableName=self.table_name,
-                Item=self._seat_item(login_key, seat),
-                ConditionExpression="version = :expected",
-                ExpressionAttributeValues={":expected": {"N": str(expected_version)}},
+                Item=_item(_user_key(login_key), PLAYER, player_codec.attributes(player)),
+                **condition,
             )
         except _client_error() as error:
             if _error_code(error) == "ConditionalCheckFailedException":
-                raise Conflict("the round changed meanwhile; read it again") from error
+                raise Conflict(
+                    "lost a race with a concurrent request; read the table again"
+                ) from error
             raise
-
-    def apply_play(self, play: Play) -> None:
-        """Write a bet or an action: wallet, seat, ledger, settled round and shoes in one
-        transaction. Raises `InsufficientFunds` when the balance no longer covers the
-        stake, `Conflict` when the seat moved on; either way nothing is written."""
-        seat_only = not (play.wallet_change or play.stats or play.shoes or play.settled)
-        if seat_only and play.expected_version is not None:
-            self.save_seat(play.login, play.seat, play.expected_version)
-            return
-        pk = _user_key(play.login)
-        now = time.time()
-        seat_put: dict[str, Any] = {
-            "TableName": self.table_name,
-            "Item": self._seat_item(play.login, play.seat),
-        }
-        if play.expected_version is None:
-            seat_put["ConditionExpression"] = "attribute_not_exists(pk)"
-        else:
-            seat_put["ConditionExpression"] = "version = :expected"
-            seat_put["ExpressionAttributeValues"] = {":expected": {"N": str(play.expected_version)}}
-        items: list[dict[str, Any]] = [{"Update": self._wallet_update(play)}, {"Put": seat_put}]
-        if play.wallet_change:
-            entry = _item(
-                pk,
-                f"LEDGER#{now:017.6f}#{uuid.uuid4().hex[:8]}",
-                ledger_codec.attributes(play.ledger_entry(at=int(now))),
-            )
-            items.append({"Put": {"TableName": self.table_name, "Item": entry}})
-        if play.settled is not None:
-            items.append({"Put": self._round_put(play)})
-        items.extend(
-            {"Put": {"TableName": self.table_name, "Item": self._shoe_item(play.login, shoe)}}
-            for shoe in play.shoes
-        )
-        self._transact(items, wallet_index=0)
-
-    def _wallet_update(self, play: Play) -> dict[str, Any]:
-        sets = ["balance = balance + :change"]
-        values: dict[str, Any] = {":change": play.wallet_change, ":stake": play.stake}
-        if play.stats is not None:
-            # Profiles made before the trainer lack its counters: they start at zero.
-            added = {name: amount for name, amount in play.stats.counters().items() if amount}
-            sets += [f"{name} = if_not_exists({name}, :zero) + :{name}" for name in added]
-            values |= {f":{name}": amount for name, amount in added.items()}
-            if added:
-                values[":zero"] = 0
-        return {
-            "TableName": self.table_name,
-            "Key": _key(_user_key(play.login), PROFILE),
-            "UpdateExpression": "SET " + ", ".join(sets),
-            "ConditionExpression": "balance >= :stake",
-            "ExpressionAttributeValues": _to_item(values),
-        }
-
-    def _round_put(self, play: Play) -> dict[str, Any]:
-        assert play.settled is not None
-        settled = play.settled
-        return {
-            "TableName": self.table_name,
-            "Item": _item(
-                _user_key(play.login),
-                f"ROUND#{settled.round_id}",
-                {
-                    **settled_round_attributes(settled),
-                    "gsi1pk": f"HISTORY#{play.login}",
-                    "gsi1sk": history_position(settled.settled_at_us, settled.round_id),
-                },
-            ),
-            "ConditionExpression": "attribute_not_exists(pk)",
-        }
 
     # ---- history and shoes ----------------------------------------------------------
 
-    def get_round(self, login_key: str, round_id: str) -> dict[str, Any] | None:
+    def put_round(self, login_key: str, settled: SettledRound) -> None:
+        """The settled round's history item; putting it again is harmless (the same round
+        settled the same way is the same item)."""
+        self.client.put_item(
+            TableName=self.table_name,
+            Item=_item(
+                _user_key(login_key),
+                f"ROUND#{settled.round_id}",
+                {
+                    **settled_codec.attributes(settled),
+                    "gsi1pk": f"HISTORY#{login_key}",
+                    "gsi1sk": history_position(settled.settled_at_us, settled.round_id),
+                },
+            ),
+        )
+
+    def withdraw_round(self, login_key: str, settled: SettledRound) -> None:
+        """Delete the history item `put_round(settled)` wrote, unless another request has
+        put its own since (the condition compares the whole document)."""
+        try:
+            self.client.delete_item(
+                TableName=self.table_name,
+                Key=_key(_user_key(login_key), f"ROUND#{settled.round_id}"),
+                ConditionExpression="#round = :mine",
+                ExpressionAttributeNames={"#round": "round"},
+                ExpressionAttributeValues=_to_item(
+                    {":mine": settled_codec.attributes(settled)["round"]}
+                ),
+            )
+        except _client_error() as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
+
+    def get_round(self, login_key: str, round_id: str) -> SettledRound | dict[str, Any] | None:
+        """A settled round, or the public view of one stored before the player item."""
         item = self.client.get_item(
             TableName=self.table_name, Key=_key(_user_key(login_key), f"ROUND#{round_id}")
         ).get("Item")
-        return None if item is None else settled_round_view(_from_item(item))
+        return None if item is None else _settled(_from_item(item))
 
     def list_rounds(
         self, login_key: str, table: str | None, limit: int, before: str | None
     ) -> Page:
         """Settled rounds, last settled first; `before` (a history position) continues a
         page. A table filter may need several queries to fill a page."""
-        rounds: list[dict[str, Any]] = []
+        rounds: list[SettledRound | dict[str, Any]] = []
         positions: list[str] = []
         condition = "gsi1pk = :pk"
         values: dict[str, Any] = {":pk": {"S": f"HISTORY#{login_key}"}}
@@ -322,7 +283,7 @@ class Store:
             response = self.client.query(**query)
             for item in response.get("Items", []):
                 record = _from_item(item)
-                rounds.append(settled_round_view(record))
+                rounds.append(_settled(record))
                 positions.append(record["gsi1sk"])
             last = response.get("LastEvaluatedKey")
             if last is None:
@@ -332,22 +293,43 @@ class Store:
             return Page(rounds=rounds[:limit], next_position=positions[limit - 1])
         return Page(rounds=rounds, next_position=None)
 
-    def get_shoe(self, login_key: str, shoe_id: str) -> ShoeRecord | None:
-        item = self.client.get_item(
-            TableName=self.table_name, Key=_key(_user_key(login_key), f"SHOE#{shoe_id}")
-        ).get("Item")
-        return None if item is None else shoe_codec.record(_from_item(item))
+    def rounds_of_shoe(self, login_key: str, shoe_id: str) -> list[SettledRound]:
+        """The settled rounds dealt from a shoe (those whose ids derive from the shoe's)."""
+        rounds: list[SettledRound] = []
+        query: dict[str, Any] = {
+            "TableName": self.table_name,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :prefix)",
+            "ExpressionAttributeValues": {
+                ":pk": {"S": _user_key(login_key)},
+                ":prefix": {"S": f"ROUND#{shoe_id}-"},
+            },
+        }
+        while True:
+            response = self.client.query(**query)
+            for item in response.get("Items", []):
+                settled = _settled(_from_item(item))
+                if isinstance(settled, SettledRound):
+                    rounds.append(settled)
+            last = response.get("LastEvaluatedKey")
+            if last is None:
+                return sorted(rounds, key=lambda settled: settled.round.number)
+            query["ExclusiveStartKey"] = last
 
-    # ---- items ----------------------------------------------------------------------
-
-    def _profile_item(self, profile: Profile) -> dict[str, Any]:
-        return _item(_user_key(profile.key), PROFILE, profile_codec.attributes(profile))
-
-    def _seat_item(self, login_key: str, seat: Seat) -> dict[str, Any]:
-        return _item(_user_key(login_key), f"SEAT#{seat.table}", seat_codec.attributes(seat))
-
-    def _shoe_item(self, login_key: str, shoe: ShoeRecord) -> dict[str, Any]:
-        return _item(_user_key(login_key), f"SHOE#{shoe.shoe_id}", shoe_codec.attributes(shoe))
+    def get_legacy_shoe(
+        self, login_key: str, shoe_id: str, table: str | None = None
+    ) -> tuple[legacy.LegacyShoe | None, legacy.LegacySeat | None]:
+        """A shoe stored before the player item, and (with `table`) that table's old seat,
+        whose copy of the shoe has its latest rounds."""
+        pk = _user_key(login_key)
+        keys = [_key(pk, f"SHOE#{shoe_id}")]
+        if table is not None:
+            keys.append(_key(pk, f"SEAT#{table}"))
+        items = self._batch_get(keys)
+        shoe, seat = items.get((pk, f"SHOE#{shoe_id}")), items.get((pk, f"SEAT#{table}"))
+        return (
+            None if shoe is None else legacy.shoe(shoe),
+            None if seat is None else legacy.seat(seat),
+        )
 
     # ---- plumbing -------------------------------------------------------------------
 
@@ -362,21 +344,11 @@ class Store:
             request = dict(response.get("UnprocessedKeys") or {})
         return found
 
-    def _transact(self, items: list[dict[str, Any]], wallet_index: int | None) -> None:
-        try:
-            self.client.transact_write_items(TransactItems=items)  # type: ignore[arg-type]
-        except _client_error() as error:
-            if _error_code(error) != "TransactionCanceledException":
-                raise
-            reasons = error.response.get("CancellationReasons", [])
-            codes = [reason.get("Code", "None") for reason in reasons]
-            if (
-                wallet_index is not None
-                and len(codes) > wallet_index
-                and codes[wallet_index] == "ConditionalCheckFailed"
-            ):
-                raise InsufficientFunds("the balance cannot cover this stake") from error
-            raise Conflict("lost a race with a concurrent request; read the table again") from error
+
+def _settled(attributes: Mapping[str, Any]) -> SettledRound | dict[str, Any]:
+    if "round" in attributes:
+        return settled_codec.record(attributes)
+    return legacy.view(attributes)
 
 
 def _client_error() -> type[ClientError]:

@@ -164,7 +164,9 @@ def test_make_invoke_bets_from_a_fresh_data_dir_after_a_login(tmp_path: Path) ->
     started = run([*make, "EVENT=events/rounds_start.json", "LOGIN=alice1"], tmp_path)
     assert started["statusCode"] == 201
     view = json.loads(started["body"])
-    assert re.fullmatch(r"[0-9a-f]{32}", view["round_id"])
+    assert view["round_id"] == f"{view['shoe_id']}-1" and re.fullmatch(
+        r"[0-9a-f]{32}", view["shoe_id"]
+    )
     assert view["boxes"][0]["bet"] == 100
     # The shoe is random: the deal may settle the round at once (a natural).
     settled = view["status"] == "settled"

@@ -1,5 +1,6 @@
-"""The records' codecs: each record's attributes are exactly those the items already stored
-have (so old items read, and old code reads new ones), and its fields are its one list."""
+"""The records' codecs: a profile's attributes are exactly those the profiles already
+stored have, the player item reads back what it wrote, and the items stored before the
+player item (seats) become today's records."""
 
 from __future__ import annotations
 
@@ -8,24 +9,25 @@ from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
+from blackjack.actions import Action
 from blackjack.grading import Kind
-from blackjack_service import responses
+from blackjack.round import Move
+from blackjack_service import legacy, responses
 from blackjack_service.records import (
     Grades,
     LoginAttempts,
-    Play,
+    Player,
     Profile,
+    RetryKey,
+    RoundRecord,
     Seat,
     SettledRound,
-    ShoeRecord,
+    ShoeState,
     Stats,
     attempts_codec,
-    ledger_codec,
+    player_codec,
     profile_codec,
-    seat_codec,
-    settled_round_attributes,
-    settled_round_view,
-    shoe_codec,
+    settled_codec,
 )
 
 # Attributes as the store wrote them before the records had codecs (numbers as DynamoDB
@@ -59,21 +61,6 @@ STORED_SEAT: dict[str, Any] = {
     + ',"round_id":"r1","round_shoe_id":"s1","round":{"phase":"settled"},'
     '"round_started_at":"2023-11-14T22:13:20.500Z","round_settled_at":null}',
 }
-SHOE = ShoeRecord(
-    shoe_id="s1",
-    table="classic",
-    state={
-        "server_seed": "5",
-        "client_seed": "c",
-        "nonce": 4,
-        "decks": 4,
-        "cut_index": None,
-        "cards": "",
-        "position": 0,
-    },
-    server_seed_hash="96de",
-    rounds=["r1"],
-)
 
 
 def test_profile_as_stored() -> None:
@@ -122,31 +109,87 @@ def test_the_api_stats_have_the_records_fields() -> None:
     assert list(responses.Stats.model_fields) == grades + [f.name for f in fields(Stats)]
 
 
-def test_seat_as_stored() -> None:
-    seat = seat_codec.record({"pk": "USER#alice1", "sk": "SEAT#classic", **STORED_SEAT})
-    assert seat == Seat(
-        table="classic",
-        version=9,
-        shoe=SHOE,
-        round_id="r1",
-        round_shoe_id="s1",
-        round_state={"phase": "settled"},
-        round_started_at="2023-11-14T22:13:20.500Z",
+SHOE = ShoeState(shoe_id="s1", server_seed="5", client_seed="c", nonce=4, position=30, rounds=2)
+ROUND = RoundRecord(
+    number=2,
+    version=7,
+    start=24,
+    started_at=1700000000500,
+    bets={0: Decimal(10), 2: Decimal(25)},
+    ai={1: "hard"},
+    moves=[Move(Action.INSURANCE, Decimal("2.5")), Move(Action.HIT)],
+    balances=[Decimal(9965), Decimal("9962.5"), Decimal("9962.5")],
+)
+
+
+def test_the_player_item_reads_back_what_it_wrote() -> None:
+    stats = Stats(rounds=3, net=Decimal("-12.5"))
+    stats.by_kind[Kind.SOFT].ev_lost = Decimal("0.1234")
+    keys = [
+        RetryKey(b"k" * 8, b"b" * 4, 9, 29_000_000),
+        RetryKey(b"K" * 8, b"B" * 4, 10, 29_000_001),
+    ]
+    player = Player(
+        version=12,
+        balance=Decimal("9962.5"),
+        stats=stats,
+        seats={"casino": Seat(version=9, shoe=SHOE, round=ROUND)},
+        keys={"casino": keys},
     )
-    assert seat_codec.attributes(seat) == {**STORED_SEAT, "version": 9}
+    attributes = player_codec.attributes(player)
+    assert set(attributes) == {"version", "balance", "stats", "seat_casino", "keys_casino"}
+    assert len(attributes["keys_casino"]) == 2 * 20
+    assert attributes["stats"].startswith("3,0,0,0,-12.5,")
+    seat = json.loads(attributes["seat_casino"])
+    assert seat["round"]["moves"] == ["insurance=2.5", "hit"]
+    assert "retired" not in seat and "snapshot" not in seat["round"]  # defaults are left out
+    assert player_codec.record(attributes) == player
 
 
-def test_seat_stored_before_round_times_were_kept() -> None:
+def test_stats_add_up_and_pack() -> None:
+    stats = Stats(rounds=1, hands_won=1, net=Decimal(10))
+    stats.by_kind[Kind.HARD].decisions = 2
+    both = stats.plus(stats)
+    assert (both.rounds, both.net, both.by_kind[Kind.HARD].decisions) == (2, Decimal(20), 4)
+    assert stats.rounds == 1  # unchanged
+    assert Stats.unpacked(both.packed()) == both
+
+
+def test_a_settled_round_reads_back_what_it_wrote() -> None:
+    settled = SettledRound(
+        round_id="s1-2", table="casino", shoe=SHOE, round=ROUND, net=Decimal(-30), end=38
+    )
+    attributes = settled_codec.attributes(settled)
+    assert attributes["table"] == "casino"
+    assert settled_codec.record(attributes) == settled
+
+
+def test_a_seat_stored_before_the_player_item_becomes_a_seat() -> None:
+    old = legacy.seat({"pk": "USER#alice1", "sk": "SEAT#classic", **STORED_SEAT})
+    assert (old.table, old.version, old.round_id, old.round_state) == (
+        "classic",
+        9,
+        "r1",
+        {"phase": "settled"},
+    )
+    profile = profile_codec.record(STORED_PROFILE)
+    player = legacy.player_of(profile, {"classic": old})
+    assert player.version is None and player.balance == Decimal("9980.5")
+    seat = player.seats["classic"]
+    assert seat.version == 9
+    assert seat.shoe == ShoeState(shoe_id="s1", server_seed="5", client_seed="c", nonce=4, rounds=1)
+    assert seat.round is not None
+    assert (seat.round.round_id, seat.round.number, seat.round.version) == ("r1", 1, 9)
+    assert seat.round.started_at == 1700000000500 and seat.round.settled_at is None
+    assert seat.round.snapshot == {"phase": "settled", "shoe_id": "s1"}
+
+
+def test_a_seat_stored_before_round_times_were_kept() -> None:
     document = json.loads(STORED_SEAT["state"])
     del document["round_started_at"], document["round_settled_at"]
-    seat = seat_codec.record({**STORED_SEAT, "state": json.dumps(document)})
-    assert seat.round_started_at is None and seat.round_settled_at is None
-    assert seat.round_state == {"phase": "settled"}
-
-
-def test_shoe_as_stored() -> None:
-    assert shoe_codec.record({"state": SHOE_DOCUMENT}) == SHOE
-    assert shoe_codec.attributes(SHOE) == {"state": SHOE_DOCUMENT}
+    old = legacy.seat({**STORED_SEAT, "state": json.dumps(document)})
+    seat = legacy.player_of(profile_codec.record(STORED_PROFILE), {"classic": old}).seats["classic"]
+    assert seat.round is not None and seat.round.started_at is None
 
 
 def test_login_attempts_as_stored() -> None:
@@ -154,20 +197,3 @@ def test_login_attempts_as_stored() -> None:
     attempts = attempts_codec.record({**stored, "expires_at": Decimal(2660)})
     assert attempts == LoginAttempts(failures=2, window_start=1700, locked_until=0)
     assert attempts_codec.attributes(attempts) == stored
-
-
-def test_ledger_entry_and_settled_round_as_stored() -> None:
-    seat = Seat(table="european", version=2, shoe=SHOE)
-    play = Play(login="alice1", seat=seat, expected_version=1, wallet_change=Decimal(-10))
-    entry = ledger_codec.attributes(play.ledger_entry(at=1700000005))
-    assert entry == {
-        "amount": Decimal(-10),
-        "reason": "",
-        "table": "european",
-        "round_id": "",
-        "at": 1700000005,
-    }
-    settled = SettledRound(round_id="r1", table="european", view={"a": [1]}, settled_at_us=5)
-    attributes = settled_round_attributes(settled)
-    assert attributes == {"table": "european", "view": '{"a":[1]}'}
-    assert settled_round_view(attributes) == {"a": [1]}
