@@ -1,12 +1,13 @@
 """The bill of a million rounds, per table, from the units DynamoDB Local says it consumed.
 
-The bench plays whole rounds at every table (the table minimum on one box, the `medium`
-player's decisions) through the real function handlers, as API Gateway events sent the
-way the web client sends them (tests/integration/harness.Gateway; every POST with an
-`Idempotency-Key`), against DynamoDB Local, Amazon's own engine (node_modules, `npm ci`).
-The table is created from template.yaml by the local stack's own code (local_stack.store),
-and the token secret is the local stack's too. Before any function loads, the process
-gets the environment template.yaml's Globals give every function, pointed at those two
+The bench plays whole rounds at every table, each table's by a player of its own (the
+table minimum on one box, the `medium` player's decisions), through the real function
+handlers, as API Gateway events sent the way the web client sends them
+(tests/integration/harness.Gateway; every POST with an `Idempotency-Key`), against
+DynamoDB Local, Amazon's own engine (node_modules, `npm ci`). The table is created from
+template.yaml by the local stack's own code (local_stack.store), and the token secret is
+the local stack's too. Before any function loads, the process gets the environment
+template.yaml's Globals give every function, pointed at those two
 (AWS_ENDPOINT_URL_DYNAMODB and AWS_ENDPOINT_URL_SECRETS_MANAGER, dummy credentials;
 Powertools' logs, traces and metrics off), so the service builds its own boto3 client as
 on Lambda. That is why the rounds run in a fresh interpreter (`python -m bench.cost
@@ -275,10 +276,14 @@ def _rounds(rounds_per_table: int) -> list[Request]:
             handler_seconds.append(time.perf_counter() - start)
 
     rounds.handler = timed_handler
-    login = f"cost{uuid.uuid4().hex[:12]}"
-    gateway.request("POST", "/v1/users", {"login": login, "nick": "cost", "password": "password1"})
-    session = gateway.request("POST", "/v1/sessions", {"login": login, "password": "password1"})
-    token = session.body["token"]
+    token = ""
+
+    def sign_up() -> str:
+        login = f"cost{uuid.uuid4().hex[:12]}"
+        account = {"login": login, "nick": "cost", "password": "password1"}
+        gateway.request("POST", "/v1/users", account)
+        session = gateway.request("POST", "/v1/sessions", {"login": login, "password": "password1"})
+        return str(session.body["token"])
 
     def call(table: str, kind: str, path: str, body: Any, **headers: str) -> tuple[Any, Request]:
         headers["Idempotency-Key"] = uuid.uuid4().hex
@@ -310,6 +315,7 @@ def _rounds(rounds_per_table: int) -> list[Request]:
 
     requests: list[Request] = []
     for table, spec in TABLES.items():
+        token = sign_up()  # a player at one table, as the goal's round is played
         gateway.request("GET", f"/v1/tables/{table}", token=token)  # commits the first shoe
         for _ in range(WARM_UP_ROUNDS):
             play_round(table, spec.min_bet)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from .helpers import Player, assert_ledger, balance, problem
+import time
+from typing import Any
+
+import pytest
+
+from blackjack_service import factories
+
+from .helpers import Player, assert_ledger, balance, play_out, problem
 
 BET = {"bets": [{"box": 0, "amount": 100}]}
 
@@ -66,3 +73,93 @@ def test_bad_keys(alice: Player) -> None:
         reply = alice.post("/v1/tables/european/rounds", BET, headers={"Idempotency-Key": bad})
         problem(reply, 422, "validation_error")
     assert balance("alice1") == 10000
+
+
+Sent = tuple[str, dict[str, Any], Any]  # the path, the body and the reply
+
+
+def _keyed_round(player: Player, table: str, keys: list[str], sent: dict[str, Sent]) -> None:
+    """A round whose every request carries a new key; what was sent and answered is kept
+    under its key."""
+
+    def send(path: str, body: dict[str, Any]) -> dict[str, Any]:
+        key = f"key-{len(keys):02d}"
+        reply = player.post(path, body, headers={"Idempotency-Key": key})
+        assert reply.status in (200, 201), reply.text
+        keys.append(key)
+        sent[key] = (path, body, reply)
+        return dict(reply.body)
+
+    view = send(f"/v1/tables/{table}/rounds", BET)
+    while view["status"] != "settled":
+        hint = player.get(f"/v1/tables/{table}/round/hint?level=medium").body["action"]
+        view = send(f"/v1/tables/{table}/round/actions", {"action": hint})
+
+
+def test_the_last_16_keys_at_a_table_replay_byte_for_byte(alice: Player) -> None:
+    keys: list[str] = []
+    sent: dict[str, Sent] = {}
+    while len(keys) < 17:
+        _keyed_round(alice, "european", keys, sent)
+    # Only the last 16 are kept: the first of them, some rounds back, replays as it was.
+    path, body, first = sent[keys[-16]]
+    again = alice.post(path, body, headers={"Idempotency-Key": keys[-16]})
+    assert (again.status, again.text, again.headers) == (first.status, first.text, first.headers)
+    assert_ledger("alice1")
+    # The key before them is forgotten: sent again, it is a new request.
+    path, body, older = sent[keys[-17]]
+    reply = alice.post(path, body, headers={"Idempotency-Key": keys[-17]})
+    assert reply.text != older.text
+    assert_ledger("alice1")
+
+
+def test_a_key_is_kept_24_hours(alice: Player, monkeypatch: pytest.MonkeyPatch) -> None:
+    key = {"Idempotency-Key": "a day"}
+    first = alice.post("/v1/tables/classic/rounds", BET, headers=key)
+    assert first.status == 201
+    play_out(alice, "classic", first.body)
+    game = factories.game()
+    start = time.time()
+    monkeypatch.setattr(game, "clock", lambda: start + 24 * 3600 - 120)
+    assert alice.post("/v1/tables/classic/rounds", BET, headers=key).text == first.text
+    monkeypatch.setattr(game, "clock", lambda: start + 24 * 3600 + 60)
+    later = alice.post("/v1/tables/classic/rounds", BET, headers=key)
+    assert later.status == 201 and later.body["round_id"] != first.body["round_id"]
+
+
+def _calls_of(alice: Player, method: str, path: str, body: Any = None) -> tuple[Any, list[str]]:
+    """The reply to one request, and the DynamoDB operations it made."""
+    made: list[str] = []
+    events = factories.store().client.meta.events
+    events.register("before-call.dynamodb", lambda model, **_: made.append(model.name))
+    try:
+        reply = alice.api.request(method, path, body, token=alice.token)
+    finally:
+        events.unregister("before-call.dynamodb")
+    return reply, made
+
+
+def test_a_request_makes_one_write_and_a_settling_one_two(alice: Player) -> None:
+    alice.get("/v1/tables/european")
+    settled = 0
+    while settled < 5:
+        reply, made = _calls_of(alice, "POST", "/v1/tables/european/rounds", BET)
+        while True:
+            view = reply.body
+            assert reply.status in (200, 201), reply.text
+            writes = [name for name in made if name not in ("GetItem", "BatchGetItem", "Query")]
+            assert writes == ["PutItem"] * (2 if view["status"] == "settled" else 1), made
+            if view["status"] == "settled":
+                break
+            action = "stand" if "stand" in view["legal_actions"] else "decline_insurance"
+            reply, made = _calls_of(
+                alice, "POST", "/v1/tables/european/round/actions", {"action": action}
+            )
+        settled += 1
+
+
+def test_ids_that_cannot_be_ours_are_not_found_unread(alice: Player) -> None:
+    for path in ("/v1/rounds/" + "a" * 1500, "/v1/shoes/" + "f" * 2000, "/v1/rounds/nope"):
+        reply, made = _calls_of(alice, "GET", path)
+        problem(reply, 404, "not_found")
+        assert made == []

@@ -36,7 +36,7 @@ def test_a_bet_writes_the_player_item_alone(alice: Player) -> None:
     assert set(player) == {"pk", "sk", "version", "balance", "stats", "seat_european"}
     seat = json.loads(player["seat_european"]["S"])
     assert set(seat) == {"version", "shoe"}  # committed: seeds, no cards, no round yet
-    assert set(seat["shoe"]) == {"id", "seed", "client", "nonce"}
+    assert set(seat["shoe"]) == {"seed", "client", "nonce"}
     reply = alice.post(
         "/v1/tables/european/rounds",
         {"bets": [{"box": 0, "amount": 10}]},

@@ -19,7 +19,6 @@ its own `GameService` with its own source, in its own process.
 import functools
 import re
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -71,6 +70,7 @@ _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
 KEYS_KEPT = 16  # API.md: a key replays while it is one of the user's last 16 at the table
 KEY_MINUTES = 24 * 60  # ... and was first sent within 24 hours
+ONE = Decimal(1)
 _WRITE_ATTEMPTS = 4  # a write that lost only to the user's requests at other tables retries
 # An id that cannot be ours is 404 without a read (a long one is more than a key holds).
 _SHOE_ID = re.compile(SHOE_ID_PATTERN)
@@ -318,7 +318,7 @@ class GameService:
         if stake > player.balance:
             raise InsufficientFunds(f"the stake is {stake}, the balance {player.balance}")
         change = round_.user_returned - round_.user_staked - played.change_before
-        balance = player.balance + change
+        balance = _exact(player.balance + change)
         now_ms = int(now * 1000)
         record = replace(record, balances=[*record.balances, balance])
         rounds = max(played.shoe.rounds, record.number)
@@ -474,7 +474,6 @@ class GameService:
     def _commit_shoe(self, table: Table, nonce: int) -> ShoeState:
         """The next shoe's commitment: its server seed fixed (and hashed), not shuffled."""
         return ShoeState(
-            shoe_id=uuid.uuid4().hex,
             server_seed=self.seeds.server_seed(),
             client_seed=self.seeds.client_seed(),
             nonce=nonce,
@@ -732,6 +731,11 @@ def _distinct(by_box: dict[int, _V], given: int) -> dict[int, _V]:
     if len(by_box) != given:
         raise BetOutOfLimits("a box can be taken only once")
     return by_box
+
+
+def _exact(amount: Decimal) -> Decimal:
+    """The amount without trailing zeros (10, not 10.0: the item stores it as written)."""
+    return amount.quantize(ONE) if amount == amount.to_integral_value() else amount.normalize()
 
 
 def _unpack(cards: str) -> list[str]:

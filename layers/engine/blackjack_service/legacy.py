@@ -93,7 +93,7 @@ def player_of(profile: Profile, seats: Mapping[str, LegacySeat]) -> Player:
 def _seat_of(old: LegacySeat, balance: Decimal) -> Seat:
     state = old.shoe.state
     shoe = ShoeState(
-        shoe_id=old.shoe.shoe_id,
+        stored_id=old.shoe.shoe_id,
         server_seed=state["server_seed"],
         client_seed=state["client_seed"],
         nonce=int(state["nonce"]),

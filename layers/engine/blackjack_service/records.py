@@ -34,6 +34,7 @@ from typing import Annotated, Any, Generic, TypeVar
 from pydantic import BeforeValidator, Field, PlainSerializer, TypeAdapter
 
 from blackjack.actions import Action
+from blackjack.fairness import seed_hash
 from blackjack.grading import Kind
 from blackjack.round import Move
 
@@ -191,13 +192,19 @@ class ShoeState:
     the client seed and the cut). Its round ids are `<shoe_id>-<n>`, n from 1 (the rounds
     of a shoe stored before the player item have ids of their own)."""
 
-    shoe_id: Annotated[str, Field(alias="id")]
     server_seed: Annotated[str, Field(alias="seed")]
     client_seed: Annotated[str, Field(alias="client")]
     nonce: int
     cut_index: Annotated[int | None, Field(alias="cut")] = None
     position: Annotated[int, Field(alias="at")] = 0
     rounds: int = 0  # dealt from it
+    # A shoe committed before the player item has an id of its own (a later one's is its
+    # commitment's first 32 hex digits: unique, public, and never stored).
+    stored_id: Annotated[str | None, Field(alias="id")] = None
+
+    @property
+    def shoe_id(self) -> str:
+        return self.stored_id or seed_hash(self.server_seed)[:32]
 
 
 @dataclass(slots=True)

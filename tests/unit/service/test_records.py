@@ -109,7 +109,7 @@ def test_the_api_stats_have_the_records_fields() -> None:
     assert list(responses.Stats.model_fields) == grades + [f.name for f in fields(Stats)]
 
 
-SHOE = ShoeState(shoe_id="s1", server_seed="5", client_seed="c", nonce=4, position=30, rounds=2)
+SHOE = ShoeState(stored_id="s1", server_seed="5", client_seed="c", nonce=4, position=30, rounds=2)
 ROUND = RoundRecord(
     number=2,
     version=7,
@@ -177,7 +177,9 @@ def test_a_seat_stored_before_the_player_item_becomes_a_seat() -> None:
     assert player.version is None and player.balance == Decimal("9980.5")
     seat = player.seats["classic"]
     assert seat.version == 9
-    assert seat.shoe == ShoeState(shoe_id="s1", server_seed="5", client_seed="c", nonce=4, rounds=1)
+    assert seat.shoe == ShoeState(
+        stored_id="s1", server_seed="5", client_seed="c", nonce=4, rounds=1
+    )
     assert seat.round is not None
     assert (seat.round.round_id, seat.round.number, seat.round.version) == ("r1", 1, 9)
     assert seat.round.started_at == 1700000000500 and seat.round.settled_at is None
