@@ -120,3 +120,20 @@ def test_concurrent_first_views(alice: Player) -> None:
     reply = alice.get("/v1/tables/bicycle")
     assert reply.status == 200 and reply.body["shoe"]["shoe_id"] == winner[0]
     assert sorted(map(str, all_items())) == snapshots[0]
+
+
+def test_a_bet_settled_at_the_deal_whose_write_loses_leaves_no_round(
+    alice: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its history item, put before the write, is taken back: no round of cards that the
+    next bet will be dealt shows in the history."""
+    seed = find_seed(6, lambda s: {value(s[0]), value(s[2])} == {10, 11} and 2 <= value(s[1]) <= 9)
+    use_seeds(monkeypatch, seed)
+    alice.get("/v1/tables/casino")
+    after_first_read(
+        concurrently("alice1", lambda player: replace(player, balance=player.balance - 9950))
+    )
+    reply = alice.post("/v1/tables/casino/rounds", {"bets": [{"box": 0, "amount": 100}]})
+    problem(reply, 409, "insufficient_funds")
+    assert alice.get("/v1/rounds").body["rounds"] == []
+    assert not [item for item in all_items() if item["sk"]["S"].startswith("ROUND#")]

@@ -61,17 +61,44 @@ def _items(login: str) -> list[dict[str, Any]]:
     return items
 
 
-def test_items_stored_before_the_player_item_read_and_play_on(api: Gateway) -> None:
+def _stored_before(api: Gateway, cut_index: int | None = None) -> tuple[Player, Decimal]:
+    """The fixture's items in the table (`cut_index`: the european shoe's, changed), and
+    its user logged in; the balance its profile holds."""
     items = json.loads(BEFORE.read_text())
     for item in items:
+        if cut_index is not None and item["sk"]["S"] in (
+            "SEAT#european",
+            f"SHOE#{OLD_EUROPEAN_SHOE}",
+        ):
+            document = json.loads(item["state"]["S"])
+            (document.get("shoe") or document)["state"]["cut_index"] = cut_index
+            item["state"]["S"] = json.dumps(document)
         dynamodb().put_item(TableName=table_name(), Item=item)
     (profile,) = (item for item in items if item["sk"]["S"] == "PROFILE")
-    balance = Decimal(profile["balance"]["N"])
     legacy = Player.__new__(Player)  # the user exists already: log in only
     legacy.api, legacy.login, legacy.viewed = api, "Legacy1", {"european", "classic"}
     session = api.request("POST", "/v1/sessions", {"login": "Legacy1", "password": "password1"})
-    assert session.status == 200 and Decimal(session.body["user"]["balance"]) == balance
+    assert session.status == 200
     legacy.token = session.body["token"]
+    return legacy, Decimal(profile["balance"]["N"])
+
+
+def test_a_shoe_stored_in_play_whose_round_is_its_last_is_revealed_after_it(
+    api: Gateway,
+) -> None:
+    legacy, _ = _stored_before(api, cut_index=10)  # the cut card came out in the round in play
+    seat = legacy.get("/v1/tables/european").body
+    play_out(legacy, "european", seat["round"])
+    play_out(legacy, "european", bet(legacy, "european", 10).body)  # on the next shoe
+    shoe = legacy.get(f"/v1/shoes/{OLD_EUROPEAN_SHOE}").body
+    assert shoe["retired"] is True and shoe["server_seed"] is not None
+    assert shoe["rounds"][-1] == OLD_IN_PLAY and len(shoe["cards"]) > 10
+
+
+def test_items_stored_before_the_player_item_read_and_play_on(api: Gateway) -> None:
+    legacy, balance = _stored_before(api)
+    session = api.request("POST", "/v1/sessions", {"login": "Legacy1", "password": "password1"})
+    assert Decimal(session.body["user"]["balance"]) == balance
     assert get_item("USER#legacy1", "PLAYER") is None  # reading writes nothing
     me = legacy.get("/v1/me").body
     assert Decimal(me["balance"]) == balance and me["stats"]["rounds"] == 3

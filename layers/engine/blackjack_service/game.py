@@ -69,7 +69,8 @@ _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
 KEYS_KEPT = 16  # API.md: a key replays while it is one of the user's last 16 at the table
-KEY_MINUTES = 24 * 60  # ... and was first sent within 24 hours
+# ... and was first sent within 24 hours: kept to the end of the minute it is 24 hours old.
+KEY_MINUTES = 24 * 60
 ONE = Decimal(1)
 _WRITE_ATTEMPTS = 4  # a write that lost only to the user's requests at other tables retries
 # An id that cannot be ours is 404 without a read (a long one is more than a key holds).
@@ -178,10 +179,12 @@ class GameService:
             raise NotFound(f"no round {round_id}")
         player = self._player(identity)
         for table_id, seat in player.seats.items():
-            if seat.round is not None and _round_id(seat.shoe_of_round(), seat.round) == round_id:
-                played = _replay(TABLES[table_id], seat.shoe_of_round(), seat.round)
-                settled = played.round_.phase is Phase.SETTLED
-                return _view(played, None if settled else player.balance)
+            record = seat.round
+            if record is None or (record.snapshot is not None and _is_settled(record)):
+                continue  # a round settled before the player item: its stored view is it
+            if _round_id(seat.shoe_of_round(), record) == round_id:
+                played = _replay(TABLES[table_id], seat.shoe_of_round(), record)
+                return _view(played, None if played.settled else player.balance)
         stored = self.store.get_round(identity.key, round_id)
         view = None if stored is None else self._settled_view(player, stored)
         if view is None:
@@ -206,6 +209,11 @@ class GameService:
         old, _ = self.store.get_legacy_shoe(identity.key, shoe_id)
         if old is None:
             raise NotFound(f"no shoe {shoe_id}")
+        if old.in_play and old.rounds:  # it may have retired after its last round
+            final = self.store.get_round(identity.key, old.rounds[-1])
+            if isinstance(final, SettledRound) and final.shoe.shoe_id == shoe_id:
+                state = replace(final.shoe, rounds=final.round.number)
+                return self._shoe_record_view(identity, TABLES[final.table], state, final.end)
         return _legacy_shoe_view(old)
 
     # ---- writes -----------------------------------------------------------------------
@@ -357,15 +365,19 @@ class GameService:
             seats={**player.seats, table.id: new_seat},
             keys=keys,
         )
+        replaced = None
         if settled is not None:
             # The history item first: once the player item says the round settled, its
-            # history item exists, whatever stops this request after its write.
-            self.store.put_round(identity.key, settled)
+            # history item exists, whatever stops this request after its write. If the
+            # write loses, what the put replaced goes back; an item left by a request
+            # that stopped in between names a round the player item has not recorded,
+            # which the history does not show (`_settled_view`) and the round overwrites.
+            replaced = self.store.put_round(identity.key, settled)
         try:
             self.store.put_player(identity.key, new_player, expected_version=player.version)
         except Conflict:
             if settled is not None:
-                self._settle_history(identity, table, settled)
+                self.store.restore_round(identity.key, settled, replaced)
             raise
         view = _view(replace(played, record=record), balance)
         return Outcome(
@@ -374,34 +386,6 @@ class GameService:
             started=not record.moves,
             house_net=None if net is None else -net,
         )
-
-    def _settle_history(self, identity: Identity, table: Table, ours: SettledRound) -> None:
-        """After a settling write lost a race: the round's history item as the winner left
-        it. A round still in play has none (ours is withdrawn); one the winner settled has
-        the winner's (put again: ours may have landed after it). Until this runs (a crash
-        may stop it), the history shows a round only as the player item has it."""
-        player = self.store.get_player(identity.key)
-        seat = None if player is None else player.seats.get(table.id)
-        record = None if seat is None else seat.round
-        if (
-            seat is None
-            or record is None
-            or _round_id(seat.shoe_of_round(), record) != ours.round_id
-        ):
-            return  # the round settled and the seat moved on: the winner's item stands
-        played = _replay(table, seat.shoe_of_round(), record)
-        if played.round_.net is None:
-            self.store.withdraw_round(identity.key, ours)
-            return
-        theirs = SettledRound(
-            round_id=ours.round_id,
-            table=table.id,
-            shoe=seat.shoe_of_round(),
-            round=record,
-            net=played.round_.net,
-            end=played.round_.shoe.position,
-        )
-        self.store.put_round(identity.key, theirs)
 
     # ---- retries ----------------------------------------------------------------------
 
@@ -417,7 +401,7 @@ class GameService:
         seat = player.seats[table.id]
         record, shoe = seat.round, seat.shoe_of_round()
         if record is None or entry.version < record.version:
-            settled = self._settled_at(identity, table, entry.version)
+            settled = self._settled_at(identity, table, entry)
             record, shoe = settled.round, settled.shoe
         steps = entry.version - record.version
         played = _replay(table, shoe, record, steps)
@@ -425,23 +409,20 @@ class GameService:
         view = _view(played, balance)
         return Outcome(view=view, version=entry.version, started=False, house_net=None)
 
-    def _settled_at(self, identity: Identity, table: Table, version: int) -> SettledRound:
-        """The settled round at the table whose requests made the seat's `version`."""
-        before = None
-        while True:
-            page = self.store.list_rounds(identity.key, table.id, KEYS_KEPT, before)
-            for stored in page.rounds:
-                if not isinstance(stored, SettledRound):
-                    continue
-                if (
-                    stored.round.version
-                    <= version
-                    <= stored.round.version + len(stored.round.moves)
-                ):
-                    return stored
-            if page.next_position is None:
-                raise AssertionError(f"no round made version {version} at {table.id}")
-            before = page.next_position
+    def _settled_at(self, identity: Identity, table: Table, entry: RetryKey) -> SettledRound:
+        """The settled round at the table that the keyed request was part of: the first one
+        that settled since the request whose versions include its answer's."""
+        since_us = entry.minute * 60 * 1_000_000
+        for stored in self.store.rounds_since(identity.key, table.id, since_us):
+            if (
+                stored.round.version
+                <= entry.version
+                <= stored.round.version + len(stored.round.moves)
+            ):
+                return stored
+        # Its history item is put before the write that kept the key: only an index that
+        # has not caught up yet misses it.
+        raise Conflict("the first answer to this Idempotency-Key is not readable yet; retry")
 
     # ---- helpers ----------------------------------------------------------------------
 
@@ -509,15 +490,21 @@ class GameService:
     def _settled_view(
         self, player: Player, stored: SettledRound | dict[str, Any]
     ) -> dict[str, Any] | None:
-        """A history item's view. One naming the round a seat holds is shown as the seat has
-        it: a round still in play is no history yet (its item was put by a request that
-        then lost a race)."""
+        """A history item's view, or None for no round of the history. The player item
+        is the truth: a round the seat holds is shown as the seat has it (one still in
+        play is no history yet), and one it never recorded was not played."""
         if not isinstance(stored, SettledRound):
             return stored
         seat = player.seats.get(stored.table)
         if seat and seat.round and _round_id(seat.shoe_of_round(), seat.round) == stored.round_id:
             played = _replay(TABLES[stored.table], seat.shoe_of_round(), seat.round)
             return _view(played, None) if played.settled else None
+        if (
+            seat
+            and stored.shoe.shoe_id == seat.shoe.shoe_id
+            and stored.round.number > seat.shoe.rounds
+        ):
+            return None  # a round the seat never recorded: its request's write did not land
         return _view(_replay(TABLES[stored.table], stored.shoe, stored.round), None)
 
     def _shoe_record_view(
@@ -692,7 +679,7 @@ def _table(table_id: str) -> Table:
 def _key_entry(player: Player, table: Table, key: RequestKey, now: float) -> RetryKey | None:
     minute = int(now // 60)
     for entry in reversed(player.keys.get(table.id, [])):
-        if entry.key == key.key and minute - entry.minute < KEY_MINUTES:
+        if entry.key == key.key and minute - entry.minute <= KEY_MINUTES:
             return entry
     return None
 
@@ -701,7 +688,7 @@ def _kept_keys(player: Player, now: float) -> dict[str, list[RetryKey]]:
     """The keys still within their 24 hours, by table."""
     minute = int(now // 60)
     kept = {
-        table: [entry for entry in keys if minute - entry.minute < KEY_MINUTES]
+        table: [entry for entry in keys if minute - entry.minute <= KEY_MINUTES]
         for table, keys in player.keys.items()
     }
     return {table: keys for table, keys in kept.items() if keys}

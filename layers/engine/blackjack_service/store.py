@@ -21,14 +21,14 @@ history reads last settled first from one GSI query. Only `gsi1` is used.
 
 A bet or an action is one conditional write of the player item (it expects the version it
 read), so a lost race changes nothing; the request that settles a round first puts the
-round's history item, and withdraws it if its write then loses (see `GameService`). No
-transaction: DynamoDB bills each item written in one twice.
+round's history item, and puts back what it replaced if its write then loses (see
+`GameService`). No transaction: DynamoDB bills each item written in one twice.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from blackjack.rules import TABLES
@@ -215,38 +215,48 @@ class Store:
 
     # ---- history and shoes ----------------------------------------------------------
 
-    def put_round(self, login_key: str, settled: SettledRound) -> None:
-        """The settled round's history item; putting it again is harmless (the same round
-        settled the same way is the same item)."""
-        self.client.put_item(
+    def put_round(self, login_key: str, settled: SettledRound) -> dict[str, Any] | None:
+        """Put the settled round's history item; returns the item it replaced (as stored:
+        typed), which `restore_round` puts back if the request's own write then loses."""
+        replaced = self.client.put_item(
             TableName=self.table_name,
-            Item=_item(
-                _user_key(login_key),
-                f"ROUND#{settled.round_id}",
-                {
-                    **settled_codec.attributes(settled),
-                    "gsi1pk": f"HISTORY#{login_key}",
-                    "gsi1sk": history_position(settled.settled_at_us, settled.round_id),
-                },
-            ),
-        )
+            Item=self._round_item(login_key, settled),
+            ReturnValues="ALL_OLD",
+        ).get("Attributes")
+        return None if replaced is None else dict(replaced)
 
-    def withdraw_round(self, login_key: str, settled: SettledRound) -> None:
-        """Delete the history item `put_round(settled)` wrote, unless another request has
-        put its own since (the condition compares the whole document)."""
+    def restore_round(
+        self, login_key: str, settled: SettledRound, replaced: dict[str, Any] | None
+    ) -> None:
+        """Undo `put_round(settled)`: the item it replaced back (none: no item), unless
+        another request has put its own since (the condition compares the whole round)."""
+        mine: dict[str, Any] = {
+            "ConditionExpression": "#round = :mine",
+            "ExpressionAttributeNames": {"#round": "round"},
+            "ExpressionAttributeValues": _to_item(
+                {":mine": settled_codec.attributes(settled)["round"]}
+            ),
+        }
+        key = _key(_user_key(login_key), f"ROUND#{settled.round_id}")
         try:
-            self.client.delete_item(
-                TableName=self.table_name,
-                Key=_key(_user_key(login_key), f"ROUND#{settled.round_id}"),
-                ConditionExpression="#round = :mine",
-                ExpressionAttributeNames={"#round": "round"},
-                ExpressionAttributeValues=_to_item(
-                    {":mine": settled_codec.attributes(settled)["round"]}
-                ),
-            )
+            if replaced is None:
+                self.client.delete_item(TableName=self.table_name, Key=key, **mine)
+            else:
+                self.client.put_item(TableName=self.table_name, Item=replaced, **mine)
         except _client_error() as error:
             if _error_code(error) != "ConditionalCheckFailedException":
                 raise
+
+    def _round_item(self, login_key: str, settled: SettledRound) -> dict[str, Any]:
+        return _item(
+            _user_key(login_key),
+            f"ROUND#{settled.round_id}",
+            {
+                **settled_codec.attributes(settled),
+                "gsi1pk": f"HISTORY#{login_key}",
+                "gsi1sk": history_position(settled.settled_at_us, settled.round_id),
+            },
+        )
 
     def get_round(self, login_key: str, round_id: str) -> SettledRound | dict[str, Any] | None:
         """A settled round, or the public view of one stored before the player item."""
@@ -292,6 +302,31 @@ class Store:
         if len(rounds) > limit:
             return Page(rounds=rounds[:limit], next_position=positions[limit - 1])
         return Page(rounds=rounds, next_position=None)
+
+    def rounds_since(self, login_key: str, table: str, since_us: int) -> Iterator[SettledRound]:
+        """The table's settled rounds, first settled first, from a time (µs) on."""
+        query: dict[str, Any] = {
+            "TableName": self.table_name,
+            "IndexName": HISTORY_INDEX,
+            "KeyConditionExpression": "gsi1pk = :pk AND gsi1sk >= :since",
+            "FilterExpression": "#table = :table",
+            "ExpressionAttributeNames": {"#table": "table"},
+            "ExpressionAttributeValues": {
+                ":pk": {"S": f"HISTORY#{login_key}"},
+                ":since": {"S": history_position(since_us, "")},
+                ":table": {"S": table},
+            },
+        }
+        while True:
+            response = self.client.query(**query)
+            for item in response.get("Items", []):
+                settled = _settled(_from_item(item))
+                if isinstance(settled, SettledRound):
+                    yield settled
+            last = response.get("LastEvaluatedKey")
+            if last is None:
+                return
+            query["ExclusiveStartKey"] = last
 
     def rounds_of_shoe(self, login_key: str, shoe_id: str) -> list[SettledRound]:
         """The settled rounds dealt from a shoe (those whose ids derive from the shoe's)."""
