@@ -203,17 +203,14 @@ class GameService:
                 return self._shoe_record_view(identity, TABLES[table_id], retired, retired.position)
         settled = self.store.rounds_of_shoe(identity.key, shoe_id)
         if settled:
-            last = settled[-1]
-            state = replace(last.shoe, rounds=last.round.number)
-            return self._shoe_record_view(identity, TABLES[last.table], state, last.end)
+            return self._retired_view(identity, settled[-1])
         old, _ = self.store.get_legacy_shoe(identity.key, shoe_id)
         if old is None:
             raise NotFound(f"no shoe {shoe_id}")
         if old.in_play and old.rounds:  # it may have retired after its last round
             final = self.store.get_round(identity.key, old.rounds[-1])
             if isinstance(final, SettledRound) and final.shoe.shoe_id == shoe_id:
-                state = replace(final.shoe, rounds=final.round.number)
-                return self._shoe_record_view(identity, TABLES[final.table], state, final.end)
+                return self._retired_view(identity, final)
         return _legacy_shoe_view(old)
 
     # ---- writes -----------------------------------------------------------------------
@@ -246,7 +243,7 @@ class GameService:
             )
             return _Played(round_, record, shoe)
 
-        return self._play(identity, table, key, None, bet)
+        return self._play(identity, table, key, bet)
 
     def act(
         self,
@@ -275,7 +272,7 @@ class GameService:
             record = replace(played.record, moves=moves)
             return replace(played, record=record, staked_before=staked, change_before=change)
 
-        return self._play(identity, table, key, expected_version, move)
+        return self._play(identity, table, key, move)
 
     # ---- the common write -------------------------------------------------------------
 
@@ -284,7 +281,6 @@ class GameService:
         identity: Identity,
         table: Table,
         key: RequestKey | None,
-        expected_version: int | None,
         step: Callable[[Seat | None, int], _Played],
     ) -> Outcome:
         """Play `step` on the seat and write the result as one conditional write of the
@@ -506,6 +502,11 @@ class GameService:
         ):
             return None  # a round the seat never recorded: its request's write did not land
         return _view(_replay(TABLES[stored.table], stored.shoe, stored.round), None)
+
+    def _retired_view(self, identity: Identity, last: SettledRound) -> dict[str, Any]:
+        """A retired shoe, from its last round's history item."""
+        state = replace(last.shoe, rounds=last.round.number)
+        return self._shoe_record_view(identity, TABLES[last.table], state, last.end)
 
     def _shoe_record_view(
         self, identity: Identity, table: Table, state: ShoeState, retired_at: int | None
