@@ -787,8 +787,11 @@ def test_two_accounts_at_once(contexts: Contexts, stack: Stack, seeds: StackSeed
     expect(alice.get_by_test_id("user-nick")).not_to_have_text(
         bob.get_by_test_id("user-nick").inner_text()
     )
-    # a user reaches only their own shoes: Bob cannot open Alice's
-    bob.goto(f"/#/verify/{a['shoe_id']}")
+    # a user reaches only their own shoes: Bob cannot open Alice's (her next one: the
+    # round's was dealt from Bob's seed too, and a shoe's id comes from its seed)
+    alices = stack.api.table(alice_token, "classic")["shoe"]["shoe_id"]
+    assert alices != stack.api.table(bob_token, "classic")["shoe"]["shoe_id"]
+    bob.goto(f"/#/verify/{alices}")
     expect(bob.get_by_test_id("verify-result")).to_have_attribute("data-verdict", "error")
     expect(bob.get_by_test_id("verify-result")).to_have_text(re.compile(r"^.*shoe.*\.$"))
     expect(bob.get_by_test_id("verify-result")).not_to_contain_text("not_found")
