@@ -1,5 +1,7 @@
 """What players can say, and the phases and outcomes of a round."""
 
+from dataclasses import dataclass
+from decimal import Decimal
 from enum import StrEnum
 
 
@@ -12,6 +14,14 @@ class Action(StrEnum):
     INSURANCE = "insurance"
     EVEN_MONEY = "even_money"
     DECLINE_INSURANCE = "decline_insurance"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A decision the user took: the action, and an insurance's amount where one was given."""
+
+    action: Action
+    amount: Decimal | None = None
 
 
 class Phase(StrEnum):

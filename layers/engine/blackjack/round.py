@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from .actions import Action, HandStatus, Phase, Result
+from .actions import Action, HandStatus, Move, Phase, Result
 from .cards import Card, HandValue, hand_value, is_ace, is_ten
 from .errors import BetOutOfLimits, IllegalAction, InvalidAmount
 from .grading import Decision, Grader
@@ -37,14 +37,6 @@ class Dealt:
     box: int | None = None  # the box and hand it went to; None: the dealer's
     hand: int | None = None
     turned: bool = False  # the dealer's face-down card, turned face up
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A decision the user took: the action, and an insurance's amount where one was given."""
-
-    action: Action
-    amount: Decimal | None = None
 
 
 @dataclass(slots=True)

@@ -1,6 +1,6 @@
 """The HTTP edge shared by every function: the resolver, its answers to errors (problem
-documents, `problems`), the checks every request body passes before validation, and the
-Lambda entry point, and the `Idempotency-Key` a retried request sends (`request_key`).
+documents, `problems`), the checks every request body passes before validation, the
+`Idempotency-Key` a retried request sends (`request_key`), and the Lambda entry point.
 
 A function module builds `app = create_app()`, declares its routes, and exposes
 `handler = lambda_handler(app)`; errors raised anywhere become problem documents here.

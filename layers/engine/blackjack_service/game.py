@@ -26,13 +26,13 @@ from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
 from blackjack import fairness
-from blackjack.actions import Phase, Result
+from blackjack.actions import Move, Phase, Result
 from blackjack.cards import Card
 from blackjack.errors import BetOutOfLimits
 from blackjack.grading import Grader, grade
 from blackjack.money import ZERO, to_json
 from blackjack.players import action_values, decide
-from blackjack.round import Move, Round
+from blackjack.round import Round
 from blackjack.rules import TABLES, Shuffle, Table
 from blackjack.shoe import Shoe
 from blackjack.views import round_view

@@ -33,10 +33,9 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BeforeValidator, Field, PlainSerializer, TypeAdapter
 
-from blackjack.actions import Action
+from blackjack.actions import Action, Move
 from blackjack.fairness import seed_hash
 from blackjack.grading import Kind
-from blackjack.round import Move
 
 _ZERO = Decimal(0)
 _R = TypeVar("_R")

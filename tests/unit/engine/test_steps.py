@@ -6,10 +6,10 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blackjack.actions import Action, Phase
+from blackjack.actions import Action, Move, Phase
 from blackjack.fairness import shuffled_shoe
 from blackjack.players import POLICIES
-from blackjack.round import Dealt, Move, Round
+from blackjack.round import Dealt, Round
 from blackjack.rules import TABLES
 from blackjack.shoe import Shoe
 from blackjack.views import round_view

@@ -9,9 +9,8 @@ from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
-from blackjack.actions import Action
+from blackjack.actions import Action, Move
 from blackjack.grading import Kind
-from blackjack.round import Move
 from blackjack_service import legacy, responses
 from blackjack_service.records import (
     Grades,
