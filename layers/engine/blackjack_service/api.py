@@ -15,7 +15,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import (
     APIGatewayRestResolver,
@@ -38,12 +38,14 @@ from .errors import (
     UnsupportedMediaType,
     ValidationFailed,
 )
-from .idempotency import RequestKey
 from .identity import Identity, caller
 from .models import IDEMPOTENCY_KEY_PATTERN
 from .observability import logger, metrics, tracer
 from .problems import LambdaEvent, LambdaResponse, problem, problem_of, proxy_response
 from .settings import settings
+
+if TYPE_CHECKING:
+    from .idempotency import RequestKey
 
 MAX_BODY_BYTES = 16 * 1024
 IDEMPOTENCY_HEADER = "idempotency-key"
@@ -223,6 +225,8 @@ def request_key(app: APIGatewayRestResolver) -> RequestKey | None:
         return None
     if not _IDEMPOTENCY_KEY.fullmatch(key):
         raise ValidationFailed("Idempotency-Key is 1 to 128 printable characters")
+    from .idempotency import RequestKey  # on a keyed request only: the others never need it
+
     route = [event.get("httpMethod"), event.get("resource"), event.get("pathParameters")]
     return RequestKey.of(route, key, json.loads(event.get("body") or "{}"))
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from blackjack import fairness
 from blackjack.actions import Move, Phase, Result
@@ -51,7 +51,6 @@ from .errors import (
 )
 from .idempotency import RequestKey
 from .identity import Identity
-from .legacy import LegacyShoe
 from .models import ROUND_ID_PATTERN, SHOE_ID_PATTERN, ActionRequest, StartRoundRequest
 from .records import (
     Page,
@@ -64,6 +63,9 @@ from .records import (
     Stats,
 )
 from .store import Store
+
+if TYPE_CHECKING:
+    from .legacy import LegacyShoe
 
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
@@ -645,7 +647,7 @@ def _shoe_view(table: Table, shoe: ShoeState) -> dict[str, Any]:
     }
 
 
-def _legacy_shoe_view(shoe: LegacyShoe) -> dict[str, Any]:
+def _legacy_shoe_view(shoe: "LegacyShoe") -> dict[str, Any]:
     """A shoe retired before the player item, as its item has it."""
     state = shoe.state
     return {

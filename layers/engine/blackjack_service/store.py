@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 from blackjack.rules import TABLES
 
-from . import legacy
 from .errors import Conflict, LoginTaken
 from .records import (
     LoginAttempts,
@@ -49,9 +48,13 @@ from .records import (
 )
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
     from botocore.exceptions import ClientError
     from mypy_boto3_dynamodb.client import DynamoDBClient
+
+    from . import legacy
 
 PROFILE = "PROFILE"
 PLAYER = "PLAYER"
@@ -66,6 +69,14 @@ def _types() -> tuple[TypeSerializer, TypeDeserializer]:
     from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
     return TypeSerializer(), TypeDeserializer()
+
+
+def _legacy() -> ModuleType:
+    """The reader of the items stored before the player item, imported on first use: a
+    player who has one, and the rounds settled since, never need it."""
+    from . import legacy
+
+    return legacy
 
 
 def _user_key(login: str) -> str:
@@ -175,7 +186,7 @@ class Store:
         player = self.get_player(login_key)
         if player is None:
             profile, seats = self.get_legacy(login_key, list(TABLES))
-            player = None if profile is None else legacy.player_of(profile, seats)
+            player = None if profile is None else _legacy().player_of(profile, seats)
         return player
 
     def get_legacy(
@@ -185,7 +196,7 @@ class Store:
         pk = _user_key(login_key)
         items = self._batch_get([_key(pk, PROFILE), *(_key(pk, f"SEAT#{t}") for t in tables)])
         profile = items.pop((pk, PROFILE), None)
-        seats = (legacy.seat(item) for item in items.values())
+        seats = (_legacy().seat(item) for item in items.values())
         return (
             None if profile is None else profile_codec.record(profile),
             {seat.table: seat for seat in seats},
@@ -362,8 +373,8 @@ class Store:
         items = self._batch_get(keys)
         shoe, seat = items.get((pk, f"SHOE#{shoe_id}")), items.get((pk, f"SEAT#{table}"))
         return (
-            None if shoe is None else legacy.shoe(shoe),
-            None if seat is None else legacy.seat(seat),
+            None if shoe is None else _legacy().shoe(shoe),
+            None if seat is None else _legacy().seat(seat),
         )
 
     # ---- plumbing -------------------------------------------------------------------
@@ -383,7 +394,7 @@ class Store:
 def _settled(attributes: Mapping[str, Any]) -> SettledRound | dict[str, Any]:
     if "round" in attributes:
         return settled_codec.record(attributes)
-    return legacy.view(attributes)
+    return dict(_legacy().view(attributes))
 
 
 def _client_error() -> type[ClientError]:
