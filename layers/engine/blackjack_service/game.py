@@ -363,20 +363,21 @@ class GameService:
             seats={**player.seats, table.id: new_seat},
             keys=keys,
         )
-        replaced = None
+        writer = None
         if settled is not None:
-            # The history item first: once the player item says the round settled, its
-            # history item exists, whatever stops this request after its write. If the
-            # write loses, what the put replaced goes back; an item left by a request
-            # that stopped in between names a round the player item has not recorded,
-            # which the history does not show (`_settled_view`) and the round overwrites.
-            replaced = self.store.put_round(identity.key, settled)
+            # The history item first, if the round has none: once the player item says the
+            # round settled, its history item exists, whatever stops this request after.
+            writer = self.store.add_round(identity.key, settled)
         try:
             self.store.put_player(identity.key, new_player, expected_version=player.version)
         except Conflict:
-            if settled is not None:
-                self.store.restore_round(identity.key, settled, replaced)
+            if settled is not None and writer is not None:
+                self.store.withdraw_round(identity.key, settled.round_id, writer)
             raise
+        if settled is not None and writer is None:
+            # An item was there: one that a request losing this race, or one stopped between
+            # its two writes, left. This write won: its round is the round.
+            self.store.put_round(identity.key, settled)
         view = _view(replace(played, record=record), balance)
         return Outcome(
             view=view,

@@ -21,13 +21,14 @@ history reads last settled first from one GSI query. Only `gsi1` is used.
 
 A bet or an action is one conditional write of the player item (it expects the version it
 read), so a lost race changes nothing; the request that settles a round first puts the
-round's history item, and puts back what it replaced if its write then loses (see
-`GameService`). No transaction: DynamoDB bills each item written in one twice.
+round's history item, and withdraws it if its write then loses (see `GameService`). No
+transaction: DynamoDB bills each item written in one twice.
 """
 
 from __future__ import annotations
 
 import functools
+import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -226,44 +227,50 @@ class Store:
 
     # ---- history and shoes ----------------------------------------------------------
 
-    def put_round(self, login_key: str, settled: SettledRound) -> dict[str, Any] | None:
-        """Put the settled round's history item; returns the item it replaced (as stored:
-        typed), which `restore_round` puts back if the request's own write then loses."""
-        replaced = self.client.put_item(
-            TableName=self.table_name,
-            Item=self._round_item(login_key, settled),
-            ReturnValues="ALL_OLD",
-        ).get("Attributes")
-        return None if replaced is None else dict(replaced)
-
-    def restore_round(
-        self, login_key: str, settled: SettledRound, replaced: dict[str, Any] | None
-    ) -> None:
-        """Undo `put_round(settled)`: the item it replaced back (none: no item), unless
-        another request has put its own since (the condition compares the whole round)."""
-        mine: dict[str, Any] = {
-            "ConditionExpression": "#round = :mine",
-            "ExpressionAttributeNames": {"#round": "round"},
-            "ExpressionAttributeValues": _to_item(
-                {":mine": settled_codec.attributes(settled)["round"]}
-            ),
-        }
-        key = _key(_user_key(login_key), f"ROUND#{settled.round_id}")
+    def add_round(self, login_key: str, settled: SettledRound) -> str | None:
+        """Put the settled round's history item unless the round has one; returns the
+        token this put wrote in it (None: an item was there, which this put left alone)."""
+        writer = secrets.token_hex(4)
         try:
-            if replaced is None:
-                self.client.delete_item(TableName=self.table_name, Key=key, **mine)
-            else:
-                self.client.put_item(TableName=self.table_name, Item=replaced, **mine)
+            self.client.put_item(
+                TableName=self.table_name,
+                Item=self._round_item(login_key, settled, writer),
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+        except _client_error() as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return None
+            raise
+        return writer
+
+    def put_round(self, login_key: str, settled: SettledRound) -> None:
+        """Put the settled round's history item, whatever was there."""
+        self.client.put_item(
+            TableName=self.table_name,
+            Item=self._round_item(login_key, settled, secrets.token_hex(4)),
+        )
+
+    def withdraw_round(self, login_key: str, round_id: str, writer: str) -> None:
+        """Delete the history item `add_round` wrote with `writer`, unless another put has
+        replaced it since."""
+        try:
+            self.client.delete_item(
+                TableName=self.table_name,
+                Key=_key(_user_key(login_key), f"ROUND#{round_id}"),
+                ConditionExpression="writer = :writer",
+                ExpressionAttributeValues={":writer": {"S": writer}},
+            )
         except _client_error() as error:
             if _error_code(error) != "ConditionalCheckFailedException":
                 raise
 
-    def _round_item(self, login_key: str, settled: SettledRound) -> dict[str, Any]:
+    def _round_item(self, login_key: str, settled: SettledRound, writer: str) -> dict[str, Any]:
         return _item(
             _user_key(login_key),
             f"ROUND#{settled.round_id}",
             {
                 **settled_codec.attributes(settled),
+                "writer": writer,  # which put this is: a request withdraws only its own
                 "gsi1pk": f"HISTORY#{login_key}",
                 "gsi1sk": history_position(settled.settled_at_us, settled.round_id),
             },
