@@ -65,8 +65,8 @@ class Shoe:
         self.position += 1
         return card
 
-    # Storage: the cards as one string of two-character codes keeps the item small and
-    # loads in microseconds, where re-shuffling from the seeds would take far longer.
+    # A shoe as plain values, cards included (the service stores only the seeds and the
+    # position, and shuffles again: a 6-deck shoe takes about 0.3 ms).
     def to_state(self) -> dict[str, Any]:
         return {
             "server_seed": self.server_seed,

@@ -73,7 +73,7 @@ _LOST = {Result.LOSE, Result.SURRENDER}
 KEYS_KEPT = 16  # API.md: a key replays while it is one of the user's last 16 at the table
 # ... and was first sent within 24 hours: kept to the end of the minute it is 24 hours old.
 KEY_MINUTES = 24 * 60
-ONE = Decimal(1)
+_ONE = Decimal(1)
 _WRITE_ATTEMPTS = 4  # a write that lost only to the user's requests at other tables retries
 # An id that cannot be ours is 404 without a read (a long one is more than a key holds).
 _SHOE_ID = re.compile(SHOE_ID_PATTERN)
@@ -726,7 +726,7 @@ def _distinct(by_box: dict[int, _V], given: int) -> dict[int, _V]:
 
 def _exact(amount: Decimal) -> Decimal:
     """The amount without trailing zeros (10, not 10.0: the item stores it as written)."""
-    return amount.quantize(ONE) if amount == amount.to_integral_value() else amount.normalize()
+    return amount.quantize(_ONE) if amount == amount.to_integral_value() else amount.normalize()
 
 
 def _unpack(cards: str) -> list[str]:
