@@ -18,7 +18,7 @@ from blackjack.strategy.analysis import (
     stand_dominated,
 )
 from blackjack.strategy.card import UpCardResult, analyse, chart, player_ev
-from blackjack.strategy.dealer import total
+from blackjack.strategy.dealer import TEN, total
 
 EUROPEAN = TABLES["european"].rules
 # 6 decks, S17, double any two, DAS, split to 4, no resplit of aces, dealer peeks.
@@ -105,6 +105,26 @@ def test_split_hand_counts() -> None:
     q = 0.25
     other, pair = split_hand_counts(q, 2, 3)
     assert other + pair == pytest.approx(2 + (1 - (1 - q) ** 2))
+
+
+@pytest.mark.parametrize("up", range(10))
+def test_a_split_ten_pair_at_bicycle_draws_each_of_the_13_ranks(up: int) -> None:
+    # Bicycle splits once (no resplit), so a split ten pair is two hands, each a ten and
+    # a second card of one of the 13 ranks, four of each in its one deck (less the pair
+    # and the up card). A king that draws a queen makes a 20 like any other.
+    rules = TABLES["bicycle"].rules
+    assert rules.max_hands == 2 and rules.decks == 1
+    s = solver(rules, up)
+    split = s.split(TEN)
+    left = {rank: 4 - (rank == up) for rank in range(13)}  # ranks: A..9, then T, J, Q, K
+    left[9] -= 2
+    after = of_ranks(TEN)  # each hand lacks its sibling's ten
+    values = [
+        max(s.split_hand_options(TEN, after, of_ranks(TEN, min(rank, TEN))).values())
+        for rank in range(13)
+    ]
+    expected = 2 * sum(n * v for n, v in zip(left.values(), values, strict=True))
+    assert split == pytest.approx(expected / sum(left.values()), abs=1e-12)
 
 
 def test_insurance_is_never_worth_it_off_the_top() -> None:

@@ -334,17 +334,18 @@ class UpCardSolver:
         else:
             q = self.left(removed, pair) / remaining
         self.prepare(*self.split_roots(pair, extra))
-        other = 0.0
+        other = 0.0  # Σ p·value over the cards that do not pair the hand again
         pair_hand = 0.0
         for rank, p in self.draw(removed):
             value = max(self.split_hand_options(pair, after, of_ranks(pair, rank)).values())
             if rank == pair:
                 pair_hand = value
+                # A ten of another rank makes the same 20, but one that pairs nothing.
+                other += (p - q) * value
             else:
                 other += p * value
         n_other, n_pair = split_hand_counts(q, hands + 1, max_hands)
-        p_pair = self.left(removed, pair) / remaining
-        per_other = other / (1.0 - p_pair) if p_pair < 1.0 else 0.0
+        per_other = other / (1.0 - q) if q < 1.0 else 0.0
         return n_other * per_other + n_pair * pair_hand
 
     # ---- a two-card hand's first decision --------------------------------------------
