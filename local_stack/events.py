@@ -40,6 +40,18 @@ class HttpRequest:
         return found
 
 
+def printable(text: str) -> str:
+    """A client's text as it may go into the operator's log: printable ASCII as it is, any
+    other character (ESC, CR, LF, NUL, a C1 control, a backslash) as a Python escape, so
+    that no byte of a request moves the terminal's cursor, colours it or forges a line."""
+    return text.encode("unicode_escape").decode("ascii")
+
+
+def printable_traceback(text: str) -> str:
+    """A traceback (which may quote a request) escaped line by line, its line breaks kept."""
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
 @dataclass
 class HttpResponse:
     status: int

@@ -23,6 +23,7 @@ from local_stack.events import (
     MalformedProxyResponse,
     decode_path_parameter,
     method_arn,
+    printable_traceback,
     proxy_event,
     proxy_response,
     request_time,
@@ -66,6 +67,7 @@ ERROR_TYPES = {
 }
 DEFAULT_TEMPLATE = '{"message":$context.error.messageString}'
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # API Gateway's request payload quota
+HTTP_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")  # what ANY stands for
 
 
 # -- routes -------------------------------------------------------------------------
@@ -147,13 +149,15 @@ class RouteTable:
     def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
         """The route for a request, or None (API Gateway: missing authentication token).
 
-        Like API Gateway, the resource is chosen by path first, then its method.
+        Like API Gateway, the resource is chosen by path first, then its method. Methods are
+        case-sensitive (RFC 9110 9.1): `get` is not GET but an unknown method, as `FOO` is,
+        which only ANY catches.
         """
         found = self.resource_for(path)
         if found is None:
             return None
         methods = self.by_resource[found[0]]
-        route = methods.get(method.upper()) or methods.get("ANY")
+        route = methods.get(method) or methods.get("ANY")
         return (route, found[1]) if route else None
 
 
@@ -182,7 +186,10 @@ class Cors:
         )
 
     def preflight(self, methods: list[str]) -> HttpResponse:
-        allow_methods = self.allow_methods or ",".join(sorted({*methods, "OPTIONS"}))
+        # SAM's AllowMethods when the property has none: the path's methods and OPTIONS, or
+        # all of API Gateway's for a path with ANY.
+        listed = HTTP_METHODS if "ANY" in methods else {*methods, "OPTIONS"}
+        allow_methods = self.allow_methods or ",".join(sorted(listed))
         headers = [
             ("Content-Type", "application/json"),
             ("Access-Control-Allow-Origin", self.allow_origin),
@@ -494,11 +501,15 @@ class Gateway:
         return response
 
     def _handle(self, request: HttpRequest) -> HttpResponse:
+        resource = self.routes.resource_for(request.raw_path)
+        if request.method == "OPTIONS" and self.cors and resource:
+            methods = self.routes.by_resource[resource[0]]
+            # SAM gives every path without an OPTIONS of its own the preflight, one with
+            # ANY too (API Gateway prefers a method to ANY).
+            if "OPTIONS" not in methods:
+                return self.cors.preflight(list(methods))
         found = self.routes.match(request.method, request.raw_path)
         if found is None:
-            resource = self.routes.resource_for(request.raw_path)
-            if request.method == "OPTIONS" and self.cors and resource:
-                return self.cors.preflight(list(self.routes.by_resource[resource[0]]))
             return self.responses.render("MISSING_AUTHENTICATION_TOKEN", request)
         route, params = found
         if not self.throttle.allow(route.resource, request.method):
@@ -526,8 +537,12 @@ class Gateway:
             return self.responses.render("THROTTLED", request, resource=route.resource)
         except MalformedProxyResponse as exc:
             log.error("%s: malformed Lambda proxy response: %s", route.function.logical_id, exc)
-        except Exception:
-            log.error("%s raised:\n%s", route.function.logical_id, traceback.format_exc())
+        except Exception:  # its traceback may quote the request
+            log.error(
+                "%s raised:\n%s",
+                route.function.logical_id,
+                printable_traceback(traceback.format_exc()),
+            )
         return self.responses.render(
             "DEFAULT_5XX",
             request,
@@ -571,7 +586,11 @@ class Gateway:
             except Exception as exc:
                 if str(exc) == "Unauthorized":
                     raise AuthorizerDenied("UNAUTHORIZED") from exc
-                log.error("%s raised:\n%s", authorizer.function.logical_id, traceback.format_exc())
+                log.error(
+                    "%s raised:\n%s",
+                    authorizer.function.logical_id,
+                    printable_traceback(traceback.format_exc()),
+                )
                 raise AuthorizerDenied("AUTHORIZER_FAILURE") from exc
             if not isinstance(answer, dict) or "principalId" not in answer:
                 log.error("%s: no principalId in %r", authorizer.function.logical_id, answer)

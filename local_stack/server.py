@@ -15,14 +15,17 @@ import re
 import sys
 import threading
 import time
+import traceback
 import uuid
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from local_stack.events import HttpRequest, HttpResponse
+from local_stack.events import HttpRequest, HttpResponse, printable, printable_traceback
 from local_stack.gateway import MAX_PAYLOAD_BYTES
 from local_stack.stack import LocalStack
 
@@ -46,6 +49,16 @@ CONTENT_TYPES = {
 
 
 _CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,8}")
+_LINE_LIMIT = 65536  # bytes of a chunk-size or trailer line, as the stdlib's header lines
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 5.6.2
+# RFC 9112 3: method SP request-target SP HTTP-version, the method a token, the target
+# visible ASCII (no control byte, no NUL, nothing a terminal acts on), one digit each side
+# of the version's dot; a line without a version (HTTP/0.9) is refused too.
+_REQUEST_LINE = re.compile(_TOKEN.pattern.encode() + rb" [!-~]+ HTTP/[0-9]\.[0-9]\r?\n")
+# RFC 9110 5.5: a field value holds no CR, LF or NUL (an obs-fold leaves CR LF in the
+# value) nor any other control byte but HTAB.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_DIGITS = re.compile(r"[0-9]+")  # str.isdigit takes "²", which int() refuses
 # The statuses the server answers itself; anything else it cannot read is a bad request.
 _PROBLEM_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
 # CloudFront's security headers as SecurityHeadersConfig names them, for web/'s files.
@@ -83,6 +96,52 @@ def web_headers(resources: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
             name, value_key = _SECURITY_HEADERS[key]
             headers.append((name, "nosniff" if value_key is None else settings[value_key]))
     return headers
+
+
+@dataclass(frozen=True)
+class BehaviourHeader:
+    """A custom header a CloudFront cache behaviour's ResponseHeadersPolicy adds."""
+
+    path_pattern: str
+    name: str
+    value: str
+    override: bool  # replace the origin's header of that name, or add it where none is
+
+
+def behaviour_headers(resources: dict[str, dict[str, Any]]) -> list[BehaviourHeader]:
+    """The custom headers the template's CloudFront adds to the answers of its cache
+    behaviours (`/v1/*`: the API's), from the policies the template itself declares."""
+    found: list[BehaviourHeader] = []
+    for resource in resources.values():
+        if resource.get("Type") != "AWS::CloudFront::Distribution":
+            continue
+        for behaviour in resource["Properties"]["DistributionConfig"].get("CacheBehaviors", []):
+            policy = behaviour.get("ResponseHeadersPolicyId")
+            if not isinstance(policy, dict) or "Ref" not in policy:
+                continue  # none, or a managed policy's id: nothing the template says
+            config = resources[policy["Ref"]]["Properties"]["ResponseHeadersPolicyConfig"]
+            found.extend(
+                BehaviourHeader(
+                    behaviour["PathPattern"], item["Header"], str(item["Value"]), item["Override"]
+                )
+                for item in config.get("CustomHeadersConfig", {}).get("Items", [])
+            )
+    return found
+
+
+def with_behaviour_headers(
+    response: HttpResponse, path: str, headers: list[BehaviourHeader]
+) -> HttpResponse:
+    """The answer as CloudFront passes it on for a request of that path."""
+    for header in headers:
+        if not fnmatchcase(path, header.path_pattern):
+            continue
+        present = [(k, v) for k, v in response.headers if k.lower() == header.name.lower()]
+        if present and not header.override:
+            continue
+        response.headers = [pair for pair in response.headers if pair not in present]
+        response.headers.append((header.name, header.value))
+    return response
 
 
 def content_type(path: Path) -> str:
@@ -124,13 +183,16 @@ class LocalServer(ThreadingHTTPServer):
         self.stack = stack
         self.web_dir = web_dir
         self.web_headers = web_headers(stack.template.resources)
+        self.behaviour_headers = behaviour_headers(stack.template.resources)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went away is no error; anything else is one line and a traceback."""
         error = sys.exc_info()[1]
         if isinstance(error, ConnectionError | TimeoutError):
             return
-        log.exception("HTTP error with %s", client_address[0])
+        log.error(
+            "HTTP error with %s\n%s", client_address[0], printable_traceback(traceback.format_exc())
+        )
 
     @property
     def url(self) -> str:
@@ -155,16 +217,69 @@ class RequestHandler(BaseHTTPRequestHandler):
             return self._dispatch
         raise AttributeError(name)
 
+    def parse_request(self) -> bool:
+        """The stdlib's parsing, held to RFC 9112 where the stdlib is lenient: a request whose
+        line or header section another parser could read otherwise is refused, 400."""
+        if self.raw_requestline.strip() and not _REQUEST_LINE.fullmatch(self.raw_requestline):
+            # Refused before the stdlib reads on: it would wait for the headers of an
+            # HTTP/0.9 line (there are none) until the timeout.
+            self.command = ""
+            self.request_version = self.default_request_version
+            self.requestline = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
+            self.send_error(400, "the request line is not `METHOD target HTTP/x.y`")
+            return False
+        if not super().parse_request():
+            return False
+        refusal = self._header_refusal()
+        if refusal is not None:
+            self.send_error(400, refusal)
+            return False
+        return True
+
+    def _header_refusal(self) -> str | None:
+        """Why the header section cannot be read one way only, or None when it can."""
+        headers = self.headers
+        if headers.defects:
+            # A line with no colon, or a space before it: the stdlib's parser stops there
+            # and drops that line and every one after it.
+            return "a header line is not `name: value`"
+        for name, value in headers.items():
+            if not _TOKEN.fullmatch(name):
+                return "a header name is not a token"
+            if _CONTROL.search(value):
+                return "a header value has a control character or a folded line"
+        hosts = headers.get_all("Host") or []
+        if len(hosts) > 1 or (not hosts and self.request_version == "HTTP/1.1"):
+            return "a request has one Host header at most, and HTTP/1.1 one exactly"  # 9112 3.2
+        lengths = headers.get_all("Content-Length") or []
+        codings = headers.get_all("Transfer-Encoding") or []
+        # RFC 9112 6.3: two lengths (even equal ones, as `Content-Length: 2, 2` is) or a
+        # length beside a coding are two readings of where the body ends; and the server
+        # decodes no transfer coding but chunked, which HTTP/1.0 does not have.
+        if codings and (lengths or self.request_version != "HTTP/1.1"):
+            return "Transfer-Encoding goes without Content-Length, and in HTTP/1.1 only"
+        if codings and [coding.strip().lower() for coding in codings] != ["chunked"]:
+            return "the only transfer coding taken is chunked"
+        if len(lengths) > 1:
+            return "Content-Length is given more than once"
+        if lengths and not _DIGITS.fullmatch(lengths[0].strip()):
+            return "Content-Length is not a number of bytes"
+        return None
+
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        """The stdlib's refusals (a bad request line, headers too long) as problem documents."""
+        """The stdlib's refusals and ours (a bad request line or header, headers too long)
+        as problem documents, each one line in the log."""
         status = code if code in _PROBLEM_CODES else 400
+        detail = message or HTTPStatus(code).phrase
         self.close_connection = True
         if self.request_version == "HTTP/0.9":  # a request line it could not read
             self.request_version = "HTTP/1.0"  # the answer has a status line and headers
-        self._send(problem(status, message or HTTPStatus(code).phrase))
+        self._send(problem(status, detail))
+        log.info("%s %d refused: %s", printable(self.requestline), status, printable(detail))
 
     def _dispatch(self) -> None:
         started = time.perf_counter()
+        line = printable(f"{self.command} {self.path}")
         parts = urlsplit(self.path)
         request = HttpRequest(
             method=self.command,
@@ -178,12 +293,17 @@ class RequestHandler(BaseHTTPRequestHandler):
         try:
             response = self._respond(request)
         except Exception:
-            log.exception("local stack error on %s %s", self.command, self.path)
+            log.error(
+                "local stack error on %s\n%s", line, printable_traceback(traceback.format_exc())
+            )
             response = problem(500, "the local stack failed; see its log", "internal_error")
             self.close_connection = True
-        self._send(response)
+        # The local stack is one origin, as the WebUrl: CloudFront in front of the API.
+        self._send(
+            with_behaviour_headers(response, request.raw_path, self.server.behaviour_headers)
+        )
         elapsed = (time.perf_counter() - started) * 1000
-        log.info("%s %s %d %.1fms", self.command, self.path, response.status, elapsed)
+        log.info("%s %d %.1fms", line, response.status, elapsed)
 
     def _forwarded_headers(self) -> list[tuple[str, str]]:
         """The request's headers plus those API Gateway adds in front of a function."""
@@ -199,12 +319,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         return headers
 
     def _respond(self, request: HttpRequest) -> HttpResponse:
-        declared = (self.headers.get("Content-Length") or "0").strip()
-        if not declared.isdigit():
-            self.close_connection = True  # the body's end is unknown
-            return problem(400, "Content-Length is not a number of bytes")
+        declared = (self.headers.get("Content-Length") or "0").strip()  # digits: see above
         length = int(declared[:9]) if len(declared) <= 9 else MAX_PAYLOAD_BYTES + 1
-        chunked = self.headers.get("Transfer-Encoding", "").lower() == "chunked"
+        chunked = "Transfer-Encoding" in self.headers  # chunked alone: see _header_refusal
         try:
             body = self._read_chunked() if chunked else None
         except ValueError as error:
@@ -243,19 +360,27 @@ class RequestHandler(BaseHTTPRequestHandler):
         chunks: list[bytes] = []
         total = 0
         while True:
-            declared = self.rfile.readline().split(b";")[0].strip() or b"0"
+            declared = self._chunk_line().split(b";")[0].strip() or b"0"
             if not _CHUNK_SIZE.fullmatch(declared):
                 raise ValueError("a chunk size is not a hexadecimal number")
             size = int(declared, 16)
             if size == 0:
-                while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                while self._chunk_line() not in (b"\r\n", b"\n", b""):
                     pass  # trailers
                 return b"".join(chunks)
             total += size
             if total > MAX_PAYLOAD_BYTES:
                 return None
             chunks.append(self.rfile.read(size))
-            self.rfile.readline()
+            if self._chunk_line() not in (b"\r\n", b"\n"):
+                raise ValueError("a chunk is longer than its size")
+
+    def _chunk_line(self) -> bytes:
+        """One line of a chunked body, never more than _LINE_LIMIT bytes held in memory."""
+        line = self.rfile.readline(_LINE_LIMIT + 1)
+        if len(line) > _LINE_LIMIT:
+            raise ValueError("a line of the chunked body is too long")
+        return line
 
     def _send(self, response: HttpResponse) -> None:
         try:

@@ -35,3 +35,13 @@ def test_every_function_has_a_throttles_alarm_and_all_but_the_authorizer_an_erro
         function = properties["Dimensions"][0]["Value"]
         assert function == {"Ref": {"Fn::Sub": f"${{{identifier}}}Function"}}
         assert properties["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+
+
+def test_the_apis_answers_through_cloudfront_are_no_store() -> None:
+    """SAM's Cors answers preflights with a mock integration whose headers it lets no one
+    add to; CloudFront's `/v1/*` behaviour adds no-store where an answer has none."""
+    config = TEMPLATE.properties("WebDistribution")["DistributionConfig"]
+    (behaviour,) = [b for b in config["CacheBehaviors"] if b["PathPattern"] == "/v1/*"]
+    policy = TEMPLATE.properties(behaviour["ResponseHeadersPolicyId"]["Ref"])
+    items = policy["ResponseHeadersPolicyConfig"]["CustomHeadersConfig"]["Items"]
+    assert {"Header": "Cache-Control", "Value": "no-store", "Override": False} in items

@@ -263,6 +263,15 @@ def test_cors_preflight_answers_without_the_authorizer(client: Client) -> None:
     assert reply.header("Access-Control-Max-Age") == "600"
 
 
+def test_cors_preflight_of_a_path_with_any_is_the_preflight(client: Client) -> None:
+    """SAM gives the preflight to every path with no OPTIONS of its own, one with ANY too."""
+    reply = client.request("OPTIONS", "/v1/public/echo")
+    assert reply.status == 200
+    assert reply.body == b""
+    assert reply.header("Access-Control-Allow-Methods") == "DELETE,GET,HEAD,OPTIONS,PATCH,POST,PUT"
+    assert client.request("DELETE", "/v1/public/echo").json()["event"]["httpMethod"] == "DELETE"
+
+
 def test_request_over_api_gateways_limit_is_413(running: Running) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", running.client.port, timeout=10)
     try:
