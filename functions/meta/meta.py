@@ -1,8 +1,8 @@
-"""GET /v1/health and GET /v1/openapi.json (public)."""
+"""GET /v1/health (the table answers) and GET /v1/openapi.json (public)."""
 
 from aws_lambda_powertools.event_handler import Response
 
-from blackjack_service import responses
+from blackjack_service import factories, responses
 from blackjack_service.api import create_app, json_response, lambda_handler
 from blackjack_service.openapi import openapi_document
 
@@ -11,6 +11,7 @@ app = create_app()
 
 @app.get("/v1/health")
 def health() -> Response[str]:
+    factories.store().ping()  # a table that does not answer: 503 unavailable
     return json_response(responses.Health, {"status": "ok"})
 
 

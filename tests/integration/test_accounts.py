@@ -10,6 +10,7 @@ import pytest
 
 from .harness import Gateway
 from .helpers import Player, problem
+from .seeds import find_seed, use_seeds, value
 
 
 def test_register_and_login(api: Gateway) -> None:
@@ -214,6 +215,39 @@ def test_a_token_is_refused_from_its_exp_even_through_a_cached_authorization(
     reply = api.modules["me"].handler(dict(cached), LambdaContext())
     assert reply["statusCode"] == 401
     assert json.loads(reply["body"])["code"] == "unauthorized"
+
+
+def test_a_keyed_replay_is_refused_from_the_tokens_exp_through_a_cached_authorization(
+    alice: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 19: a keyed bet and action replayed 201/200 after `exp`, the authorizer's
+    # answer still cached. The expiry is checked before the key is looked at.
+    from .harness import LambdaContext
+
+    seed = find_seed(6, lambda s: value(s[0]) + value(s[2]) in (10, 11) and 2 <= value(s[1]) <= 9)
+    use_seeds(monkeypatch, seed)
+    bet = alice.post(
+        "/v1/tables/casino/rounds",
+        {"bets": [{"box": 0, "amount": 100}]},
+        headers={"Idempotency-Key": "bet-before-exp"},
+    )
+    assert bet.status == 201 and bet.body["status"] == "player_turn", bet.text
+    hit = alice.post(
+        "/v1/tables/casino/round/actions",
+        {"action": "hit"},
+        headers={"Idempotency-Key": "hit-before-exp"},
+    )
+    assert hit.status == 200, hit.text
+    for first in (bet, hit):
+        assert first.event is not None
+        expires_at = int(first.event["requestContext"]["authorizer"]["exp"])
+        monkeypatch.setattr(time, "time", lambda moment=expires_at - 1: moment)
+        replay = alice.api.modules["rounds"].handler(dict(first.event), LambdaContext())
+        assert (replay["statusCode"], replay["body"]) == (first.status, first.text)
+        monkeypatch.setattr(time, "time", lambda moment=expires_at: moment)
+        late = alice.api.modules["rounds"].handler(dict(first.event), LambdaContext())
+        assert late["statusCode"] == 401
+        assert json.loads(late["body"])["code"] == "unauthorized"
 
 
 GHOST_ROUTES = [

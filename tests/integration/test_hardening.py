@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from .harness import Gateway, LambdaContext
+from .harness import ROUTES, Gateway, LambdaContext
 from .helpers import Player, assert_ledger, balance, problem
 
 BET = {"bets": [{"box": 0, "amount": 100}]}
@@ -130,3 +130,52 @@ def test_every_api_response_is_no_store(
 ) -> None:
     reply = api.request(method, path, body, token=alice.token)
     assert reply.header("Cache-Control") == "no-store", (reply.status, reply.headers)
+
+
+@pytest.mark.parametrize("path", PUBLIC_POSTS + PRIVATE_POSTS)
+def test_a_body_sent_without_a_content_type_is_415(api: Gateway, alice: Player, path: str) -> None:
+    token = None if path in PUBLIC_POSTS else alice.token
+    sent = api.request("POST", path, raw="{}", token=token).event  # a real event, to edit
+    assert sent is not None
+    module = next(route.module for route in ROUTES if route.resource == sent["resource"])
+    for content_type in (None, ""):  # no header, or an empty one
+        headers = {k: v for k, v in sent["headers"].items() if k.lower() != "content-type"}
+        if content_type is not None:
+            headers["Content-Type"] = content_type
+        event = {
+            **sent,
+            "headers": headers,
+            "multiValueHeaders": {k: [v] for k, v in headers.items()},
+        }
+        response = api.modules[module].handler(event, LambdaContext())
+        assert response["statusCode"] == 415, (content_type, response)
+        assert json.loads(response["body"])["code"] == "unsupported_media_type"
+
+
+@pytest.mark.parametrize("path", PUBLIC_POSTS + PRIVATE_POSTS)
+def test_a_charset_other_than_utf8_is_415(api: Gateway, alice: Player, path: str) -> None:
+    for charset in ("iso-8859-1", "utf-16", '"latin1"'):
+        content_type = f"application/json; charset={charset}"
+        reply = _post(api, alice, path, '{"login": "caf\u00e9"}', **{"Content-Type": content_type})
+        problem(reply, 415, "unsupported_media_type")
+
+
+def test_utf8_named_any_way_is_json(api: Gateway) -> None:
+    for n, content_type in enumerate(
+        ["application/json; charset=UTF-8", 'application/json;charset="utf-8"']
+    ):
+        body = {"login": f"lena{n}xxx", "nick": "lena", "password": "pass1234"}
+        reply = api.request(
+            "POST", "/v1/users", raw=json.dumps(body), headers={"Content-Type": content_type}
+        )
+        assert reply.status == 201, reply.text
+
+
+@pytest.mark.parametrize("path", PUBLIC_POSTS + PRIVATE_POSTS)
+def test_a_name_twice_in_an_object_is_400(api: Gateway, alice: Player, path: str) -> None:
+    for raw in (
+        '{"login": "alice1", "login": "mallory1", "password": "password1"}',
+        '{"bets": [{"box": 0, "amount": 10, "amount": 5000}]}',
+        '{"action": "stand", "action": "double"}',
+    ):
+        problem(_post(api, alice, path, raw), 400, "malformed_request")

@@ -159,7 +159,9 @@ def test_a_request_makes_one_write_and_a_settling_one_two(alice: Player) -> None
 
 
 def test_ids_that_cannot_be_ours_are_not_found_unread(alice: Player) -> None:
-    for path in ("/v1/rounds/" + "a" * 1500, "/v1/shoes/" + "f" * 2000, "/v1/rounds/nope"):
+    # Issue 19: a round id of 1,019 characters and more, a shoe id of 1,100 and more, were
+    # 500 on DynamoDB Local: a key over DynamoDB's limits, which moto does not enforce.
+    for path in ("/v1/rounds/" + "a" * 1019, "/v1/shoes/" + "f" * 1100, "/v1/rounds/nope"):
         reply, made = _calls_of(alice, "GET", path)
         problem(reply, 404, "not_found")
         assert made == []

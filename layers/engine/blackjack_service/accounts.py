@@ -4,10 +4,14 @@ Passwords are hashed with Argon2id. The parameters (19 MiB, 2 passes, 1 lane: th
 minimum for Argon2id) keep a login well under a second on a small Lambda while costing an
 attacker memory per guess. An unknown login is checked against a dummy hash, so the
 answer time does not tell whether a login exists.
+
+Every attempt is counted (one atomic update) before its password is checked, so parallel
+attempts cannot outrun the lockout: a window checks at most five passwords. A login that
+is locked is refused without a hash: from this environment's memory once it has seen the
+lock, else from the one read every login makes.
 """
 
 import functools
-import math
 import time
 from collections.abc import Callable
 from decimal import Decimal
@@ -30,6 +34,7 @@ STARTING_BALANCE = Decimal(10000)
 CENT = Decimal("0.01")
 MAX_FAILURES = 5
 LOCK_SECONDS = 15 * 60
+LOCKS_REMEMBERED = 10_000  # by an environment: 1.4 MB at most, of logins of 32 characters
 
 _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 
@@ -43,6 +48,11 @@ class AccountService:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
+        # The locks this environment has seen, by login, to their end: a lock ends only
+        # then (while it holds even the right password is refused, and a success counted
+        # before it does not clear it), so a flood at a locked login is refused from
+        # memory, with no read.
+        self._locks: dict[str, int] = {}
 
     def register(self, request: RegisterRequest) -> dict[str, Any]:
         profile = Profile(
@@ -55,21 +65,26 @@ class AccountService:
         return {"login": profile.login, "nick": profile.nick, "balance": money(profile.balance)}
 
     def login(self, request: SessionRequest) -> dict[str, Any]:
+        """A token for the right password. Every attempt is counted before its password is
+        checked, so parallel attempts cannot outrun the count: a window checks at most
+        MAX_FAILURES passwords, and a success clears it."""
         key = request.login.lower()
         now = int(self.clock())
+        if self._locks.get(key, 0) > now:
+            raise _locked(self._locks[key] - now)
         profile, attempts, player = self.store.get_login(key)
-        if attempts is not None and attempts.locked_until > now:
-            retry = attempts.locked_until - now
-            raise TooManyAttempts(
-                f"too many failed logins; try again in {retry} seconds",
-                headers={"Retry-After": str(retry)},
-            )
+        if attempts is not None:  # a login the table refuses costs this one read, no hash
+            self._refuse_while_counted_out(key, attempts, attempts.failures, now)
+        counted = self.store.add_login_attempt(key, now, LOCK_SECONDS)
+        self._refuse_while_counted_out(key, counted, counted.failures - 1, now)
         if not self._password_matches(profile, request.password):
-            self._count_failure(key, attempts, now)
+            if counted.failures == MAX_FAILURES and self.store.lock_login(
+                key, counted, until=now + LOCK_SECONDS
+            ):
+                self._remember_lock(key, now + LOCK_SECONDS, now)
             raise BadCredentials("wrong login or password")
         assert profile is not None
-        if attempts is not None:
-            self.store.clear_login_attempts(key)
+        self.store.clear_login_attempts(key, now)
         token, expires_in = issue(Identity(login=profile.login, nick=profile.nick), now)
         balance = profile.balance if player is None else player.balance
         return {
@@ -99,6 +114,27 @@ class AccountService:
             },
         }
 
+    def _refuse_while_counted_out(
+        self, key: str, attempts: LoginAttempts, before: int, now: int
+    ) -> None:
+        """TooManyAttempts while the login is locked, or while its window already counts
+        MAX_FAILURES attempts `before` this one: those still checking their password lock
+        the login if the fifth fails, or clear the count if one succeeds, within a second."""
+        if attempts.locked_until > now:
+            self._remember_lock(key, attempts.locked_until, now)
+            raise _locked(attempts.locked_until - now)
+        if before >= MAX_FAILURES and attempts.window_start + LOCK_SECONDS > now:
+            raise TooManyAttempts(
+                "too many attempts at once; try again in a second", headers={"Retry-After": "1"}
+            )
+
+    def _remember_lock(self, key: str, until: int, now: int) -> None:
+        if len(self._locks) >= LOCKS_REMEMBERED:  # a flood of many logins: keep what holds
+            self._locks = {login: end for login, end in self._locks.items() if end > now}
+            if len(self._locks) >= LOCKS_REMEMBERED:
+                self._locks.clear()
+        self._locks[key] = until
+
     @staticmethod
     def _password_matches(profile: Profile | None, password: str) -> bool:
         stored = _dummy_hash() if profile is None else profile.password_hash
@@ -108,16 +144,12 @@ class AccountService:
             return False
         return profile is not None
 
-    def _count_failure(self, key: str, attempts: LoginAttempts | None, now: int) -> None:
-        """Failures count within a 15-minute window from the first; the 5th locks the login
-        for 15 minutes. The item expires (TTL) once neither window nor lock matters."""
-        if attempts is None or attempts.window_start + LOCK_SECONDS <= now:
-            attempts = LoginAttempts(failures=0, window_start=now, locked_until=0)
-        attempts.failures += 1
-        if attempts.failures >= MAX_FAILURES:
-            attempts.locked_until = now + LOCK_SECONDS
-        expires_at = max(attempts.window_start + LOCK_SECONDS, attempts.locked_until)
-        self.store.put_login_attempts(key, attempts, expires_at=math.ceil(expires_at) + 60)
+
+def _locked(retry: int) -> TooManyAttempts:
+    return TooManyAttempts(
+        f"too many failed logins; try again in {retry} seconds",
+        headers={"Retry-After": str(retry)},
+    )
 
 
 def _number(value: int | Decimal) -> int | float:

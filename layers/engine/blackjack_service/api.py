@@ -61,6 +61,12 @@ _TOO_MANY_DIGITS = "Exceeds the limit"
 _THROTTLING = frozenset(
     {"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"}
 )
+# The table could not be reached, after the store's retries: DynamoDB's own failures, and
+# botocore's bases of the errors of a connection that failed, closed or timed out
+# (EndpointConnectionError, ConnectTimeoutError, ConnectionClosedError, ReadTimeoutError).
+_UNAVAILABLE = frozenset({"InternalServerError", "ServiceUnavailable"})
+_UNREACHABLE = frozenset({"ConnectionError", "HTTPClientError"})
+UNAVAILABLE_RETRY_S = 2  # the store has retried once already; a restarted table needs a moment
 
 
 def json_response(
@@ -172,9 +178,8 @@ def _check_body(event: LambdaEvent) -> Response[str] | None:
     if size > MAX_BODY_BYTES:
         return problem_of(PayloadTooLarge(f"the body is over {MAX_BODY_BYTES} bytes"))
     content_type = _header(event, "content-type")
-    media_type = (content_type or "application/json").split(";")[0].strip().lower()
-    if raw and media_type != "application/json":
-        return problem_of(UnsupportedMediaType("send the body as application/json"))
+    if raw and not _is_json(content_type):
+        return problem_of(UnsupportedMediaType("send the body as application/json, in UTF-8"))
     if content_type is not None:  # media types are case-insensitive; the resolver's check is not
         _set_header(event, "content-type", content_type.lower())
     if event.get("isBase64Encoded"):
@@ -184,9 +189,11 @@ def _check_body(event: LambdaEvent) -> Response[str] | None:
             return problem_of(MalformedRequest("the body is not UTF-8 JSON"))
         event["body"], event["isBase64Encoded"] = body, False
     try:
-        parsed = json.loads(body, parse_constant=_refuse_constant)
+        parsed = json.loads(body, parse_constant=_refuse_constant, object_pairs_hook=_object)
     except RecursionError:
         return problem_of(MalformedRequest("the body is nested too deeply"))
+    except _DuplicateName as error:
+        return problem_of(MalformedRequest(str(error)))
     except ValueError as error:
         if _TOO_MANY_DIGITS in str(error):  # valid JSON, but no field takes such a number
             return problem_of(ValidationFailed("a number has too many digits"))
@@ -194,6 +201,34 @@ def _check_body(event: LambdaEvent) -> Response[str] | None:
     if not isinstance(parsed, dict):
         return problem_of(MalformedRequest("the body must be a JSON object"))
     return None
+
+
+def _is_json(content_type: str | None) -> bool:
+    """application/json (any case), in UTF-8 if it names a charset: JSON between systems is
+    UTF-8 (RFC 8259), and a body read in another charset than its sender's would differ."""
+    if content_type is None:
+        return False
+    media_type, *parameters = content_type.split(";")
+    if media_type.strip().lower() != "application/json":
+        return False
+    for parameter in parameters:
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() != "utf-8":
+            return False
+    return True
+
+
+class _DuplicateName(ValueError):
+    pass
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose names are unique: with a name twice, two readers of one body may
+    take different values (RFC 8259 4), so it is refused rather than the last one kept."""
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        raise _DuplicateName("a name appears twice in an object of the body")
+    return document
 
 
 def _refuse_constant(name: str) -> Any:
@@ -252,15 +287,34 @@ def _not_found(_: NotFoundError) -> Response[str]:
 
 
 def _unexpected(error: Exception) -> Response[str]:
-    # botocore's ClientError, recognised by shape: botocore stays unimported until used.
-    aws_code = getattr(error, "response", {}).get("Error", {}).get("Code")
+    # botocore's errors, recognised by shape: botocore stays unimported until used. A
+    # ClientError's `response` is the parsed answer (a timeout's is None).
+    response = getattr(error, "response", None)
+    aws_code = response.get("Error", {}).get("Code") if isinstance(response, dict) else None
     if aws_code in _THROTTLING:
         logger.warning("throttled by DynamoDB", extra={"aws_code": aws_code})
         return problem(
             429, "throttled", "the service is busy; retry in a second", {"Retry-After": "1"}
         )
+    if aws_code in _UNAVAILABLE or _is_unreachable(error):
+        # A write may have landed unanswered: a retry with its Idempotency-Key replays it.
+        logger.warning("the table is unavailable", extra={"error": aws_code or repr(error)})
+        return problem(
+            503,
+            "unavailable",
+            "the service cannot reach its data; retry shortly (a write with the same "
+            "Idempotency-Key: it may have been done)",
+            {"Retry-After": str(UNAVAILABLE_RETRY_S)},
+        )
     logger.exception("unexpected error")
     return problem(500, "internal_error", "something went wrong; the request may be retried")
+
+
+def _is_unreachable(error: Exception) -> bool:
+    return any(
+        kind.__module__ == "botocore.exceptions" and kind.__name__ in _UNREACHABLE
+        for kind in type(error).__mro__
+    )
 
 
 def _uncacheable(response: LambdaResponse) -> LambdaResponse:

@@ -83,6 +83,7 @@ class Operation:
     errors: tuple[int, ...] = ()
     parameters: tuple[dict[str, Any], ...] = ()
     links: dict[str, Any] | None = None
+    reads_table: bool = True  # then 503 when the table cannot be reached
 
 
 # Keyed by the route's event name in template.yaml, which gives its method and path.
@@ -90,7 +91,7 @@ _OPERATIONS: dict[str, Operation] = {
     "Register": Operation("Register", responses.User, body=RegisterRequest, ok=201, errors=(409,)),
     "Login": Operation("Log in", responses.Session, body=SessionRequest, errors=(401, 429)),
     "Me": Operation("The user's profile and stats", responses.Me),
-    "Tables": Operation("The tables and their rules", responses.Tables),
+    "Tables": Operation("The tables and their rules", responses.Tables, reads_table=False),
     "Seat": Operation(
         "The user's seat at a table",
         responses.SeatView,
@@ -132,6 +133,7 @@ _OPERATIONS: dict[str, Operation] = {
         "The table's strategy card",
         responses.StrategyCard,
         errors=(404,),
+        reads_table=False,
     ),
     "History": Operation(
         "Settled rounds, last first",
@@ -162,7 +164,7 @@ _OPERATIONS: dict[str, Operation] = {
         errors=(404,),
     ),
     "Health": Operation("Health", responses.Health),
-    "OpenApi": Operation("This document", responses.OpenApiDocument),
+    "OpenApi": Operation("This document", responses.OpenApiDocument, reads_table=False),
 }
 
 
@@ -184,6 +186,8 @@ def _operation(route: Route, operation: Operation) -> dict[str, Any]:
     codes = set(operation.errors) | {429} | ({401} if not route.public else set())
     if operation.body is not None:
         codes |= {400, 413, 415, 422}
+    if operation.reads_table:
+        codes.add(503)
     for status in sorted(codes):
         answers[str(status)] = {
             "description": "Problem",

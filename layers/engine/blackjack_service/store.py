@@ -11,7 +11,8 @@ Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
   keys): `USER#<login>` / `PLAYER`
 - settled round (`SettledRound`: replayable, with its net): `USER#<login>` /
   `ROUND#<round_id>`, and in `gsi1`: `HISTORY#<login>` / `<settled at, µs, 16 digits>#<round_id>`
-- failed logins (`LoginAttempts`, expire by TTL): `LOGIN#<login>` / `ATTEMPTS`
+- login attempts since the last success (`LoginAttempts`, expire by TTL): `LOGIN#<login>` /
+  `ATTEMPTS`
 - stored before the player item, read only: seats `SEAT#<table>`, shoes `SHOE#<shoe_id>`,
   ledger entries `LEDGER#…` (see `legacy`)
 
@@ -57,10 +58,23 @@ if TYPE_CHECKING:
 
     from . import legacy
 
+# How long a call may take before the request is answered 503 (api.py): botocore's defaults
+# (60 s to connect and to read, and DynamoDB's 10 attempts, from 50 ms of backoff doubling)
+# held a request 25.6 s when the table was gone. DynamoDB answers in milliseconds; a second
+# to connect and two to read leave a loaded machine room, and one retry (standard mode:
+# at most a second of backoff, and a quota that stops retry storms) rides out a dropped
+# connection or a throttled call. A table that refuses connections costs at most a second;
+# one that hangs, 2 x (1 + 2) s and the backoff, within the functions' Timeout of 10 s.
+CONNECT_TIMEOUT_S = 1
+READ_TIMEOUT_S = 2
+ATTEMPTS_PER_CALL = 2
 PROFILE = "PROFILE"
 PLAYER = "PLAYER"
 ATTEMPTS = "ATTEMPTS"
 HISTORY_INDEX = "gsi1"
+# Tries at counting a login attempt: each loses only to an attempt that started a new
+# window (which it then counts in), so two are enough and a third is slack.
+_ATTEMPT_WRITES = 3
 
 
 @functools.cache
@@ -117,9 +131,22 @@ class Store:
     def client(self) -> DynamoDBClient:
         if self._client is None:
             import boto3
+            from botocore.config import Config  # loaded with boto3's client anyway
 
-            self._client = boto3.client("dynamodb")
+            self._client = boto3.client(
+                "dynamodb",
+                config=Config(
+                    connect_timeout=CONNECT_TIMEOUT_S,
+                    read_timeout=READ_TIMEOUT_S,
+                    retries={"mode": "standard", "total_max_attempts": ATTEMPTS_PER_CALL},
+                ),
+            )
         return self._client
+
+    def ping(self) -> None:
+        """Read a key no item has (eventually consistent: half a read unit): returns when
+        the table answers; raises what the client raised when it does not."""
+        self.client.get_item(TableName=self.table_name, Key=_key("HEALTH", "PING"))
 
     # ---- accounts -------------------------------------------------------------------
 
@@ -150,18 +177,90 @@ class Store:
             None if player is None else player_codec.record(player),
         )
 
-    def put_login_attempts(self, login_key: str, attempts: LoginAttempts, expires_at: int) -> None:
-        self.client.put_item(
-            TableName=self.table_name,
-            Item=_item(
-                f"LOGIN#{login_key}",
-                ATTEMPTS,
-                {**attempts_codec.attributes(attempts), "expires_at": expires_at},
-            ),
-        )
+    def add_login_attempt(self, login_key: str, now: int, window_seconds: int) -> LoginAttempts:
+        """Count one more attempt at the login, atomically (an `ADD`, so parallel attempts
+        each get a count of their own), and return the count with it: in the window under
+        way, or in a new window from `now` once the last window and its lock are both over
+        (the reset is conditional on that, so a lock is never cut short). The item expires
+        (TTL) a minute after its window."""
+        key = _key(f"LOGIN#{login_key}", ATTEMPTS)
+        over, expires = now - window_seconds, now + window_seconds + 60
+        values = _to_item({":one": 1, ":zero": 0, ":now": now, ":over": over, ":expires": expires})
+        fresh = LoginAttempts(failures=1, window_start=now, locked_until=0)
+        for _ in range(_ATTEMPT_WRITES):
+            try:
+                counted = self.client.update_item(
+                    TableName=self.table_name,
+                    Key=key,
+                    UpdateExpression="ADD failures :one SET "
+                    "window_start = if_not_exists(window_start, :now), "
+                    "locked_until = if_not_exists(locked_until, :zero), "
+                    "expires_at = if_not_exists(expires_at, :expires)",
+                    ConditionExpression="attribute_not_exists(pk) "
+                    "OR window_start > :over OR locked_until > :now",
+                    ExpressionAttributeValues=values,
+                    ReturnValues="ALL_NEW",
+                )
+                return attempts_codec.record(_from_item(counted["Attributes"]))
+            except _client_error() as error:
+                if _error_code(error) != "ConditionalCheckFailedException":
+                    raise
+            # The window and its lock are over: a new window, unless another attempt
+            # started one first (then this one counts in it).
+            try:
+                self.client.put_item(
+                    TableName=self.table_name,
+                    Item={
+                        **key,
+                        **_to_item(attempts_codec.attributes(fresh)),
+                        "expires_at": values[":expires"],
+                    },
+                    ConditionExpression="window_start <= :over AND locked_until <= :now",
+                    ExpressionAttributeValues={k: values[k] for k in (":over", ":now")},
+                )
+                return fresh
+            except _client_error() as error:
+                if _error_code(error) != "ConditionalCheckFailedException":
+                    raise
+        raise Conflict("lost a race with concurrent logins; try again")
 
-    def clear_login_attempts(self, login_key: str) -> None:
-        self.client.delete_item(TableName=self.table_name, Key=_key(f"LOGIN#{login_key}", ATTEMPTS))
+    def lock_login(self, login_key: str, attempts: LoginAttempts, until: int) -> bool:
+        """Lock the login until `until`, if its window is still the one of `attempts` and
+        counts as many attempts (a success may have cleared it meanwhile); whether it did."""
+        try:
+            self.client.update_item(
+                TableName=self.table_name,
+                Key=_key(f"LOGIN#{login_key}", ATTEMPTS),
+                UpdateExpression="SET locked_until = :until, expires_at = :expires",
+                ConditionExpression="window_start = :window AND failures >= :failures",
+                ExpressionAttributeValues=_to_item(
+                    {
+                        ":until": until,
+                        ":expires": until + 60,
+                        ":window": attempts.window_start,
+                        ":failures": attempts.failures,
+                    }
+                ),
+            )
+        except _client_error() as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
+            return False
+        return True
+
+    def clear_login_attempts(self, login_key: str, now: int) -> None:
+        """Forget the login's attempts, unless it is locked: a lock that the fifth failure
+        of attempts counted before this one set meanwhile holds to its end."""
+        try:
+            self.client.delete_item(
+                TableName=self.table_name,
+                Key=_key(f"LOGIN#{login_key}", ATTEMPTS),
+                ConditionExpression="attribute_not_exists(pk) OR locked_until <= :now",
+                ExpressionAttributeValues=_to_item({":now": now}),
+            )
+        except _client_error() as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
 
     # ---- the player -----------------------------------------------------------------
 
