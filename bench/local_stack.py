@@ -34,8 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from local_stack.dynamodb_local import DynamoDBLocal, free_port
-from local_stack.store import DYNAMODB_DIR
+from local_stack.dynamodb_local import free_port
+from local_stack.store import Store
+from local_stack.template import Template
 
 REPO = Path(__file__).resolve().parent.parent
 SECONDS = float(os.environ.get("BENCH_LOCAL_STACK_SECONDS", "10"))
@@ -242,14 +243,10 @@ def flooded(port: int, seconds: float = SECONDS) -> dict[str, Any]:
 def seed_rounds(data_dir: Path, login: str, rounds_played: int, rounds: int) -> int:
     """Copy every item of `login` (who played rounds_played rounds) under new logins until
     the table holds `rounds` more rounds; the stack must be stopped. Items written."""
-    engine = DynamoDBLocal(data_dir / DYNAMODB_DIR)
-    engine.start()
+    store = Store(Template.from_file(REPO / "template.yaml"), data_dir)
+    store.start()  # DynamoDB Local behind its forwarder: only the store's clients get in
     try:
-        import boto3
-
-        client = boto3.session.Session(
-            region_name="us-east-1", aws_access_key_id="local", aws_secret_access_key="local"
-        ).client("dynamodb", endpoint_url=engine.endpoint)
+        client = store.client("dynamodb")
         (table,) = client.list_tables()["TableNames"]
         pages = client.get_paginator("scan").paginate(TableName=table)
         items = [i for page in pages for i in page["Items"] if login in json.dumps(i)]
@@ -270,7 +267,7 @@ def seed_rounds(data_dir: Path, login: str, rounds_played: int, rounds: int) -> 
             list(pool.map(write, batches))
         return sum(len(b) for b in batches)
     finally:
-        engine.stop()
+        store.stop()
 
 
 def after_many_rounds(seconds: float = SECONDS) -> dict[str, Any]:

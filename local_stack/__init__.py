@@ -5,7 +5,9 @@ side by side in pools of execution environments, behind an API Gateway look-alik
 (routes, the Lambda TOKEN authorizer, gateway responses, throttling), keeps DynamoDB in
 DynamoDB Local (a child JVM) and the secrets under DATA_DIR, and serves web/ at `/`.
 Modules: template (loading, intrinsics), store (tables, secrets, DATA_DIR),
-dynamodb_local (the JVM), secrets (Secrets Manager), runtime (functions), events
+dynamodb_local (the JVM, restarted when it dies), netns (its network namespace),
+forwarder (its one door, for signed requests), sigv4 (the stack's credentials and their
+check), secrets (Secrets Manager), runtime (functions), events
 (Lambda messages), gateway (API Gateway), stack (the template's wiring), server (HTTP),
 __main__ (the command).
 """

@@ -4,6 +4,8 @@ A secret's value is generated once, as CloudFormation's GenerateSecretString wou
 and kept in `DATA_DIR/secrets.json` (0600), so tokens signed before a restart stay
 valid. The functions read it with their own boto3 client, pointed here by
 `AWS_ENDPOINT_URL_SECRETS_MANAGER`: the JSON protocol's GetSecretValue and DescribeSecret.
+Loopback is open to every local user: only a request signed with the stack's
+credentials (local_stack.sigv4) is answered, any other gets a 403.
 """
 
 from __future__ import annotations
@@ -14,12 +16,11 @@ import os
 import secrets
 import string
 import tempfile
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from local_stack.sigv4 import Credentials, SignedRequestHandler, SignedServer
 from local_stack.template import ACCOUNT_ID, REGION, Physical, Template
 
 SECRETS_FILE = "secrets.json"
@@ -82,17 +83,17 @@ def secret_arn(name: str) -> str:
 class SecretsManager:
     """The template's secrets, generated once, answered over HTTP on a loopback port."""
 
-    def __init__(self, template: Template, data_dir: Path) -> None:
+    def __init__(self, template: Template, data_dir: Path, credentials: Credentials) -> None:
         self.template = template
+        self.credentials = credentials
         self.path = data_dir / SECRETS_FILE
         self.values: dict[str, tuple[str, str]] = {}  # ARN and name -> (ARN, value)
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._server: SignedServer[SecretsManager] | None = None
 
     @property
     def endpoint(self) -> str:
         assert self._server is not None
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return self._server.endpoint
 
     def start(self) -> None:
         saved: dict[str, str] = json.loads(self.path.read_text()) if self.path.exists() else {}
@@ -112,16 +113,11 @@ class SecretsManager:
             self.template.physical[logical_id] = Physical(ref=arn, attributes={"Id": arn})
         if changed:
             atomic_write(self.path, json.dumps(saved, indent=1).encode())
-        self._server = _SecretsServer(("127.0.0.1", 0), self)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True
-        )
-        self._thread.start()
+        self._server = SignedServer(_SecretsHandler, self, "secrets-manager")
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            self._server.stop()
             self._server = None
 
     def answer(self, target: str, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -143,33 +139,23 @@ class SecretsManager:
         return 200, body
 
 
-class _SecretsServer(ThreadingHTTPServer):
-    daemon_threads = True
+class _SecretsHandler(SignedRequestHandler):
+    server: SignedServer[SecretsManager]
+    service = "secretsmanager"
+    content_type = "application/x-amz-json-1.1"
 
-    def __init__(self, address: tuple[str, int], manager: SecretsManager) -> None:
-        super().__init__(address, _SecretsHandler)
-        self.manager = manager
+    def credentials(self) -> Credentials:
+        return self.server.owner.credentials
 
-
-class _SecretsHandler(BaseHTTPRequestHandler):
-    server: _SecretsServer
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
+    def answer(
+        self, headers: list[tuple[str, str]], body: bytes
+    ) -> tuple[int, list[tuple[str, str]], bytes]:
         try:
-            request = json.loads(self.rfile.read(length) or b"{}")
+            request = json.loads(body or b"{}")
         except ValueError:
             request = {}
-        status, body = self.server.manager.answer(
-            self.headers.get("X-Amz-Target", ""), request if isinstance(request, dict) else {}
+        target = next((v for k, v in headers if k.lower() == "x-amz-target"), "")
+        status, document = self.server.owner.answer(
+            target, request if isinstance(request, dict) else {}
         )
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/x-amz-json-1.1")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the stack logs the API's requests, not the functions' calls."""
+        return status, [("Content-Type", self.content_type)], json.dumps(document).encode()

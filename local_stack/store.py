@@ -7,8 +7,11 @@ start, found again on later ones. DATA_DIR holds the server seeds of shoes in pl
 password hashes: it is made 0700 and everything in it 0600.
 
 The functions reach both services through the AWS SDK's endpoint variables
-(`AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL_SECRETS_MANAGER`) with dummy credentials,
-so nothing they do can reach real AWS.
+(`AWS_ENDPOINT_URL_DYNAMODB`: the forwarder, local_stack.forwarder, in front of the JVM;
+`AWS_ENDPOINT_URL_SECRETS_MANAGER`) with credentials made afresh at each start
+(local_stack.sigv4): both endpoints answer only requests signed with them, and nothing
+the functions do can reach real AWS. The stack's execution environments and its own
+clients (`client()`) are the only holders of these credentials.
 """
 
 from __future__ import annotations
@@ -20,19 +23,14 @@ from typing import Any
 import boto3
 
 from local_stack.dynamodb_local import DynamoDBLocal
+from local_stack.forwarder import Forwarder
 from local_stack.secrets import SecretsManager
+from local_stack.sigv4 import Credentials
 from local_stack.template import ACCOUNT_ID, REGION, Physical, Template
 
 DYNAMODB_DIR = "dynamodb"
 
-# Dummy settings so that nothing the functions do can ever reach real AWS.
-AWS_ENVIRONMENT: dict[str, str] = {
-    "AWS_DEFAULT_REGION": REGION,
-    "AWS_REGION": REGION,
-    "AWS_ACCESS_KEY_ID": "local",
-    "AWS_SECRET_ACCESS_KEY": "local",
-    "AWS_SESSION_TOKEN": "local",
-}
+REGION_ENVIRONMENT = {"AWS_DEFAULT_REGION": REGION, "AWS_REGION": REGION}
 
 
 def table_request(name: str, props: dict[str, Any]) -> dict[str, Any]:
@@ -109,14 +107,26 @@ class Store:
     def __init__(self, template: Template, data_dir: Path) -> None:
         self.template = template
         self.data_dir = data_dir
+        self.credentials = Credentials.fresh()
         self.dynamodb = DynamoDBLocal(data_dir / DYNAMODB_DIR)
-        self.secrets = SecretsManager(template, data_dir)
+        self.forwarder = Forwarder(self.dynamodb, self.credentials)
+        self.secrets = SecretsManager(template, data_dir, self.credentials)
+
+    @property
+    def available(self) -> bool:
+        """Whether DynamoDB Local answers (False while it restarts after its death)."""
+        return self.dynamodb.available
 
     def start(self) -> None:
-        """Start DynamoDB Local and the secrets; create the tables a first start lacks."""
+        """Start DynamoDB Local, its forwarder and the secrets; create the tables a first
+        start lacks."""
         secure_directory(self.data_dir)
+        # The functions' clients come from boto3's default session, shared by the process,
+        # which keeps the first credentials it read: an earlier stack's, in this process.
+        boto3.DEFAULT_SESSION = None
         self.dynamodb.start()
         try:
+            self.forwarder.start()
             self.secrets.start()
             self._create_tables()
         except BaseException:
@@ -125,24 +135,26 @@ class Store:
 
     def stop(self) -> None:
         self.secrets.stop()
+        self.forwarder.stop()
         self.dynamodb.stop()
 
     def environment(self) -> dict[str, str]:
         """What a function's environment needs to reach these services, and only them."""
         return {
-            **AWS_ENVIRONMENT,
-            "AWS_ENDPOINT_URL_DYNAMODB": self.dynamodb.endpoint,
+            **REGION_ENVIRONMENT,
+            **self.credentials.environment(),
+            "AWS_ENDPOINT_URL_DYNAMODB": self.forwarder.endpoint,
             "AWS_ENDPOINT_URL_SECRETS_MANAGER": self.secrets.endpoint,
         }
 
     def client(self, service: str) -> Any:
         """A boto3 client on the local service (DynamoDB Local or the secrets)."""
-        endpoint = self.dynamodb.endpoint if service == "dynamodb" else self.secrets.endpoint
+        endpoint = self.forwarder.endpoint if service == "dynamodb" else self.secrets.endpoint
         session = boto3.session.Session(  # not the default one: the functions' own
             region_name=REGION,
-            aws_access_key_id="local",
-            aws_secret_access_key="local",
-            aws_session_token="local",
+            aws_access_key_id=self.credentials.access_key_id,
+            aws_secret_access_key=self.credentials.secret_access_key,
+            aws_session_token=self.credentials.session_token,
         )
         return session.client(service, endpoint_url=endpoint)  # type: ignore[call-overload]
 
