@@ -53,7 +53,8 @@ def test_a_huge_insurance_amount_is_validated_not_500(alice: Player) -> None:
     reply = alice.post(
         "/v1/tables/bicycle/round/actions", {"action": "insurance", "amount": 1.25e168}
     )
-    problem(reply, 409, "no_round")  # a valid multiple of 0.5: the service then finds no round
+    # A multiple of 0.5, but over half of any table's largest bet (the document's maximum).
+    problem(reply, 422, "validation_error")
 
 
 @pytest.mark.parametrize("path", PUBLIC_POSTS + PRIVATE_POSTS)
@@ -68,6 +69,16 @@ def test_an_if_match_of_thousands_of_digits_is_stale(alice: Player) -> None:
     reply = alice.post("/v1/tables/european/round/actions", {"action": "stand"}, headers=headers)
     # The precondition comes first (RFC 9110 13.2.2), even where the deal settled the round.
     problem(reply, 412, "stale_state")
+
+
+@pytest.mark.parametrize("if_match", ["", '"7', '"seven"', '"7", "8"'])
+def test_an_if_match_outside_the_documents_syntax_is_invalid_not_stale(
+    alice: Player, if_match: str
+) -> None:
+    alice.post("/v1/tables/european/rounds", BET)
+    headers = {"If-Match": if_match}
+    reply = alice.post("/v1/tables/european/round/actions", {"action": "stand"}, headers=headers)
+    problem(reply, 422, "validation_error")
 
 
 def test_an_idempotency_key_is_scoped_to_the_route_not_its_spelling(

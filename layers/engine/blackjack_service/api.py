@@ -39,7 +39,7 @@ from .errors import (
     ValidationFailed,
 )
 from .identity import Identity, caller
-from .models import IDEMPOTENCY_KEY_PATTERN
+from .models import IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN
 from .observability import logger, metrics, tracer
 from .problems import LambdaEvent, LambdaResponse, problem, problem_of, proxy_response
 from .settings import settings
@@ -53,7 +53,8 @@ CACHE_CONTROL_HEADER = {"Cache-Control": ["no-store"]}
 _GAME_ERROR_STATUS = {"illegal_action": 409, "bet_out_of_limits": 422, "validation_error": 422}
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
-_ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')  # longer: no version, so stale
+_IF_MATCH = re.compile(IF_MATCH_PATTERN)
+_VERSION_DIGITS = 18  # longer: no version, so stale
 _NO_VERSION = 0  # seats start at version 1
 # Python's guard against quadratic int parsing (sys.get_int_max_str_digits), as it words it.
 _TOO_MANY_DIGITS = "Exceeds the limit"
@@ -92,11 +93,17 @@ def etag(version: int) -> dict[str, str]:
 
 def expected_version(if_match: str | None) -> int | None:
     """The seat version an `If-Match` header asks for; None when any will do (no header,
-    or `*`: RFC 9110). A tag that is no version asks for one no seat is at."""
-    if if_match is None or if_match.strip() == "*":
+    or `*`: RFC 9110). The header has the document's syntax (IF_MATCH_PATTERN), or the
+    request is invalid; a version of more digits than any seat reaches is stale."""
+    if if_match is None:
         return None
-    match = _ETAG.fullmatch(if_match)
-    return _NO_VERSION if match is None else int(match.group(1))
+    match = _IF_MATCH.fullmatch(if_match)
+    if match is None:
+        raise ValidationFailed('If-Match is * or a round\'s ETag, "<version>"')
+    digits = match.group(2) or match.group(3)
+    if digits is None:  # `*`
+        return None
+    return int(digits) if len(digits) <= _VERSION_DIGITS else _NO_VERSION
 
 
 def create_app() -> APIGatewayRestResolver:

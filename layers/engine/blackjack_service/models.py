@@ -2,18 +2,29 @@
 number, a string a JSON string) and closed (unknown fields are refused)."""
 
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    RootModel,
+    WithJsonSchema,
+)
 from pydantic.config import JsonDict
 
 from blackjack.actions import Action
 from blackjack.fairness import CLIENT_SEED_PATTERN
 from blackjack.money import is_multiple
-from blackjack.rules import TABLES
+from blackjack.rules import TABLES, Insurance
 
 NAME_PATTERN = r"^[A-Za-z0-9]{4,32}$"
 IDEMPOTENCY_KEY_PATTERN = r"^[ -~]{1,128}$"
+# `*` (any version), a round view's ETag, weak or strong (RFC 9110), or its version bare;
+# group 2 or 3 is the version.
+IF_MATCH_PATTERN = r'^(\*|(?:W/)?"([0-9]+)"|([0-9]+))$'
 TABLE_PATTERN = f"^({'|'.join(TABLES)})$"
 # Ids of ours: a shoe's is 32 hex digits, a round's its shoe's and its number in the shoe
 # (a round stored before the player item has 32 hex digits of its own).
@@ -54,37 +65,73 @@ def _two_decimals(amount: Decimal) -> Decimal:
     return amount
 
 
-def _coins(step: str) -> WithJsonSchema:
-    return WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "multipleOf": float(step)})
+def _number(low: Decimal, high: Decimal, step: Decimal) -> WithJsonSchema:
+    """The JSON schema of a number from low to high in steps of step. Validators and
+    fuzzers read `multipleOf` on the number as written (0.57 is a multiple of 0.01,
+    0.5700000000000001 is not), as the service does."""
+    bounds = {"minimum": low, "maximum": high, "multipleOf": step}
+    return WithJsonSchema(
+        {"type": "number", **{key: _json(value) for key, value in bounds.items()}}
+    )
 
 
+def _json(number: Decimal) -> int | float:
+    return int(number) if number == number.to_integral_value() else float(number)
+
+
+# What some table takes; the table in the path checks its own limits (bet_out_of_limits).
+BET_LOW = Decimal(min(table.min_bet for table in TABLES.values()))
+BET_HIGH = Decimal(max(table.max_bet for table in TABLES.values()))
+# Insurance is at most half the bet, at the tables that offer it.
+_INSURED = [table for table in TABLES.values() if table.rules.insurance is not Insurance.NONE]
+INSURANCE_HIGH = Decimal(max(table.max_bet for table in _INSURED)) / 2
 # Where the player may place the cut at any table; each table checks its own range.
 _CUT_RANGES = [table.rules.cut_range for table in TABLES.values() if table.rules.cut_range]
 CUT_LOW = min(low for low, _ in _CUT_RANGES)
 CUT_HIGH = max(high for _, high in _CUT_RANGES)
-# Every cut as an enum: a `multipleOf: 0.01` would let binary floats such as 0.5700000000000001
-# through, which the service refuses (at most two decimals).
-_CUTS = [float(cut / 100) for cut in range(int(CUT_LOW * 100), int(CUT_HIGH * 100) + 1)]
 
 JsonNumber = Annotated[Decimal, BeforeValidator(_json_number)]
-WholeCoins = Annotated[JsonNumber, _positive_multiple_of("1"), _coins("1")]
-HalfCoins = Annotated[JsonNumber, _positive_multiple_of("0.5"), _coins("0.5")]
+BetCoins = Annotated[JsonNumber, _positive_multiple_of("1"), _number(BET_LOW, BET_HIGH, Decimal(1))]
+InsuranceCoins = Annotated[
+    JsonNumber,
+    _positive_multiple_of("0.5"),
+    Field(le=INSURANCE_HIGH),  # over half of any bet: refused before the round is read
+    _number(Decimal("0.5"), INSURANCE_HIGH, Decimal("0.5")),
+]
 CutFraction = Annotated[
     JsonNumber,
     AfterValidator(_two_decimals),
     Field(ge=CUT_LOW, le=CUT_HIGH),  # Decimal bounds: 0.85 as a float is below Decimal 0.85
-    WithJsonSchema({"type": "number", "enum": _CUTS}),
+    _number(CUT_LOW, CUT_HIGH, CENT),
 ]
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]
 
 
+def _without_defaults(schema: JsonDict) -> None:
+    """A request's schema without its fields' defaults: openapi-typescript makes a
+    property with a default required (its defaultNonNullable), and these are optional."""
+    properties = schema.get("properties")
+    for field in properties.values() if isinstance(properties, dict) else ():
+        if isinstance(field, dict):
+            field.pop("default", None)
+
+
 class RequestModel(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(
+        strict=True, extra="forbid", frozen=True, json_schema_extra=_without_defaults
+    )
 
 
 def _example(example: JsonDict) -> ConfigDict:
     """The model's config with an example for the OpenAPI document (and its fuzzer)."""
-    return ConfigDict(**RequestModel.model_config, json_schema_extra={"examples": [example]})
+
+    def published(schema: JsonDict) -> None:
+        _without_defaults(schema)
+        schema["examples"] = [example]
+
+    config = RequestModel.model_config.copy()
+    config["json_schema_extra"] = published
+    return config
 
 
 class RegisterRequest(RequestModel):
@@ -106,7 +153,7 @@ class SessionRequest(RequestModel):
 
 class Bet(RequestModel):
     box: Annotated[int, Field(ge=0)]
-    amount: WholeCoins
+    amount: BetCoins
 
 
 class AiSeat(RequestModel):
@@ -123,9 +170,68 @@ class StartRoundRequest(RequestModel):
     cut: CutFraction | None = None
 
 
-class ActionRequest(RequestModel):
-    model_config = _example({"action": "stand"})
+class InsuranceRequest(RequestModel):
+    action: Literal[Action.INSURANCE]
+    amount: InsuranceCoins | None = None  # None: half the bet
 
-    # Strict mode would want an Action instance; the JSON string is matched by value.
-    action: Annotated[Action, Field(strict=False)]
-    amount: HalfCoins | None = None
+
+class _NoAmount(RequestModel):
+    """An action without an amount: only insurance takes one."""
+
+    amount: ClassVar[None] = None
+
+
+class HitRequest(_NoAmount):
+    action: Literal[Action.HIT]
+
+
+class StandRequest(_NoAmount):
+    action: Literal[Action.STAND]
+
+
+class DoubleRequest(_NoAmount):
+    action: Literal[Action.DOUBLE]
+
+
+class SplitRequest(_NoAmount):
+    action: Literal[Action.SPLIT]
+
+
+class SurrenderRequest(_NoAmount):
+    action: Literal[Action.SURRENDER]
+
+
+class EvenMoneyRequest(_NoAmount):
+    action: Literal[Action.EVEN_MONEY]
+
+
+class DeclineInsuranceRequest(_NoAmount):
+    action: Literal[Action.DECLINE_INSURANCE]
+
+
+_AnyAction = (
+    HitRequest
+    | StandRequest
+    | DoubleRequest
+    | SplitRequest
+    | SurrenderRequest
+    | InsuranceRequest
+    | EvenMoneyRequest
+    | DeclineInsuranceRequest
+)
+
+
+class ActionRequest(RootModel[Annotated[_AnyAction, Field(discriminator="action")]]):
+    """An action: one schema per action, told apart by `action`."""
+
+    # A discriminated union: a generated client gets a type per action, and an amount on
+    # insurance only.
+    model_config = ConfigDict(frozen=True, json_schema_extra={"examples": [{"action": "stand"}]})
+
+    @property
+    def action(self) -> Action:
+        return self.root.action
+
+    @property
+    def amount(self) -> Decimal | None:
+        return self.root.amount

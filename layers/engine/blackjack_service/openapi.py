@@ -24,6 +24,7 @@ from . import responses
 from .models import (
     CURSOR_PATTERN,
     IDEMPOTENCY_KEY_PATTERN,
+    IF_MATCH_PATTERN,
     TABLE_PATTERN,
     ActionRequest,
     RegisterRequest,
@@ -114,7 +115,14 @@ _OPERATIONS: dict[str, Operation] = {
         responses.RoundView,
         body=ActionRequest,
         errors=(404, 409, 412),
-        parameters=({"name": "If-Match", "in": "header", "schema": {"type": "string"}},),
+        parameters=(
+            {
+                "name": "If-Match",
+                "in": "header",
+                "required": False,
+                "schema": {"type": "string", "pattern": IF_MATCH_PATTERN},
+            },
+        ),
         links=_ROUND_LINKS,
     ),
     "Hint": Operation(
