@@ -5,14 +5,16 @@ BIN := $(VENV)/bin
 SAM_VENV := .venv-sam
 SAM := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam
 CHECKOV_VENV := .venv-checkov
+CLIENTS_VENV := .venv-clients
 # sam build for the python3.12 runtime needs that Python on PATH (pyenv's, where it is).
 PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12); \
 	do $$p -c '' 2>/dev/null && command -v $$p && break; done)
 
-.PHONY: run invoke test lint template browser unit integration e2e load fuzz bench simulate build deploy clean
+.PHONY: run invoke test lint openapi-types clients template browser unit integration e2e load fuzz bench simulate build deploy clean
 
 # A virtual environment in the target's folder, from the first prerequisite's requirements
-# (the tools that pin clashing versions, sam and checkov, each have their own).
+# (the tools that pin clashing versions, sam, checkov and openapi-python-client, each have
+# their own).
 define make_venv
 $(PYTHON) -m venv $(@D)
 	$(@D)/bin/pip install --quiet --upgrade pip
@@ -44,6 +46,9 @@ node_modules/.installed: package.json package-lock.json
 $(CHECKOV_VENV)/.installed: requirements/checkov.txt
 	$(make_venv)
 
+$(CLIENTS_VENV)/.installed: requirements/clients.txt
+	$(make_venv)
+
 ## run: the local stack (API + web client) on http://127.0.0.1:3000, no AWS, no Docker
 run: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m local_stack
@@ -57,8 +62,8 @@ invoke: $(VENV)/.installed node_modules/.installed
 		$(if $(ENV_VARS),--env-vars "$(ENV_VARS)")
 
 ## test: linters, template checks, a 30-second load test and every test (the browser tests in
-## Debian's chromium)
-test: lint template browser load node_modules/.installed
+## Debian's chromium; tests/clients generates a Python client with .venv-clients' generator)
+test: lint template browser load node_modules/.installed $(CLIENTS_VENV)/.installed
 	$(BIN)/python -m pytest
 	@if command -v node >/dev/null; then node --test web/js/; else echo "node not found: web/js unit tests skipped"; fi
 
@@ -68,13 +73,31 @@ browser:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@command -v chromium >/dev/null || echo "chromium not found (and not root to install it): browser tests will be skipped"
 
-lint: $(VENV)/.installed node_modules/.installed $(CHECKOV_VENV)/.installed
+lint: $(VENV)/.installed node_modules/.installed $(CHECKOV_VENV)/.installed openapi-types
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	PYTHONPATH=layers/engine $(BIN)/lint-imports --no-logo --no-cache
 	node_modules/.bin/biome check web/
+	node_modules/.bin/tsc --noEmit --project tsconfig.json
 	LOG_LEVEL=ERROR $(CHECKOV_VENV)/bin/checkov --file template.yaml --config-file .checkov.yaml
+
+# The OpenAPI document as the functions serve it (written without a stack: the settings
+# only have to be set), and openapi-typescript's types of it, which web/js/api.js is
+# type-checked against.
+openapi-types: $(VENV)/.installed node_modules/.installed
+	@mkdir -p clients/typescript
+	PYTHONPATH=layers/engine TABLE_NAME=unused TOKEN_SECRET_ARN=unused $(BIN)/python -c \
+		'import json, sys; from blackjack_service.openapi import openapi_document; json.dump(openapi_document(), sys.stdout, indent=2)' \
+		> clients/openapi.json
+	node_modules/.bin/openapi-typescript clients/openapi.json --output clients/typescript/api.d.ts
+
+## clients: clients/ for a mobile or web developer to start from, generated from the OpenAPI
+## document: python/ (a package, openapi-python-client's), typescript/api.d.ts (openapi-typescript's)
+clients: openapi-types $(CLIENTS_VENV)/.installed
+	rm -rf clients/python
+	PATH="$(CURDIR)/$(CLIENTS_VENV)/bin:$$PATH" openapi-python-client generate \
+		--path clients/openapi.json --output-path clients/python --fail-on-warning
 
 template: $(VENV)/.installed $(SAM_VENV)/.installed
 	$(BIN)/cfn-lint template.yaml
@@ -116,4 +139,4 @@ deploy: build
 	$(SAM) deploy --guided
 
 clean:
-	rm -rf $(VENV) $(SAM_VENV) $(CHECKOV_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache node_modules
+	rm -rf $(VENV) $(SAM_VENV) $(CHECKOV_VENV) $(CLIENTS_VENV) clients .aws-sam .mypy_cache .ruff_cache .pytest_cache node_modules

@@ -1,10 +1,31 @@
+// @ts-check
 // REST client for API.md: same-origin by default, base overridable by window.BLACKJACK_CONFIG.apiBase.
 // Session (token + user) lives in sessionStorage so each browser tab is its own player.
+// `make lint` type-checks this module against openapi-typescript's types of the OpenAPI
+// document (`make openapi-types` writes them), so a change of the contract that the client
+// does not follow fails there.
+
+/** @typedef {import("../../clients/typescript/api").components["schemas"]} Schemas */
+/** @typedef {import("../../clients/typescript/api").operations} Operations */
+/** @typedef {Schemas["Problem"]} Problem */
+/** @typedef {Schemas["User"]} User */
+/** @typedef {Schemas["Table"]} Table */
+/** @typedef {Schemas["Round"]} Round */
+/** @typedef {Schemas["StartRoundRequest"]} StartRoundRequest */
+/** @typedef {Schemas["ActionRequest"]} ActionRequest */
+/** @typedef {{ token: string, login: string, user: User, expiresAt: number | null }} StoredSession */
+/** @typedef {Window & { BLACKJACK_CONFIG?: { apiBase?: string } }} ConfiguredWindow */
 
 const SESSION_KEY = "blackjack.session";
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {Partial<Problem> | null} problem
+   * @param {{ network?: boolean, retryAfter?: string | null }} [options]
+   */
   constructor(status, problem, { network = false, retryAfter = null } = {}) {
+    /** @type {Partial<Problem>} */
     const p = problem || {};
     super(p.detail || p.title || (network ? "Network error: the server could not be reached." : `HTTP ${status}`));
     this.status = status;
@@ -18,7 +39,7 @@ export class ApiError extends Error {
 }
 
 export function apiBase() {
-  const cfg = (typeof window !== "undefined" && window.BLACKJACK_CONFIG) || {};
+  const cfg = (typeof window !== "undefined" && /** @type {ConfiguredWindow} */ (window).BLACKJACK_CONFIG) || {};
   return String(cfg.apiBase || "").replace(/\/+$/, "");
 }
 
@@ -34,6 +55,7 @@ export function newKey() {
 }
 
 // ---- session -------------------------------------------------------------
+/** @returns {StoredSession | null} */
 export function getSession() {
   try {
     const s = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
@@ -47,37 +69,50 @@ export function getSession() {
     return null;
   }
 }
+/** @param {StoredSession} s */
 export function saveSession(s) {
   sessionStorage.setItem(SESSION_KEY, JSON.stringify(s));
 }
 export function clearSession() {
   sessionStorage.removeItem(SESSION_KEY);
 }
+/** @param {Partial<User>} patch */
 export function updateSessionUser(patch) {
   const s = getSession();
   if (s) saveSession({ ...s, user: { ...s.user, ...patch } });
 }
 
 // ---- transport -----------------------------------------------------------
+/** @type {(error: ApiError) => void} */
 let onUnauthorized = () => {};
+/** @param {(error: ApiError) => void} fn */
 export function setUnauthorizedHandler(fn) {
   onUnauthorized = fn;
 }
 
 // The key of the last POST that failed on the network, so a retry of the very same
 // request (same route, body, If-Match) reuses it and can never be applied twice.
+/** @type {{ signature: string, key: string } | null} */
 let pendingRetry = null;
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * request("POST", "/v1/...", {body, auth, ifMatch}) -> parsed JSON (or null).
  * Throws ApiError with the problem document. Network errors are retried (twice)
- * with the same Idempotency-Key.
+ * with the same Idempotency-Key. T is the answer's schema (the endpoints below name it).
+ * @template T
+ * @param {"GET" | "POST"} method
+ * @param {string} path
+ * @param {{ body?: object, auth?: boolean, ifMatch?: number | null, retries?: number }} [options]
+ * @returns {Promise<T>}
  */
 export async function request(method, path, { body, auth = true, ifMatch = null, retries = 2 } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
-  const session = getSession();
+  // Read only where auth is on, and then a missing session has thrown first.
+  const session = /** @type {StoredSession} */ (getSession());
   if (auth) {
     if (!session) {
       onUnauthorized(new ApiError(401, { title: "Please log in", code: "unauthorized", status: 401 }));
@@ -136,19 +171,62 @@ export async function request(method, path, { body, auth = true, ifMatch = null,
 // ---- endpoints -----------------------------------------------------------
 const enc = encodeURIComponent;
 export const api = {
-  register: (login, nick, password) => request("POST", "/v1/users", { body: { login, nick, password }, auth: false }),
-  login: (login, password) => request("POST", "/v1/sessions", { body: { login, password }, auth: false }),
+  /**
+   * @param {string} login
+   * @param {string} nick
+   * @param {string} password
+   * @returns {Promise<User>}
+   */
+  register: (login, nick, password) =>
+    request("POST", "/v1/users", { body: /** @satisfies {Schemas["RegisterRequest"]} */ ({ login, nick, password }), auth: false }),
+  /**
+   * @param {string} login
+   * @param {string} password
+   * @returns {Promise<Schemas["Session"]>}
+   */
+  login: (login, password) => request("POST", "/v1/sessions", { body: /** @satisfies {Schemas["SessionRequest"]} */ ({ login, password }), auth: false }),
+  /** @returns {Promise<Schemas["Me"]>} */
   me: () => request("GET", "/v1/me"),
+  /** @returns {Promise<Schemas["Tables"]>} */
   tables: () => request("GET", "/v1/tables", { auth: false }),
+  /**
+   * @param {string} id
+   * @returns {Promise<Schemas["Seat"]>}
+   */
   table: (id) => request("GET", `/v1/tables/${enc(id)}`),
+  /**
+   * @param {string} id
+   * @param {StartRoundRequest} body
+   * @returns {Promise<Round>}
+   */
   deal: (id, body) => request("POST", `/v1/tables/${enc(id)}/rounds`, { body }),
+  /**
+   * @param {string} id
+   * @param {ActionRequest["action"]} action
+   * @param {number} version
+   * @param {Schemas["InsuranceRequest"]["amount"]} [amount] insurance's stake (no other action takes one)
+   * @returns {Promise<Round>}
+   */
   act: (id, action, version, amount) =>
     request("POST", `/v1/tables/${enc(id)}/round/actions`, {
-      body: amount === undefined || amount === null ? { action } : { action, amount },
+      body: /** @satisfies {ActionRequest} */ (amount === undefined || amount === null ? { action } : { action, amount }),
       ifMatch: version,
     }),
+  /**
+   * @param {string} id
+   * @param {Schemas["Hint"]["level"]} [level]
+   * @returns {Promise<Schemas["Hint"]>}
+   */
   hint: (id, level = "hard") => request("GET", `/v1/tables/${enc(id)}/round/hint?level=${enc(level)}`),
+  /**
+   * @param {string} id
+   * @returns {Promise<Schemas["StrategyCard"]>}
+   */
   strategy: (id) => request("GET", `/v1/tables/${enc(id)}/strategy`, { auth: false }),
+  /**
+   * @param {NonNullable<Operations["history"]["parameters"]["query"]>} [query]
+   * @returns {Promise<Schemas["History"]>}
+   */
   rounds: ({ table, limit = 20, cursor } = {}) => {
     const q = new URLSearchParams();
     if (table) q.set("table", table);
@@ -156,11 +234,20 @@ export const api = {
     if (cursor) q.set("cursor", cursor);
     return request("GET", `/v1/rounds?${q}`);
   },
+  /**
+   * @param {string} id
+   * @returns {Promise<Round>}
+   */
   round: (id) => request("GET", `/v1/rounds/${enc(id)}`),
+  /**
+   * @param {string} id
+   * @returns {Promise<Schemas["Shoe"]>}
+   */
   shoe: (id) => request("GET", `/v1/shoes/${enc(id)}`),
 };
 
 // ---- the tables, fetched once per tab -------------------------------------
+/** @type {Table[] | null} */
 let tablesCache = null;
 export async function loadTables() {
   if (tablesCache) return tablesCache;
@@ -168,6 +255,7 @@ export async function loadTables() {
   tablesCache = res.tables || [];
   return tablesCache;
 }
+/** @param {Table[]} tables */
 export function primeTables(tables) {
   if (Array.isArray(tables) && tables.length) tablesCache = tables;
 }
