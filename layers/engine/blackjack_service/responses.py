@@ -8,10 +8,9 @@ the document names it as the contract does, without the suffix (`schema_name`)."
 
 import functools
 import operator
-from dataclasses import fields
 from decimal import Decimal
 from enum import Enum
-from types import GenericAlias, UnionType
+from types import UnionType
 from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, create_model
@@ -19,8 +18,6 @@ from pydantic.json_schema import GenerateJsonSchema
 
 from blackjack import grading
 from blackjack.rules import Rules
-
-from . import records
 
 Money = int | float  # exact: whole coins as integers, halves as floats (blackjack.money)
 
@@ -98,26 +95,26 @@ class Session(ResponseModel):
     tables: list[TableView]
 
 
-# The stats of API.md have the stored counters' fields (records.Grades, records.Stats), in
-# their order, amounts as money; a Stats is also the sum of its kinds' Grades (its base).
-_COUNTER_TYPES: dict[Any, Any] = {int: int, Decimal: Money}
+# The stats of API.md, written here rather than derived from the stored counters
+# (records.Grades, records.Stats): a counter stored for later is published only when added
+# here. A Stats is also the sum of its kinds' Grades (its base).
+class Grades(ResponseModel):
+    decisions: int
+    mistakes: int
+    ev_lost: Money
 
 
-def _counters_model(
-    record: type, base: type[ResponseModel] = ResponseModel, **nested: Any
-) -> type[ResponseModel]:
-    """The response model named as `record`, with its fields; `nested` gives the types of
-    those that are not counters."""
-    hints = get_type_hints(record)
-    definitions: dict[str, Any] = {
-        f.name: (nested.get(f.name) or _COUNTER_TYPES[hints[f.name]], ...) for f in fields(record)
-    }
-    return create_model(record.__name__, __base__=base, **definitions)
+class Stats(Grades):
+    rounds: int
+    hands_won: int
+    hands_lost: int
+    hands_pushed: int
+    net: Money
+    by_kind: dict[Kind, Grades]
 
 
-Grades = _counters_model(records.Grades)
-Stats = _counters_model(records.Stats, base=Grades, by_kind=GenericAlias(dict, (Kind, Grades)))
-Me = create_model("Me", __base__=User, stats=(Stats, ...))
+class Me(User):
+    stats: Stats
 
 
 class DecisionView(ResponseModel):
