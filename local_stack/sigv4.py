@@ -136,6 +136,9 @@ def check(
         return Refusal("InvalidSignatureException", f"Credential should be scoped to {service}")
     if abs((now or datetime.now(UTC)) - signed_at) > MAX_SKEW:
         return Refusal("InvalidSignatureException", f"Signature expired: {stamp}")
+    declared = fields.get("x-amz-content-sha256")
+    if declared is not None and declared != [hashlib.sha256(body).hexdigest()]:
+        return MISMATCH  # a signature over another body (or over none: UNSIGNED-PAYLOAD)
     expected = _signature(credentials, scope, stamp, method, target, fields, signed, body)
     return None if _same(expected, signature) else MISMATCH
 
@@ -166,7 +169,7 @@ def _signature(
             ),
             "",
             ";".join(signed),
-            fields.get("x-amz-content-sha256", [hashlib.sha256(body).hexdigest()])[0],
+            hashlib.sha256(body).hexdigest(),  # the body received, whatever a header says
         ]
     )
     string_to_sign = "\n".join(

@@ -61,13 +61,14 @@ if TYPE_CHECKING:
 # How long a call may take before the request is answered 503 (api.py): botocore's defaults
 # (60 s to connect and to read, and DynamoDB's 10 attempts, from 50 ms of backoff doubling)
 # held a request 25.6 s when the table was gone. DynamoDB answers in milliseconds; a second
-# to connect and two to read leave a loaded machine room, and one retry (standard mode:
-# at most a second of backoff, and a quota that stops retry storms) rides out a dropped
-# connection or a throttled call. A table that refuses connections costs at most a second;
-# one that hangs, 2 x (1 + 2) s and the backoff, within the functions' Timeout of 10 s.
+# to connect and two to read leave a loaded machine room. No call is retried by the client:
+# a write whose answer was lost may have landed, and sent again its condition would fail,
+# so a done write would pass for a lost race (409, its history item withdrawn). The
+# request answers 503 instead, and its retry with the same Idempotency-Key replays it. A
+# table that refuses connections costs at most a second; one that hangs, three.
 CONNECT_TIMEOUT_S = 1
 READ_TIMEOUT_S = 2
-ATTEMPTS_PER_CALL = 2
+ATTEMPTS_PER_CALL = 1
 PROFILE = "PROFILE"
 PLAYER = "PLAYER"
 ATTEMPTS = "ATTEMPTS"
