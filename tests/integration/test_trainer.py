@@ -59,7 +59,11 @@ def test_each_loss_is_the_hints_ev_difference_and_the_stats_sum_the_history(
     api: Gateway, monkeypatch: pytest.MonkeyPatch, data: st.DataObject
 ) -> None:
     player = Player(api, f"prop{next(_players)}")
-    seeds = data.draw(st.lists(st.integers(0, 2**256 - 1), min_size=3, max_size=3), "seeds")
+    # Distinct seeds: a shoe's id is its commitment's, so two shoes of one seed would be
+    # one shoe, their rounds one round (a real seed is 256 random bits).
+    seeds = data.draw(
+        st.lists(st.integers(0, 2**256 - 1), min_size=3, max_size=3, unique=True), "seeds"
+    )
     use_seeds(monkeypatch, *(f"{seed:064x}" for seed in seeds))
     for _ in range(data.draw(st.integers(1, 3), "rounds")):
         table = data.draw(st.sampled_from(TABLE_IDS), "table")
