@@ -82,14 +82,11 @@ lint: $(VENV)/.installed node_modules/.installed $(CHECKOV_VENV)/.installed open
 	node_modules/.bin/tsc --noEmit --project tsconfig.json
 	LOG_LEVEL=ERROR $(CHECKOV_VENV)/bin/checkov --file template.yaml --config-file .checkov.yaml
 
-# The OpenAPI document as the functions serve it (written without a stack: the settings
-# only have to be set), and openapi-typescript's types of it, which web/js/api.js is
-# type-checked against.
+# The OpenAPI document as the functions serve it (put together as the layer's build does),
+# and openapi-typescript's types of it, which web/js/api.js is type-checked against.
 openapi-types: $(VENV)/.installed node_modules/.installed
 	@mkdir -p clients/typescript
-	PYTHONPATH=layers/engine TABLE_NAME=unused TOKEN_SECRET_ARN=unused $(BIN)/python -c \
-		'import json, sys; from blackjack_service.openapi import openapi_document; json.dump(openapi_document(), sys.stdout, indent=2)' \
-		> clients/openapi.json
+	PYTHONPATH=layers/engine $(BIN)/python -m local_stack.openapi > clients/openapi.json
 	node_modules/.bin/openapi-typescript clients/openapi.json --output clients/typescript/api.d.ts
 
 ## clients: clients/ for a mobile or web developer to start from, generated from the OpenAPI
@@ -132,7 +129,8 @@ simulate: $(VENV)/.installed
 	$(BIN)/python -m simulator $(ARGS)
 
 ## build / deploy: the AWS SAM application (python3.12 must be on PATH for sam build)
-build: $(SAM_VENV)/.installed
+build: $(SAM_VENV)/.installed $(VENV)/.installed
+	PYTHONPATH=layers/engine $(BIN)/python -m local_stack.openapi > layers/engine/openapi.json
 	PATH="$(dir $(PY312)):$$PATH" $(SAM) build --template template.yaml
 
 deploy: build

@@ -14,12 +14,15 @@ from blackjack_service.api import (
     lambda_handler,
 )
 from blackjack_service.models import CURSOR_PATTERN, TABLE_PATTERN
+from blackjack_service.openapi import operation
 from blackjack_service.records import history_position
 
 app = create_app()
 
 
-@app.get("/v1/rounds")
+@app.get(
+    "/v1/rounds", **operation("Settled rounds, last first", responses.History, errors=(422, 503))
+)
 def history(
     table: Annotated[str | None, Query(pattern=TABLE_PATTERN)] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
@@ -33,10 +36,10 @@ def history(
     return json_response(responses.History, {"rounds": page.rounds, "next_cursor": next_cursor})
 
 
-@app.get("/v1/rounds/<round_id>")
+@app.get("/v1/rounds/<round_id>", **operation("One round", responses.Round, errors=(404, 503)))
 def one_round(round_id: str) -> Response[str]:
     view = factories.game().round(current_identity(app), round_id)
-    return json_response(responses.RoundView, view, headers=etag(view["version"]))
+    return json_response(responses.Round, view, headers=etag(view["version"]))
 
 
 handler = lambda_handler(app)

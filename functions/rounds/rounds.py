@@ -7,6 +7,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from blackjack_service import factories, responses
 from blackjack_service.api import (
+    IdempotencyKey,
+    IfMatch,
+    TableId,
     create_app,
     current_identity,
     etag,
@@ -17,32 +20,59 @@ from blackjack_service.api import (
 )
 from blackjack_service.models import ActionRequest, StartRoundRequest
 from blackjack_service.observability import record_outcome
+from blackjack_service.openapi import ROUND_LINKS, operation
 
 app = create_app()
 
 
-@app.post("/v1/tables/<table_id>/rounds")
-def start_round(table_id: str, request: Annotated[StartRoundRequest, Body()]) -> Response[str]:
-    identity, key = current_identity(app), request_key(app)
+@app.post(
+    "/v1/tables/<table_id>/rounds",
+    **operation(
+        "Bet: start a round",
+        responses.Round,
+        status=201,
+        errors=(404, 409, 503),
+        links=ROUND_LINKS,
+    ),
+)
+def start_round(
+    table_id: TableId,
+    request: Annotated[StartRoundRequest, Body()],
+    idempotency_key: IdempotencyKey = None,
+) -> Response[str]:
+    identity, key = current_identity(app), request_key(app, idempotency_key)
     outcome = factories.game().start_round(identity, table_id, request, key)
     record_outcome(outcome.started, outcome.house_net)
-    return json_response(
-        responses.RoundView, outcome.view, status=201, headers=etag(outcome.version)
-    )
+    return json_response(responses.Round, outcome.view, status=201, headers=etag(outcome.version))
 
 
-@app.post("/v1/tables/<table_id>/round/actions")
-def act(table_id: str, request: Annotated[ActionRequest, Body()]) -> Response[str]:
-    identity, key = current_identity(app), request_key(app)
-    version = expected_version(app.current_event.headers.get("if-match"))
-    outcome = factories.game().act(identity, table_id, request, version, key)
+@app.post(
+    "/v1/tables/<table_id>/round/actions",
+    **operation(
+        "Act in the round in play",
+        responses.Round,
+        errors=(404, 409, 412, 503),
+        links=ROUND_LINKS,
+    ),
+)
+def act(
+    table_id: TableId,
+    request: Annotated[ActionRequest, Body()],
+    if_match: IfMatch = None,
+    idempotency_key: IdempotencyKey = None,
+) -> Response[str]:
+    identity, key = current_identity(app), request_key(app, idempotency_key)
+    outcome = factories.game().act(identity, table_id, request, expected_version(if_match), key)
     record_outcome(outcome.started, outcome.house_net)
-    return json_response(responses.RoundView, outcome.view, headers=etag(outcome.version))
+    return json_response(responses.Round, outcome.view, headers=etag(outcome.version))
 
 
-@app.get("/v1/tables/<table_id>/round/hint")
+@app.get(
+    "/v1/tables/<table_id>/round/hint",
+    **operation("What an AI level would do now", responses.Hint, errors=(404, 409, 422, 503)),
+)
 def hint(
-    table_id: str, level: Annotated[Literal["medium", "hard"], Query()] = "hard"
+    table_id: TableId, level: Annotated[Literal["medium", "hard"], Query()] = "hard"
 ) -> Response[str]:
     return json_response(
         responses.Hint, factories.game().hint(current_identity(app), table_id, level)

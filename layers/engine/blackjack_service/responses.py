@@ -1,84 +1,70 @@
-"""Response bodies of API.md as pydantic models. Every successful response is checked
-against its model before it leaves (closed models: a field the contract does not name,
-such as a seed or a shoe's cards, cannot slip out), and the OpenAPI document publishes
-their schemas.
+"""Response bodies of API.md as pydantic models, written out rather than derived from the
+engine's or the store's types, so that what is published changes only here. Every
+successful response is checked against its model before it leaves (closed models: a field
+the contract does not name, such as a seed or a shoe's cards, cannot slip out), and the
+routes declare them, which puts their schemas in the OpenAPI document under these names."""
 
-A model that shows an engine or store object is its `…View` (`RoundView` shows a `Round`);
-the document names it as the contract does, without the suffix (`schema_name`)."""
+from typing import Any, Literal
 
-import functools
-import operator
-from decimal import Decimal
-from enum import Enum
-from types import UnionType
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin, get_type_hints
-
-from pydantic import BaseModel, ConfigDict, create_model
-from pydantic.json_schema import GenerateJsonSchema
-
-from blackjack import grading
-from blackjack.rules import Rules
+from pydantic import BaseModel, ConfigDict
 
 Money = int | float  # exact: whole coins as integers, halves as floats (blackjack.money)
-
-
-def schema_name(model: type[BaseModel]) -> str:
-    """The model's name in the OpenAPI document: API.md's."""
-    return model.__name__.removesuffix("View")
-
-
-class SchemaNames(GenerateJsonSchema):
-    """JSON schemas whose definitions take the models' `schema_name`s."""
-
-    def normalize_name(self, name: str) -> str:
-        return super().normalize_name(name).removesuffix("View")
+Kind = Literal["hard", "soft", "pairs", "insurance"]  # blackjack.grading.Kind's values
 
 
 class ResponseModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, model_title_generator=schema_name)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _json_type(annotation: Any) -> Any:
-    """A field's type as `Table.as_dict` writes it: an enum as its values, a Decimal as a
-    number, a pair as a list."""
-    if isinstance(annotation, type) and issubclass(annotation, Enum):
-        return Literal.__getitem__(tuple(member.value for member in annotation))
-    if annotation is Decimal:
-        return float
-    args = [_json_type(arg) for arg in get_args(annotation)]
-    if get_origin(annotation) is tuple:
-        return list[args[0]]  # type: ignore[valid-type]
-    if get_origin(annotation) is UnionType:
-        return functools.reduce(operator.or_, args)
-    return annotation
+class Problem(BaseModel):
+    """An error (RFC 9457): `code` says which, in API.md's words. Open: an answer may
+    carry more, such as the invalid fields in `errors`."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    errors: list[dict[str, Any]] | None = None
 
 
-# The table's `rules` object: the engine's rule fields, as JSON; a decision's kind: the
-# trainer's, as its value (models and types made at run time, which mypy cannot follow).
-if TYPE_CHECKING:
-    RulesView = ResponseModel
-    Kind = str
-else:
-    Kind = _json_type(grading.Kind)
-    RulesView = create_model(
-        "RulesView",
-        __base__=ResponseModel,
-        **{name: (_json_type(rule), ...) for name, rule in get_type_hints(Rules).items()},
-    )
+class Rules(ResponseModel):
+    """A table's rules, as RULES.md names them."""
+
+    decks: int
+    shuffle: Literal["every_round", "cut_card"]
+    cut_default: float | None
+    cut_range: list[float] | None
+    ai_players: bool
+    hole_card: bool
+    peek: Literal["none", "ace_and_ten"]
+    dealer_hits_soft_17: bool
+    blackjack_pays: str
+    natural_paid_at_deal: bool
+    any_21_pays_3_2: bool
+    double: Literal["none", "9_10_11", "any"]
+    double_after_split: bool
+    split: Literal["none", "same_rank", "same_value"]
+    max_hands: int
+    resplit_aces: bool
+    split_aces_one_card: bool
+    surrender: Literal["none", "early_not_ace"]
+    insurance: Literal["none", "up_to_half", "half"]
+    even_money: bool
 
 
-class TableView(ResponseModel):
+class Table(ResponseModel):
     id: str
     name: str
     description: str
     min_bet: int
     max_bet: int
     boxes: int
-    rules: RulesView
+    rules: Rules
 
 
 class Tables(ResponseModel):
-    tables: list[TableView]
+    tables: list[Table]
 
 
 class User(ResponseModel):
@@ -92,7 +78,7 @@ class Session(ResponseModel):
     token_type: Literal["Bearer"]
     expires_in: int
     user: User
-    tables: list[TableView]
+    tables: list[Table]
 
 
 # The stats of API.md, written here rather than derived from the stored counters
@@ -117,7 +103,7 @@ class Me(User):
     stats: Stats
 
 
-class DecisionView(ResponseModel):
+class Decision(ResponseModel):
     action: str
     best: str
     loss: float | int
@@ -125,7 +111,7 @@ class DecisionView(ResponseModel):
     cards: list[str]
 
 
-class HandView(ResponseModel):
+class Hand(ResponseModel):
     cards: list[str]
     total: int
     soft: bool
@@ -135,16 +121,16 @@ class HandView(ResponseModel):
     status: Literal["playing", "standing", "bust", "blackjack", "surrendered"]
     result: Literal["win", "lose", "push", "blackjack", "even_money", "surrender"] | None
     payout: Money | None
-    decisions: list[DecisionView]
+    decisions: list[Decision]
 
 
-class BoxView(ResponseModel):
+class Box(ResponseModel):
     box: int
     player: str
     bet: Money
     insurance: Money | None
     insurance_payout: Money | None
-    hands: list[HandView]
+    hands: list[Hand]
 
 
 class Dealer(ResponseModel):
@@ -159,7 +145,7 @@ class Turn(ResponseModel):
     hand: int
 
 
-class RoundView(ResponseModel):
+class Round(ResponseModel):
     round_id: str
     table: str
     shoe_id: str
@@ -167,7 +153,7 @@ class RoundView(ResponseModel):
     version: int
     started_at: str | None  # null only for rounds stored before it was kept
     settled_at: str | None
-    boxes: list[BoxView]
+    boxes: list[Box]
     dealer: Dealer
     turn: Turn | None
     legal_actions: list[str]
@@ -185,11 +171,11 @@ class ShoeInPlay(ResponseModel):
     cut_card_out: bool
 
 
-class SeatView(ResponseModel):
-    table: TableView
+class Seat(ResponseModel):
+    table: Table
     balance: Money
     shoe: ShoeInPlay
-    round: RoundView | None
+    round: Round | None
 
 
 class Hint(ResponseModel):
@@ -199,11 +185,11 @@ class Hint(ResponseModel):
 
 
 class History(ResponseModel):
-    rounds: list[RoundView]
+    rounds: list[Round]
     next_cursor: str | None
 
 
-class ShoeView(ResponseModel):
+class Shoe(ResponseModel):
     shoe_id: str
     table: str
     server_seed_hash: str
