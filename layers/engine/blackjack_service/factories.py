@@ -13,6 +13,7 @@ from .store import Store
 
 if TYPE_CHECKING:
     from .accounts import AccountService
+    from .drills import DrillService
     from .game import GameService
 
 
@@ -35,8 +36,15 @@ def game() -> GameService:
     return GameService(store(), seeds=SystemSeeds())
 
 
+@functools.cache
+def drills() -> DrillService:
+    from .drills import DrillService
+
+    return DrillService(store())
+
+
 def reset() -> None:
     """Forget the built objects (a new environment: tests start each case afresh)."""
-    for factory in (store, accounts, game):
+    for factory in (store, accounts, game, drills):
         factory.cache_clear()
     settings.cache_clear()

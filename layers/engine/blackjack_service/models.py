@@ -16,6 +16,7 @@ from pydantic import (
 from pydantic.config import JsonDict
 
 from blackjack.actions import Action
+from blackjack.cards import RANKS, SUITS
 from blackjack.fairness import CLIENT_SEED_PATTERN
 from blackjack.money import is_multiple
 from blackjack.rules import TABLES, Insurance
@@ -34,6 +35,8 @@ ROUND_ID_PATTERN = rf"{SHOE_ID_PATTERN}(-[1-9][0-9]{{0,3}})?"
 # the last round shown; any cursor of this shape is valid (a later page may be empty).
 CURSOR_PATTERN = rf"^[0-9]{{16}}{ROUND_ID_PATTERN}$"
 AiLevel = Literal["easy", "medium", "hard"]
+CARD_PATTERN = f"^[{RANKS}][{SUITS}]$"
+DrillSection = Literal["any", "hard", "soft", "pairs"]
 
 
 def _json_number(value: object) -> Decimal:
@@ -235,3 +238,18 @@ class ActionRequest(RootModel[Annotated[_AnyAction, Field(discriminator="action"
     @property
     def amount(self) -> Decimal | None:
         return self.root.amount
+
+
+CardCode = Annotated[str, Field(pattern=CARD_PATTERN)]
+
+
+class DrillAnswerRequest(RequestModel):
+    """A drill's answer: a two-card hand, the up card and the action taken. Whether the
+    hand has a cell and the table holds its cards depends on the table (422), whether the
+    action is legal on it on the table's rules (409)."""
+
+    model_config = _example({"cards": ["TS", "6H"], "up_card": "TD", "action": "hit"})
+
+    cards: Annotated[list[CardCode], Field(min_length=2, max_length=2)]
+    up_card: CardCode
+    action: Annotated[Action, Field(strict=False)]  # from its JSON string

@@ -19,6 +19,8 @@ or views; documents use short names.
   one JSON document) and `keys_<table>` (the idempotency keys, `RetryKey`s packed).
 - `SettledRound`: `table` and `round`, one JSON document (the round with its shoe).
 - `LoginAttempts`: its fields.
+- `Drills` (one item per user and table): `version`, `schedule` (the engine's packed
+  `Schedule`) and `keys` (the idempotency keys of answers, `DrillKey`s packed).
 """
 
 # No `from __future__ import annotations`: pydantic resolves annotations written as strings
@@ -34,6 +36,7 @@ from typing import Annotated, Any, Generic, TypeVar
 from pydantic import BeforeValidator, Field, PlainSerializer, TypeAdapter
 
 from blackjack.actions import Action, Move
+from blackjack.drills import CellState, Schedule, pack_state, unpack_state
 from blackjack.fairness import seed_hash
 from blackjack.grading import Kind
 
@@ -304,6 +307,47 @@ class Page:
     next_position: str | None  # the history position of the page's last round
 
 
+# ---- drills ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DrillKey:
+    """An `Idempotency-Key` of a drill's answer: the digests and the minute as in a
+    `RetryKey`, and the answered cell as that answer left it (its replay shows it again;
+    the rest of the answer is the grading of the same body)."""
+
+    key: bytes  # 8 bytes
+    body: bytes  # 4 bytes
+    minute: int
+    cell: CellState
+
+
+_DRILL_KEY = struct.Struct(">8s4sI")  # then the cell, as `pack_state` packs it
+
+
+def pack_drill_keys(keys: list[DrillKey]) -> bytes:
+    return b"".join(_DRILL_KEY.pack(k.key, k.body, k.minute) + pack_state(k.cell) for k in keys)
+
+
+def unpack_drill_keys(packed: bytes) -> list[DrillKey]:
+    keys, at = [], 0
+    while at < len(packed):
+        key, body, minute = _DRILL_KEY.unpack_from(packed, at)
+        cell, at = unpack_state(packed, at + _DRILL_KEY.size)
+        keys.append(DrillKey(key, body, minute, cell))
+    return keys
+
+
+@dataclass(slots=True)
+class Drills:
+    """The user's drills at one table: the one item an answer writes. `version` counts
+    its writes (None: not written yet)."""
+
+    version: int | None
+    schedule: Schedule = field(default_factory=Schedule)
+    keys: list[DrillKey] = field(default_factory=list)
+
+
 # ---- the codecs ------------------------------------------------------------------------
 
 
@@ -357,6 +401,27 @@ class _SettledRoundCodec:
         return _settled_codec.from_document(attributes["round"])
 
 
+class _DrillsCodec:
+    """The drills item of a table (the schedule is packed by the table's cells)."""
+
+    def attributes(self, table_id: str, drills: Drills) -> dict[str, Any]:
+        assert drills.version is not None
+        attributes: dict[str, Any] = {
+            "version": drills.version,
+            "schedule": drills.schedule.packed(table_id),
+        }
+        if drills.keys:
+            attributes["keys"] = pack_drill_keys(drills.keys)
+        return attributes
+
+    def record(self, table_id: str, attributes: Mapping[str, Any]) -> Drills:
+        return Drills(
+            version=int(attributes["version"]),
+            schedule=Schedule.unpacked(table_id, bytes(attributes["schedule"])),
+            keys=unpack_drill_keys(bytes(attributes.get("keys", b""))),
+        )
+
+
 _stats_codec = Codec(Stats)
 _settled_codec = Codec(SettledRound)
 profile_codec = _ProfileCodec(Profile)
@@ -364,3 +429,4 @@ attempts_codec = Codec(LoginAttempts)
 seat_codec = Codec(Seat)
 player_codec = _PlayerCodec()
 settled_codec = _SettledRoundCodec()
+drills_codec = _DrillsCodec()

@@ -203,6 +203,38 @@ class Shoe(ResponseModel):
     rounds: list[str]
 
 
+class DrillCell(ResponseModel):
+    section: Literal["hard", "soft", "pairs"]
+    row: str
+    up: str
+    box: int
+    attempts: int
+    correct: int
+
+
+class Drill(ResponseModel):
+    table: str
+    cards: list[str]
+    up_card: str
+    legal_actions: list[str]
+    cell: DrillCell
+
+
+class DrillAnswer(ResponseModel):
+    action: str
+    best: str
+    loss: float | int
+    ev: dict[str, float]
+    cell: DrillCell
+
+
+class Drills(ResponseModel):
+    table: str
+    attempts: int
+    correct: int
+    cells: list[DrillCell]
+
+
 class StrategyCard(BaseModel):
     """Open: the strategy engineer's card may carry more than API.md names."""
 

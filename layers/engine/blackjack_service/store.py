@@ -11,6 +11,8 @@ Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
   keys): `USER#<login>` / `PLAYER`
 - settled round (`SettledRound`: replayable, with its net): `USER#<login>` /
   `ROUND#<round_id>`, and in `gsi1`: `HISTORY#<login>` / `<settled at, µs, 16 digits>#<round_id>`
+- drills at a table (`Drills`: the Leitner schedule and the answers' idempotency keys):
+  `USER#<login>` / `DRILLS#<table>`
 - login attempts since the last success (`LoginAttempts`, expire by TTL): `LOGIN#<login>` /
   `ATTEMPTS`
 - stored before the player item, read only: seats `SEAT#<table>`, shoes `SHOE#<shoe_id>`,
@@ -37,12 +39,14 @@ from blackjack.rules import TABLES
 
 from .errors import Conflict, LoginTaken
 from .records import (
+    Drills,
     LoginAttempts,
     Page,
     Player,
     Profile,
     SettledRound,
     attempts_codec,
+    drills_codec,
     history_position,
     player_codec,
     profile_codec,
@@ -71,6 +75,7 @@ READ_TIMEOUT_S = 2
 ATTEMPTS_PER_CALL = 1
 PROFILE = "PROFILE"
 PLAYER = "PLAYER"
+DRILLS = "DRILLS#"  # and the table id
 ATTEMPTS = "ATTEMPTS"
 HISTORY_INDEX = "gsi1"
 # Tries at counting a login attempt: each loses only to an attempt that started a new
@@ -306,6 +311,33 @@ class Store:
     def put_player(self, login_key: str, player: Player, expected_version: int | None) -> None:
         """One conditional PutItem: the item must be at `expected_version` (None: must not
         exist yet), else `Conflict` and nothing is written."""
+        item = _item(_user_key(login_key), PLAYER, player_codec.attributes(player))
+        self._put_versioned(item, expected_version)
+
+    # ---- drills ---------------------------------------------------------------------
+
+    def get_drills(self, login_key: str, table: str) -> tuple[Profile | None, Drills | None]:
+        """The profile (None: no such user) and the user's drills at the table (None: none
+        answered yet), in one consistent BatchGetItem."""
+        pk, sk = _user_key(login_key), DRILLS + table
+        items = self._batch_get([_key(pk, PROFILE), _key(pk, sk)])
+        profile, drills = items.get((pk, PROFILE)), items.get((pk, sk))
+        return (
+            None if profile is None else profile_codec.record(profile),
+            None if drills is None else drills_codec.record(table, drills),
+        )
+
+    def put_drills(
+        self, login_key: str, table: str, drills: Drills, expected_version: int | None
+    ) -> None:
+        """One conditional PutItem of the drills item, which must be at `expected_version`
+        (None: must not exist yet), else `Conflict` and nothing is written."""
+        item = _item(_user_key(login_key), DRILLS + table, drills_codec.attributes(table, drills))
+        self._put_versioned(item, expected_version)
+
+    def _put_versioned(self, item: dict[str, Any], expected_version: int | None) -> None:
+        """Put `item` if the stored one is at `expected_version` (None: if there is none),
+        else raise `Conflict`."""
         condition: dict[str, Any] = {"ConditionExpression": "attribute_not_exists(pk)"}
         if expected_version is not None:
             condition = {
@@ -313,11 +345,7 @@ class Store:
                 "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
             }
         try:
-            self.client.put_item(
-                TableName=self.table_name,
-                Item=_item(_user_key(login_key), PLAYER, player_codec.attributes(player)),
-                **condition,
-            )
+            self.client.put_item(TableName=self.table_name, Item=item, **condition)
         except _client_error() as error:
             if _error_code(error) == "ConditionalCheckFailedException":
                 raise Conflict(

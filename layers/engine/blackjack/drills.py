@@ -1,0 +1,330 @@
+"""Drills (API.md "Drills"): first decisions of dealt two-card hands, graded by the shipped
+strategy card and scheduled in Leitner boxes per chart cell.
+
+A hand's *cell* is where the table's chart places it: `pairs` for two cards of one value
+(at `same_rank` tables the `T` pair is two cards of one rank, so two unequal ten-value cards
+have no cell), else `soft` or `hard` by its total; naturals have no cell (no decision).
+Every table's chart has the same 330 cells (15 hard rows, 8 soft, 10 pairs, by 10 up cards),
+and every cell can be dealt at every table.
+
+Grading reads the shipped card through the trainer's `grade` (no analysis at request time):
+the EV of each legal action, the best (ties: the simplest play), and the loss rounded to
+four decimals; an answer is right when its loss is under 0.0005 (`Decision.mistake`).
+
+The schedule (`Schedule`) holds only the answered cells: each one's box (0 to 4), its
+attempts and right answers; the cells marked wrong (box 0 once answered) in the order they
+were last answered; and the cell answered last. `packed` stores it in a few bytes a cell
+(see there): it lives in one DynamoDB item per user and table, which must stay under 2 KB
+(2 write units an answer). Randomness comes from a `random.Random` the caller passes.
+"""
+
+import functools
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import StrEnum
+
+from .actions import Action, Phase
+from .cards import RANKS, SUITS, Card, hand_value, is_ten, points
+from .errors import GameError, IllegalAction
+from .grading import grade as grade_decision
+from .rules import TABLES, Split, Table
+from .turn import PlayerView, may_split, play_actions
+
+TOP_BOX = 4  # boxes 0 to 4
+PACK_FORMAT = 1  # the first byte of a packed schedule: its layout, should it ever change
+
+
+class InvalidHand(GameError):
+    """Cards that are not card codes, a hand with no cell, or more copies of a card than
+    the table's decks hold."""
+
+    code = "validation_error"
+
+
+class Section(StrEnum):
+    HARD = "hard"
+    SOFT = "soft"
+    PAIRS = "pairs"
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    section: Section
+    row: str  # the chart's row label: a total, or a pair's rank ("2".."9", "T", "A")
+    up: str  # the up card's label: "2".."9", "T", "A"
+
+
+@dataclass(frozen=True, slots=True)
+class CellState:
+    box: int = 0
+    attempts: int = 0
+    correct: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    """An answer graded: `ev` holds each legal action's EV, in the order a round lists the
+    actions; `loss` is per unit bet, four decimals."""
+
+    cell: Cell
+    action: Action
+    best: Action
+    loss: Decimal
+    ev: dict[Action, float]
+    right: bool
+
+
+# ---- cells ------------------------------------------------------------------------------
+
+
+@functools.cache
+def cells(table_id: str) -> tuple[Cell, ...]:
+    """The table's cells in chart order: hard, soft, pairs; rows and up cards as the shipped
+    chart orders them."""
+    # On first use: the records import the schedule, and most functions never grade.
+    from .strategy import strategy_card
+
+    chart = strategy_card(table_id)["chart"]
+    return tuple(
+        Cell(Section(section), row, up)
+        for section, rows in chart.items()
+        for row, ups in rows.items()
+        for up in ups
+    )
+
+
+@functools.cache
+def _index(table_id: str) -> dict[Cell, int]:
+    """Each cell's place in chart order (how a packed schedule names it)."""
+    return {cell: i for i, cell in enumerate(cells(table_id))}
+
+
+def section_cells(table_id: str, section: Section | None) -> tuple[Cell, ...]:
+    """The table's cells of a section (None: every cell), in chart order."""
+    return tuple(cell for cell in cells(table_id) if section is None or cell.section is section)
+
+
+def label(card: Card) -> str:
+    """The chart's label of a card's rank (or of a rank): "T" for every ten-value card."""
+    return "T" if is_ten(card) else card[0]
+
+
+def check_cards(table: Table, cards: Sequence[Card], up_card: Card) -> None:
+    """Two cards and an up card, each a card code, no card more often than the decks hold."""
+    if len(cards) != 2:
+        raise InvalidHand(f"a drill is a two-card hand, not {len(cards)} cards")
+    for card in (*cards, up_card):
+        if len(card) != 2 or card[0] not in RANKS or card[1] not in SUITS:
+            raise InvalidHand(f"{card!r} is not a card code (rank of {RANKS}, suit of {SUITS})")
+    decks = table.rules.decks
+    for card, copies in Counter((*cards, up_card)).items():
+        if copies > decks:
+            raise InvalidHand(f"{table.id} deals from {decks} deck(s): {card} {copies} times")
+
+
+def cell_of(table: Table, cards: Sequence[Card], up_card: Card) -> Cell:
+    """The chart cell of a valid hand (see `check_cards`); `InvalidHand` where none is."""
+    first, second = cards
+    total, soft = hand_value(cards)
+    if total == 21:
+        raise InvalidHand("a natural has no decision to drill")
+    if points(first) == points(second):
+        if table.rules.split is Split.SAME_RANK and first[0] != second[0]:
+            raise InvalidHand(f"at {table.id} the T pair is two cards of one rank: no cell")
+        return Cell(Section.PAIRS, label(first), label(up_card))
+    return Cell(Section.SOFT if soft else Section.HARD, str(total), label(up_card))
+
+
+def legal_actions(table: Table, cards: Sequence[Card], up_card: Card) -> tuple[Action, ...]:
+    """What the table allows as the first decision of the hand."""
+    rules = table.rules
+    can_split = may_split(rules, cards, hands_in_box=1, split_hand=False)
+    return play_actions(rules, cards, up_card=up_card, split_hand=False, can_split=can_split)
+
+
+def grade(table: Table, cards: Sequence[Card], up_card: Card, action: Action) -> Graded:
+    """The answer `action` on the hand, graded by the shipped strategy card."""
+    check_cards(table, cards, up_card)
+    cell = cell_of(table, cards, up_card)
+    legal = legal_actions(table, cards, up_card)
+    if action not in legal:
+        allowed = ", ".join(legal)
+        raise IllegalAction(f"{action} is not a first decision of this hand here: {allowed}")
+    view = PlayerView(
+        rules=table.rules,
+        phase=Phase.PLAYER_TURN,
+        cards=tuple(cards),
+        up_card=up_card,
+        legal_actions=legal,
+        hands_in_box=1,
+        split_hand=False,
+    )
+    from .strategy import action_values  # on first use, as `grade_decision` does
+
+    values = action_values(view)
+    assert values is not None  # a first decision always has actions
+    decision = grade_decision(view, action)
+    ev = {legal_action: values[legal_action] for legal_action in legal}
+    return Graded(cell, action, decision.best, decision.loss, ev, right=not decision.mistake)
+
+
+# ---- dealing a cell ---------------------------------------------------------------------
+
+
+@functools.cache
+def _hands_of(table_id: str) -> dict[tuple[Section, str], tuple[tuple[str, str], ...]]:
+    """The two ranks of every hand of each chart row (ten-value ranks apart)."""
+    table = TABLES[table_id]
+    rows: dict[tuple[Section, str], list[tuple[str, str]]] = {}
+    for i, first in enumerate(RANKS):
+        for second in RANKS[i:]:
+            try:
+                cell = cell_of(table, (first + "S", second + "H"), "2C")
+            except InvalidHand:  # a natural, or no cell at this table
+                continue
+            rows.setdefault((cell.section, cell.row), []).append((first, second))
+    return {row: tuple(hands) for row, hands in rows.items()}
+
+
+def deal(table: Table, cell: Cell, rng: random.Random) -> tuple[tuple[Card, Card], Card]:
+    """A hand and an up card of the cell, as a fresh shoe of the table deals them given the
+    cell: the up card's rank at random (its ten-value ranks are equally many), the hand's
+    ranks by how many ways the shoe left deals each, every suit by the copies left."""
+    decks = table.rules.decks
+    left = Counter(dict.fromkeys(RANKS, 4 * decks))
+    copies = Counter({rank + suit: decks for rank in RANKS for suit in SUITS})
+
+    def draw(rank: str) -> Card:
+        suits = [rank + suit for suit in SUITS]
+        card = rng.choices(suits, weights=[copies[card] for card in suits])[0]
+        copies[card] -= 1
+        left[rank] -= 1
+        return card
+
+    up_card = draw(rng.choice([rank for rank in RANKS if label(rank) == cell.up]))
+    hands = _hands_of(table.id)[(cell.section, cell.row)]
+    ways = [left[a] * (left[b] - 1) // 2 if a == b else left[a] * left[b] for a, b in hands]
+    first, second = rng.choices(hands, weights=ways)[0]
+    cards = [draw(first), draw(second)]
+    rng.shuffle(cards)
+    return (cards[0], cards[1]), up_card
+
+
+# ---- the schedule -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """A user's Leitner boxes at one table. A cell never answered is in box 0; a right
+    answer moves its cell up one box (at most 4), a wrong one back to box 0, marked wrong
+    until it is answered right."""
+
+    answered: dict[Cell, CellState] = field(default_factory=dict)
+    missed: tuple[Cell, ...] = ()  # the cells marked wrong, answered longest ago first
+    last: Cell | None = None  # the cell answered last
+
+    def state(self, cell: Cell) -> CellState:
+        return self.answered.get(cell, CellState())
+
+    def answer(self, cell: Cell, right: bool) -> "Schedule":
+        """The schedule after an answer on `cell`."""
+        before = self.state(cell)
+        box = min(before.box + 1, TOP_BOX) if right else 0
+        state = CellState(box, before.attempts + 1, before.correct + right)
+        missed = tuple(c for c in self.missed if c != cell) + (() if right else (cell,))
+        return Schedule({**self.answered, cell: state}, missed, cell)
+
+    def draw(self, candidates: Sequence[Cell], rng: random.Random) -> Cell:
+        """The next cell to drill among `candidates` (a section's cells): of the lowest box
+        that has any, never the cell answered last; in box 0 the cells marked wrong first,
+        the one answered longest ago first; otherwise any cell of that box at random."""
+        pool = [cell for cell in candidates if cell != self.last]
+        lowest = min(self.state(cell).box for cell in pool)
+        if lowest == 0:
+            waiting = set(pool)
+            for cell in self.missed:
+                if cell in waiting:
+                    return cell
+        return rng.choice([cell for cell in pool if self.state(cell).box == lowest])
+
+    def progress(self, table_id: str) -> Iterator[tuple[Cell, CellState]]:
+        """The answered cells in chart order."""
+        for cell in cells(table_id):
+            if cell in self.answered:
+                yield cell, self.answered[cell]
+
+    # ---- packed: a few bytes a cell -----------------------------------------------------
+
+    def packed(self, table_id: str) -> bytes:
+        """The layout byte; the cell answered last (its index in chart order plus one, 0 for
+        none); a bitmap of the answered cells; each answered cell's state in chart order
+        (`pack_state`); then the indices of the cells marked wrong, in their order (how
+        many there are is the number of answered cells in box 0). Numbers are varints: a
+        cell answered under 128 times takes 2 bytes, under 16384 times 3 or 4."""
+        order, index = cells(table_id), _index(table_id)
+        out = bytearray([PACK_FORMAT])
+        out += _varint(0 if self.last is None else index[self.last] + 1)
+        bitmap = bytearray((len(order) + 7) // 8)
+        for cell in self.answered:
+            bitmap[index[cell] // 8] |= 1 << index[cell] % 8
+        out += bitmap
+        for _, state in self.progress(table_id):
+            out += pack_state(state)
+        for cell in self.missed:
+            out += _varint(index[cell])
+        return bytes(out)
+
+    @classmethod
+    def unpacked(cls, table_id: str, data: bytes) -> "Schedule":
+        order = cells(table_id)
+        if data[0] != PACK_FORMAT:
+            raise ValueError(f"unknown schedule layout {data[0]}")
+        last, at = _read_varint(data, 1)
+        bitmap, at = data[at : at + (len(order) + 7) // 8], at + (len(order) + 7) // 8
+        answered: dict[Cell, CellState] = {}
+        for i, cell in enumerate(order):
+            if bitmap[i // 8] >> i % 8 & 1:
+                answered[cell], at = unpack_state(data, at)
+        missed = []
+        for _ in range(sum(state.box == 0 for state in answered.values())):
+            i, at = _read_varint(data, at)
+            missed.append(order[i])
+        return cls(answered, tuple(missed), None if last == 0 else order[last - 1])
+
+
+def pack_state(state: CellState) -> bytes:
+    """A cell's state as two varints: its attempts, then its wrong answers times 8 plus its
+    box (a cell the user has learnt has few wrong answers: one byte)."""
+    wrong = state.attempts - state.correct
+    return _varint(state.attempts) + _varint(wrong << 3 | state.box)
+
+
+def unpack_state(data: bytes, at: int) -> tuple[CellState, int]:
+    """The state packed at `at`, and where the bytes after it start."""
+    attempts, at = _read_varint(data, at)
+    wrong_box, at = _read_varint(data, at)
+    return CellState(wrong_box & 7, attempts, attempts - (wrong_box >> 3)), at
+
+
+def _varint(value: int) -> bytes:
+    """`value` (0 or more) seven bits a byte, low bits first, the top bit saying more follow."""
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _read_varint(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, at
+        shift += 7

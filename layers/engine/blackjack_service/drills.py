@@ -1,0 +1,177 @@
+"""Drills at a table (API.md "Drills"): the next hand of the user's schedule, an answer
+graded and scheduled, and the user's progress.
+
+Pure of AWS: it reads and writes only through `Store`. A user's drills at a table are one
+item (`Drills`): every request reads it once with the profile (no profile, no user: 401),
+and an answer changes it by one conditional write of the version it read. An answer that
+lost the write to another answer at the table is played again on what that one wrote, so
+two answers sent at once both count; its Idempotency-Key is looked up again first, so a
+retry that raced its own first answer replays it. No coins move, and no shoe, seat or round
+is read or written.
+"""
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from blackjack import drills
+from blackjack.actions import Action
+from blackjack.cards import Card
+from blackjack.drills import Cell, CellState, Graded, Section
+from blackjack.money import to_json
+from blackjack.rules import TABLES, Table
+
+from .errors import Conflict, IdempotencyKeyReused, NotFound, Unauthorized, ValidationFailed
+from .idempotency import RequestKey
+from .identity import Identity
+from .records import DrillKey, Drills
+from .store import Store
+
+ANY = "any"  # the `section` that draws from every cell
+KEYS_KEPT = 16  # API.md: a key replays while it is one of the user's last 16 at the table
+KEY_MINUTES = 24 * 60  # ... and was first sent within 24 hours
+_WRITE_ATTEMPTS = 4  # each lost write lost to another answer, which then counts first
+
+
+class DrillService:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.rng = rng or random.Random()
+
+    def next(
+        self,
+        identity: Identity,
+        table_id: str,
+        section: str = ANY,
+        rng: random.Random | None = None,
+    ) -> dict[str, Any]:
+        """`{"table", "cards", "up_card", "legal_actions", "cell"}`: a hand of the cell the
+        schedule draws within `section` (`any`, `hard`, `soft` or `pairs`)."""
+        table = _table(table_id)
+        chosen = None if section == ANY else _section(section)
+        schedule = self._drills(identity, table).schedule
+        pick = rng or self.rng
+        cell = schedule.draw(drills.section_cells(table.id, chosen), pick)
+        cards, up_card = drills.deal(table, cell, pick)
+        return {
+            "table": table.id,
+            "cards": list(cards),
+            "up_card": up_card,
+            "legal_actions": [a.value for a in drills.legal_actions(table, cards, up_card)],
+            "cell": _cell_view(cell, schedule.state(cell)),
+        }
+
+    def answer(
+        self,
+        identity: Identity,
+        table_id: str,
+        cards: Sequence[Card],
+        up_card: Card,
+        action: Action,
+        key: RequestKey | None = None,
+    ) -> dict[str, Any]:
+        """`{"action", "best", "loss", "ev", "cell"}`: the answer graded, `cell` as the
+        answer left it; a retried key answers as it first did."""
+        table = _table(table_id)
+        for attempt in range(_WRITE_ATTEMPTS):
+            stored = self._drills(identity, table)
+            now = self.clock()
+            if key is not None:
+                first = _key_entry(stored.keys, key, now)
+                if first is not None:
+                    if first.body != key.body:
+                        raise IdempotencyKeyReused(
+                            "this Idempotency-Key was sent with another body"
+                        )
+                    return _answer_view(drills.grade(table, cards, up_card, action), first.cell)
+            graded = drills.grade(table, cards, up_card, action)  # InvalidHand, IllegalAction
+            schedule = stored.schedule.answer(graded.cell, graded.right)
+            state = schedule.state(graded.cell)
+            keys = _kept_keys(stored.keys, now)
+            if key is not None:
+                keys = [
+                    *keys[-(KEYS_KEPT - 1) :],
+                    DrillKey(key.key, key.body, int(now // 60), state),
+                ]
+            written = Drills(version=(stored.version or 0) + 1, schedule=schedule, keys=keys)
+            try:
+                self.store.put_drills(identity.key, table.id, written, stored.version)
+                return _answer_view(graded, state)
+            except Conflict:
+                if attempt + 1 == _WRITE_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")
+
+    def progress(self, identity: Identity, table_id: str) -> dict[str, Any]:
+        """`{"table", "attempts", "correct", "cells"}`: every answered cell, in chart order."""
+        table = _table(table_id)
+        answered = list(self._drills(identity, table).schedule.progress(table.id))
+        return {
+            "table": table.id,
+            "attempts": sum(state.attempts for _, state in answered),
+            "correct": sum(state.correct for _, state in answered),
+            "cells": [_cell_view(cell, state) for cell, state in answered],
+        }
+
+    def _drills(self, identity: Identity, table: Table) -> Drills:
+        profile, stored = self.store.get_drills(identity.key, table.id)
+        if profile is None:
+            raise Unauthorized("this account no longer exists")
+        return stored or Drills(version=None)
+
+
+def _cell_view(cell: Cell, state: CellState) -> dict[str, Any]:
+    return {
+        "section": cell.section.value,
+        "row": cell.row,
+        "up": cell.up,
+        "box": state.box,
+        "attempts": state.attempts,
+        "correct": state.correct,
+    }
+
+
+def _answer_view(graded: Graded, state: CellState) -> dict[str, Any]:
+    return {
+        "action": graded.action.value,
+        "best": graded.best.value,
+        "loss": to_json(graded.loss),
+        "ev": {action.value: value for action, value in graded.ev.items()},
+        "cell": _cell_view(graded.cell, state),
+    }
+
+
+def _table(table_id: str) -> Table:
+    table = TABLES.get(table_id)
+    if table is None:
+        raise NotFound(f"no table {table_id!r}")
+    return table
+
+
+def _section(section: str) -> Section:
+    try:
+        return Section(section)
+    except ValueError:
+        choices = ", ".join([ANY, *Section])
+        raise ValidationFailed(f"section is one of {choices}, not {section!r}") from None
+
+
+def _key_entry(keys: list[DrillKey], key: RequestKey, now: float) -> DrillKey | None:
+    minute = int(now // 60)
+    for entry in reversed(keys):
+        if entry.key == key.key and minute - entry.minute <= KEY_MINUTES:
+            return entry
+    return None
+
+
+def _kept_keys(keys: list[DrillKey], now: float) -> list[DrillKey]:
+    """The keys still within their 24 hours."""
+    minute = int(now // 60)
+    return [entry for entry in keys if minute - entry.minute <= KEY_MINUTES]
