@@ -11,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, Response, expect
 
 from tests.integration.local_stack.harness import Client
@@ -306,3 +307,8 @@ def shoe_text(page: Page) -> str:
 
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def check_axe(page: Page, where: str) -> None:
+    results = Axe().run(page)
+    assert results.violations_count == 0, f"{where}: {results.generate_report()}"

@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, Route, expect
 
 from tests.integration.seeds import find_seed, value
@@ -16,6 +15,7 @@ from tests.integration.seeds import find_seed, value
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
     act,
+    check_axe,
     deal,
     new_player,
     open_panel,
@@ -177,11 +177,6 @@ RECORDER = """() => {
   const watch = {subtree: true, childList: true, characterData: true};
   new MutationObserver(snap).observe(document.getElementById('main'), watch);
 }"""
-
-
-def check_axe(page: Page, where: str) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{where}: {results.generate_report()}"
 
 
 @pytest.mark.parametrize("size", ["laptop", "phone"])

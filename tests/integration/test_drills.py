@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from blackjack.drills import cells
 
 from .helpers import Player, all_items, balance, problem
@@ -9,9 +11,12 @@ from .helpers import Player, all_items, balance, problem
 DRILLS = "/v1/tables/{table}/drills"
 
 
-def _answer(player: Player, table: str, cards: list[str], up: str, action: str, **kw: object):
+def _answer(
+    player: Player, table: str, cards: list[str], up: str, action: str, key: str | None = None
+) -> Any:
     body = {"cards": cards, "up_card": up, "action": action}
-    return player.post(DRILLS.format(table=table), body, **kw)
+    headers = {} if key is None else {"Idempotency-Key": key}
+    return player.post(DRILLS.format(table=table), body, headers=headers)
 
 
 def test_a_drill_is_drawn_answered_and_counted(alice: Player) -> None:
@@ -50,14 +55,12 @@ def test_eight_eight_against_a_nine_is_split_and_the_cell_climbs(alice: Player) 
 
 
 def test_a_retried_answer_counts_once_and_a_reused_key_is_refused(alice: Player) -> None:
-    key = {"headers": {"Idempotency-Key": "drill-1"}}
-    first = _answer(alice, "casino", ["TS", "6H"], "9D", "hit", **key)
-    again = _answer(alice, "casino", ["TS", "6H"], "9D", "hit", **key)
+    first = _answer(alice, "casino", ["TS", "6H"], "9D", "hit", key="drill-1")
+    again = _answer(alice, "casino", ["TS", "6H"], "9D", "hit", key="drill-1")
     assert first.status == again.status == 200 and first.body == again.body
     assert alice.get(DRILLS.format(table="casino")).body["attempts"] == 1
-    problem(
-        _answer(alice, "casino", ["TS", "6H"], "9D", "stand", **key), 422, "idempotency_key_reused"
-    )
+    reused = _answer(alice, "casino", ["TS", "6H"], "9D", "stand", key="drill-1")
+    problem(reused, 422, "idempotency_key_reused")
 
 
 def test_hands_without_a_cell_or_cards_the_table_lacks_are_invalid(alice: Player) -> None:

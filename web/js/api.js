@@ -224,6 +224,23 @@ export const api = {
    */
   strategy: (id) => request("GET", `/v1/tables/${enc(id)}/strategy`, { auth: false }),
   /**
+   * @param {string} id
+   * @param {NonNullable<Operations["drill"]["parameters"]["query"]>["section"]} [section]
+   * @returns {Promise<Schemas["Drill"]>}
+   */
+  drillNext: (id, section = "any") => request("GET", `/v1/tables/${enc(id)}/drills/next?section=${enc(section)}`),
+  /**
+   * @param {string} id
+   * @param {Schemas["DrillAnswerRequest"]} body
+   * @returns {Promise<Schemas["DrillAnswer"]>}
+   */
+  drillAnswer: (id, body) => request("POST", `/v1/tables/${enc(id)}/drills`, { body }),
+  /**
+   * @param {string} id
+   * @returns {Promise<Schemas["Drills"]>}
+   */
+  drills: (id) => request("GET", `/v1/tables/${enc(id)}/drills`),
+  /**
    * @param {NonNullable<Operations["history"]["parameters"]["query"]>} [query]
    * @returns {Promise<Schemas["History"]>}
    */

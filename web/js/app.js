@@ -1,6 +1,7 @@
 // Entry point: hash router, header navigation, session handling.
 import { clearSession, getSession, setUnauthorizedHandler } from "./api.js";
 import { clear, h } from "./dom.js";
+import { showDrills } from "./drills.js";
 import { showHistory } from "./history.js";
 import { showLobby } from "./lobby.js";
 import { showLogin } from "./login.js";
@@ -21,6 +22,7 @@ const PAGES = {
   lobby: { nav: "Tables", title: () => "Tables", show: (_, isCurrent) => showLobby(main, isCurrent) },
   history: { nav: "History", title: () => "History", show: (_, isCurrent) => showHistory(main, isCurrent) },
   trainer: { nav: "Trainer", title: () => "Trainer", show: (id, isCurrent) => showTrainer(main, id, isCurrent) },
+  drills: { nav: "Drills", title: () => "Drills", show: (_, isCurrent) => showDrills(main, isCurrent) },
   table: { title: (id) => id, show: (id, isCurrent) => showTable(main, id, isCurrent) },
   strategy: { title: (id) => `Strategy · ${id}`, show: (id, isCurrent) => showStrategy(main, id, isCurrent) },
   verify: { title: () => "Verify", show: (shoeId, isCurrent) => showVerify(main, shoeId, isCurrent) },

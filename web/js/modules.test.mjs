@@ -18,6 +18,7 @@ for (const m of [
   "settings",
   "sound",
   "login",
+  "drills",
   "lobby",
   "history",
   "strategy",

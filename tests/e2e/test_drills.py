@@ -1,0 +1,213 @@
+"""The Drills page end to end on the local stack, by keyboard: a hand answered wrongly comes
+back at the next drill but one (API.md "Drills") and the heat map marks its square missed;
+no axe violation at a laptop's and two phones' sizes, no sideways scroll on a phone; the
+page and its heat map saved in tests/artifacts/ to be looked at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Response, expect
+
+from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
+from .helpers import Api, check_axe, new_player, posted, tid
+
+if chromium_missing():
+    pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
+
+pytestmark = pytest.mark.e2e
+
+VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844), "small-phone": (360, 640)}
+KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
+RANKS = "23456789TA"
+
+
+def rank(card: str) -> str:
+    return "T" if card[0] in "TJQK" else card[0]
+
+
+def place(drill: dict[str, Any]) -> tuple[str, str, str]:
+    cell = drill["cell"]
+    return cell["section"], cell["row"], cell["up"]
+
+
+def square(page: Page, cell: tuple[str, str, str]) -> Any:
+    return tid(page, "heat-{}-{}-{}".format(*cell))
+
+
+def card_evs(api: Api, table: str, drill: dict[str, Any]) -> dict[str, float]:
+    """The strategy card's EV of each legal action of the drill's hand."""
+    key = ",".join(sorted((rank(card) for card in drill["cards"]), key=RANKS.index))
+    evs = api.call("GET", f"/v1/tables/{table}/strategy")["ev"][key][drill["cell"]["up"]]
+    return {action: evs[action] for action in drill["legal_actions"]}
+
+
+def is_next(response: Response) -> bool:
+    return response.request.method == "GET" and "/drills/next" in response.url
+
+
+def shown(page: Page, response: Response) -> dict[str, Any]:
+    """The drill the API answered, once the felt shows it."""
+    assert response.ok, (response.status, response.text())
+    drill: dict[str, Any] = response.json()
+    felt = tid(page, "drill-felt")
+    expect(felt).to_have_attribute("data-row", drill["cell"]["row"])
+    expect(felt).to_have_attribute("data-up", drill["cell"]["up"])
+    hand = tid(page, "drill-hand").locator("[data-card]")
+    expect(hand).to_have_count(2)
+    for i, card in enumerate(drill["cards"]):
+        expect(hand.nth(i)).to_have_attribute("data-card", card)
+    expect(tid(page, "drill-dealer").locator("[data-card]")).to_have_attribute(
+        "data-card", drill["up_card"]
+    )
+    expect(tid(page, "drill-actions").get_by_role("button")).to_have_count(
+        len(drill["legal_actions"])
+    )
+    return drill
+
+
+def open_drills(page: Page, table: str) -> dict[str, Any]:
+    """The Drills page from the header, at another table than the first; its first drill."""
+    with page.expect_response(is_next) as info:
+        tid(page, "nav-drills").click()
+    shown(page, info.value)
+    with page.expect_response(is_next) as info:
+        tid(page, "drills-table").select_option(table)
+    return shown(page, info.value)
+
+
+def answer_by_key(page: Page, table: str, action: str) -> dict[str, Any]:
+    with page.expect_response(posted(f"/v1/tables/{table}/drills")) as info:
+        page.keyboard.press(KEYS[action])
+    assert info.value.ok, (info.value.status, info.value.text())
+    assert info.value.request.headers.get("idempotency-key")
+    graded: dict[str, Any] = info.value.json()
+    assert graded["action"] == action
+    expect(tid(page, "drill-verdict")).to_have_attribute(
+        "data-right", "true" if graded["loss"] < 0.0005 else "false"
+    )
+    expect(tid(page, "drill-next")).to_be_focused()
+    return graded
+
+
+def test_a_missed_hand_comes_back_at_the_next_drill_but_one(
+    contexts: Contexts, stack: Stack
+) -> None:
+    page = contexts.page(1280, 800)
+    api = stack.api
+    _, token = new_player(page, api, "drl")
+    first = open_drills(page, "casino")
+    expect(square(page, place(first))).to_have_attribute("data-state", "never")
+
+    evs = card_evs(api, "casino", first)
+    wrong = min(evs, key=evs.__getitem__)
+    graded = answer_by_key(page, "casino", wrong)
+    assert graded["loss"] >= 0.0005, graded
+    assert graded["ev"] == pytest.approx(evs)
+    cell = graded["cell"]
+    assert (cell["box"], cell["attempts"], cell["correct"]) == (0, 1, 0), cell
+    best = graded["best"]
+    expect(tid(page, "drill-verdict")).to_contain_text(f"{best.capitalize()} was better")
+    expect(tid(page, "drill-evs").locator("tbody tr")).to_have_count(len(evs))
+    expect(tid(page, f"drill-ev-{best}")).to_contain_text("★ best")
+    expect(tid(page, f"drill-ev-{wrong}")).to_contain_text("your play")
+    missed = square(page, place(first))
+    expect(missed).to_have_attribute("data-state", "missed")
+    expect(missed.locator("[aria-hidden='true']")).to_have_text("\u2717")
+    expect(missed).to_contain_text("missed, 0 of 1 right.")
+
+    with page.expect_response(is_next) as info:
+        page.keyboard.press("Enter")  # Next, focused
+    second = shown(page, info.value)
+    assert place(second) != place(first), "never the cell answered last"
+    evs = card_evs(api, "casino", second)
+    graded = answer_by_key(page, "casino", max(evs, key=evs.__getitem__))
+    assert graded["loss"] == 0 and graded["cell"]["box"] == 1, graded
+    expect(square(page, place(second))).to_have_attribute("data-state", "learning")
+
+    with page.expect_response(is_next) as info:
+        page.keyboard.press("n")
+    third = shown(page, info.value)
+    assert place(third) == place(first), "the missed cell comes back at the next drill but one"
+    assert third["cell"]["box"] == 0 and third["cell"]["attempts"] == 1
+
+    # the heat map colours the missed square as its legend does, and not as a fresh one
+    colour = "e => getComputedStyle(e).backgroundColor"
+    legend = tid(page, "heat-legend-missed").locator(".heat-square").evaluate(colour)
+    assert missed.evaluate(colour) == legend
+    fresh = tid(page, "heatmap").locator("[data-state='never']").first.evaluate(colour)
+    assert fresh != legend
+    expect(tid(page, "drill-accuracy-all-value")).to_have_text("50.0%")
+    progress = api.call("GET", "/v1/tables/casino/drills", token=token)
+    assert (progress["attempts"], progress["correct"]) == (2, 1)
+    stored = {(c["section"], c["row"], c["up"]): c["box"] for c in progress["cells"]}
+    assert stored == {place(first): 0, place(second): 1}
+
+    # the section by keyboard, remembered with the table
+    tid(page, "drills-section-any").focus()
+    with page.expect_response(is_next) as info:
+        page.keyboard.press("ArrowRight")
+    assert "section=hard" in info.value.url
+    assert shown(page, info.value)["cell"]["section"] == "hard"
+    with page.expect_response(is_next) as info:
+        page.reload()
+    assert "/tables/casino/" in info.value.url and "section=hard" in info.value.url
+    expect(tid(page, "drills-table")).to_have_value("casino")
+    expect(tid(page, "drills-section-hard")).to_be_checked()
+
+
+def some_progress(api: Api, token: str, table: str) -> None:
+    """Drills answered through the API: hands right and wrong, and a few answered right
+    four times over (known), so that the heat map shows every kind of square."""
+    for i in range(36):
+        drill = api.call("GET", f"/v1/tables/{table}/drills/next", token=token)
+        evs = card_evs(api, table, drill)
+        pick = min if i % 3 == 2 else max
+        times = 4 if i % 9 == 0 else 1
+        body = {"cards": drill["cards"], "up_card": drill["up_card"]}
+        for _ in range(times):
+            body["action"] = pick(evs, key=evs.__getitem__)
+            api.call("POST", f"/v1/tables/{table}/drills", body, token=token)
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_the_drills_page_passes_axe_and_fits_a_phone(
+    size: str, contexts: Contexts, stack: Stack, artifacts: Path
+) -> None:
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
+    _, token = new_player(page, stack.api, "dra")
+    some_progress(stack.api, token, "european")
+    drill = open_drills(page, "european")
+    expect(tid(page, "heatmap").locator("[data-state='known']")).not_to_have_count(0)
+    expect(tid(page, "heatmap").locator("[data-state='missed']")).not_to_have_count(0)
+    check_axe(page, f"{size}: a drill")
+    evs = card_evs(stack.api, "european", drill)
+    answer_by_key(page, "european", min(evs, key=evs.__getitem__))
+    check_axe(page, f"{size}: a drill answered")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page scrolls sideways ({scroll} px at {width})"
+    if size != "small-phone":
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(artifacts / f"drills-{size}.png"), animations="disabled")
+        # from the whole page, where the sticky header stays at the top, clear of the map
+        box = tid(page, "heatmap").bounding_box()
+        assert box is not None
+        top = page.evaluate("scrollY")
+        page.screenshot(
+            path=str(artifacts / f"drills-heatmap-{size}.png"),
+            animations="disabled",
+            full_page=True,
+            clip={
+                "x": box["x"],
+                "y": box["y"] + top,
+                "width": box["width"],
+                "height": box["height"],
+            },
+        )
+    else:
+        # one screen holds the hand, the verdict and Next
+        expect(tid(page, "drill-felt")).to_be_in_viewport(ratio=1)
+        expect(tid(page, "drill-next")).to_be_in_viewport(ratio=1)

@@ -1,0 +1,558 @@
+// The Drills page (API.md "Drills"): one first decision at a time off the user's schedule,
+// graded at once with the EV of every action, and a heat map of the table's chart coloured
+// by each cell's Leitner box. The chart's rows come from the public strategy card; the
+// boxes from GET …/drills, then from each answer's `cell`. The figures and the keys are
+// pure functions (tested with node).
+import { api, loadTables } from "./api.js";
+import { card, clear, h } from "./dom.js";
+import { accuracy, decisionHandLabel, formatAccuracy, KINDS } from "./trainer.js";
+import { errorText, lockControls, reportError } from "./ui.js";
+import { ACTION_BY_KEY, ACTION_LABEL, ACTIONS, CHART_LETTER, chartRowKeys, chartRowLabel, decisionMark, formatEv, isMistake, UP_CARDS } from "./view.js";
+
+const CHOICE_KEY = "blackjack.drills";
+export const SECTIONS = [
+  { name: "any", label: "All" },
+  { name: "hard", label: "Hard" },
+  { name: "soft", label: "Soft" },
+  { name: "pairs", label: "Pairs" },
+];
+/** The chart's sections, as the Trainer names them. */
+const CHART_SECTIONS = KINDS.filter((k) => k.name !== "insurance");
+/** The first decisions a drill offers: the chart's actions, with the table's keys. */
+export const DRILL_ACTIONS = ACTIONS.filter((a) => a.name in CHART_LETTER);
+const TOP_BOX = 4;
+
+// ---------------------------------------------------------------- pure parts
+
+/** A chart cell's key: "hard:12:6". */
+export const cellKey = (cell) => `${cell.section}:${cell.row}:${cell.up}`;
+
+/** How the heat map shows a cell: never answered, missed (answered, back in box 0), learning (boxes 1–3) or known (box 4). */
+export function heatState(cell) {
+  if (!cell?.attempts) return "never";
+  if (cell.box >= TOP_BOX) return "known";
+  return cell.box > 0 ? "learning" : "missed";
+}
+
+export const HEAT = {
+  never: { label: "Not asked yet", mark: "" },
+  missed: { label: "Missed: asked again soon", mark: "✗" },
+  learning: { label: "Learning: right 1 to 3 times in a row", mark: "1–3" },
+  known: { label: "Known: right 4 times in a row", mark: "✓" },
+};
+
+/** The sign in a cell's square, so the colour is never the only signal: ✗, the box (1–3), ✓, or nothing. */
+export function heatMark(cell) {
+  const state = heatState(cell);
+  return state === "learning" ? String(cell.box) : HEAT[state].mark;
+}
+
+/** A cell in words: "Hard 12 against 6". */
+export function cellWords(cell) {
+  return `${chartRowLabel(cell.section, cell.row)} against ${cell.up === "T" ? "10" : cell.up}`;
+}
+
+/**
+ * A cell's square in words, for screen readers and the tooltip: "Hard 12 against 6: missed,
+ * 0 of 1 right." A cell's box is how many times in a row it was answered right (at most 4).
+ */
+export function heatWords(cell, where = cell) {
+  const state = heatState(cell);
+  if (state === "never") return `${cellWords(where)}: not asked yet.`;
+  const streak = state === "learning" ? ` (${cell.box} in a row)` : "";
+  return `${cellWords(where)}: ${state}${streak}, ${cell.correct} of ${cell.attempts} right.`;
+}
+
+/** The heat map's short row labels: "12", "A,6", "8,8" (the section is the table's caption). */
+export function heatRowLabel(section, row) {
+  if (section === "hard") return row;
+  if (section === "soft") return `A,${Number(row) - 11}`;
+  return chartRowLabel(section, row);
+}
+
+/**
+ * Answers per section and overall: attempts, right answers, accuracy (null without answers)
+ * and how many cells are known; `cells` is how many the chart has in the section.
+ */
+export function sectionAccuracy(answered, chart) {
+  const rows = CHART_SECTIONS.map(({ name }) => {
+    const label = SECTIONS.find((s) => s.name === name).label;
+    const mine = answered.filter((c) => c.section === name);
+    const attempts = mine.reduce((n, c) => n + c.attempts, 0);
+    const correct = mine.reduce((n, c) => n + c.correct, 0);
+    const known = mine.filter((c) => heatState(c) === "known").length;
+    const cells = Object.values(chart?.[name] || {}).reduce((n, ups) => n + Object.keys(ups).length, 0);
+    return { name, label, attempts, correct, known, cells, accuracy: accuracy(attempts, attempts - correct) };
+  });
+  const total = (field) => rows.reduce((n, r) => n + r[field], 0);
+  const attempts = total("attempts");
+  const correct = total("correct");
+  rows.push({
+    name: "all",
+    label: SECTIONS[0].label,
+    attempts,
+    correct,
+    known: total("known"),
+    cells: total("cells"),
+    accuracy: accuracy(attempts, attempts - correct),
+  });
+  return rows;
+}
+
+/** The progress once an answer came back: its `cell` replaces the one it had, and the totals follow. */
+export function withAnswer(progress, cell) {
+  const before = progress.cells.find((c) => cellKey(c) === cellKey(cell));
+  return {
+    ...progress,
+    attempts: progress.attempts + cell.attempts - (before?.attempts ?? 0),
+    correct: progress.correct + cell.correct - (before?.correct ?? 0),
+    cells: before ? progress.cells.map((c) => (c === before ? cell : c)) : [...progress.cells, cell],
+  };
+}
+
+/** What a key does: an action while the drill waits for one (the table's keys), "next" once it is answered, else null. */
+export function drillKey(key, { legal, answered }) {
+  const k = String(key).toLowerCase();
+  if (answered) return k === "n" ? "next" : null;
+  const name = ACTION_BY_KEY[k];
+  return name && name in CHART_LETTER && legal.includes(name) ? name : null;
+}
+
+/** The table and section to drill: the remembered ones while they still exist, else the first table and all hands. */
+export function parseChoice(raw, tableIds) {
+  let saved = {};
+  try {
+    saved = JSON.parse(raw || "{}") || {};
+  } catch {
+    saved = {};
+  }
+  return {
+    table: tableIds.includes(saved.table) ? saved.table : tableIds[0],
+    section: SECTIONS.some((s) => s.name === saved.section) ? saved.section : "any",
+  };
+}
+
+/** A drill's hand in words, as the Trainer says it: "hard 12", "soft 17", "pair of 8s". */
+export const drillHandWords = (drill) => decisionHandLabel({ kind: drill.cell.section, cards: drill.cards });
+
+/** A drill in words: "Your hard 12 against a 6: what do you play?" */
+export function drillQuestion(drill) {
+  const up = drill.cell.up;
+  const upName = up === "A" ? "an ace" : up === "8" ? "an 8" : `a ${up === "T" ? "10" : up}`;
+  return `Your ${drillHandWords(drill)} against ${upName}: what do you play?`;
+}
+
+/** The answer's actions, best first: label, EV, and whether it is the best and the one taken. */
+export function answerRows(answer) {
+  return Object.entries(answer.ev || {})
+    .sort((x, y) => y[1] - x[1])
+    .map(([action, ev]) => ({ action, label: ACTION_LABEL[action] || action, ev, best: action === answer.best, taken: action === answer.action }));
+}
+
+/** The verdict in words: "✓ Right: stand is the best play." or "✗ Hit was better: −0.06 of the bet." */
+export function verdict(answer) {
+  if (!isMistake(answer)) return { right: true, text: `✓ Right: ${(ACTION_LABEL[answer.action] || answer.action).toLowerCase()} is the best play.` };
+  const { text } = decisionMark(answer);
+  return { right: false, text: `✗ ${text[0].toUpperCase()}${text.slice(1)}.` };
+}
+
+// ---------------------------------------------------------------- the page
+
+let S = null; // the page on screen
+let keyHandler = null;
+
+export async function showDrills(main, isCurrent) {
+  if (keyHandler) document.removeEventListener("keydown", keyHandler);
+  clear(main).appendChild(h("p", { class: "loading" }, "Loading the drills…"));
+  let tables;
+  try {
+    tables = await loadTables();
+  } catch (e) {
+    if (isCurrent()) clear(main).appendChild(h("p", { class: "panel", testid: "drills-error" }, `The tables are not available: ${errorText(e)}`));
+    return;
+  }
+  if (!isCurrent()) return;
+  const choice = parseChoice(
+    localStorage.getItem(CHOICE_KEY),
+    tables.map((t) => t.id),
+  );
+  S = { main, tables, isCurrent, ...choice, tableGen: 0, drillGen: 0, drill: null, answer: null, progress: null, chart: null, problem: null, busy: false };
+  S.drillBox = h("section", { class: "panel drill", testid: "drill", "aria-labelledby": "drill-title" });
+  S.statsBox = h("section", { class: "panel drill-stats", testid: "drill-stats", "aria-labelledby": "drill-stats-title" });
+  S.heatBox = h("section", { class: "panel heat", testid: "heatmap", "aria-labelledby": "heat-title" });
+  clear(main).appendChild(
+    h(
+      "div",
+      { class: "drills", testid: "drills" },
+      h("div", { class: "drills-head" }, h("h1", {}, "Drills"), choiceForm()),
+      h("div", { class: "drills-grid" }, h("div", { class: "drills-side" }, S.drillBox, S.statsBox), S.heatBox),
+    ),
+  );
+  const handler = (ev) => onKey(ev, isCurrent, handler);
+  keyHandler = handler;
+  document.addEventListener("keydown", handler);
+  loadTable();
+}
+
+function choiceForm() {
+  const tableSelect = h(
+    "select",
+    { id: "drills-table", testid: "drills-table", onchange: (e) => choose({ table: e.target.value }) },
+    S.tables.map((t) => h("option", { value: t.id, selected: t.id === S.table ? true : null }, t.name || t.id)),
+  );
+  return h(
+    "form",
+    { class: "drills-choice", onsubmit: (e) => e.preventDefault() },
+    h("label", { class: "inline-field", for: "drills-table" }, "Table", tableSelect),
+    h(
+      "fieldset",
+      { class: "segmented" },
+      h("legend", {}, "Hands"),
+      SECTIONS.map((s) =>
+        h(
+          "label",
+          {},
+          h("input", {
+            type: "radio",
+            name: "drills-section",
+            value: s.name,
+            testid: `drills-section-${s.name}`,
+            checked: s.name === S.section,
+            onchange: () => choose({ section: s.name }),
+          }),
+          h("span", {}, s.label),
+        ),
+      ),
+    ),
+  );
+}
+
+function choose(change) {
+  Object.assign(S, change);
+  localStorage.setItem(CHOICE_KEY, JSON.stringify({ table: S.table, section: S.section }));
+  if (change.table) loadTable();
+  else nextDrill(false);
+}
+
+/** The table's chart, the user's boxes there and a first drill, each shown as it comes. */
+function loadTable() {
+  const gen = ++S.tableGen;
+  const table = S.table;
+  const fresh = () => S?.isCurrent() && S.tableGen === gen;
+  S.chart = null;
+  S.progress = null;
+  S.problem = null;
+  renderHeat();
+  api.strategy(table).then(
+    (card) => {
+      if (!fresh()) return;
+      S.chart = card.chart;
+      renderHeat();
+    },
+    (e) => {
+      if (!fresh()) return;
+      S.problem = `The table's chart could not be loaded: ${errorText(e)}`;
+      renderHeat();
+    },
+  );
+  api.drills(table).then(
+    (progress) => {
+      if (!fresh()) return;
+      S.progress = progress;
+      renderHeat();
+    },
+    (e) => {
+      if (!fresh()) return;
+      S.problem = `Your progress could not be loaded: ${errorText(e)}`;
+      renderHeat();
+      reportError(e);
+    },
+  );
+  nextDrill(false);
+}
+
+async function nextDrill(focus) {
+  const gen = ++S.drillGen;
+  S.drill = null;
+  S.answer = null;
+  renderDrill("Dealing a hand…");
+  let drill;
+  try {
+    drill = await api.drillNext(S.table, S.section);
+  } catch (e) {
+    if (S?.isCurrent() && S.drillGen === gen) renderDrill(`No drill could be dealt: ${errorText(e)}`);
+    return;
+  }
+  if (!S?.isCurrent() || S.drillGen !== gen) return;
+  S.drill = drill;
+  renderDrill();
+  renderHeat();
+  if (!focus) return;
+  S.drillBox.querySelector("[data-testid^='drill-action-']")?.focus();
+  announce(drillQuestion(drill));
+}
+
+async function answer(action) {
+  const d = S.drill;
+  if (!d || S.answer || S.busy) return;
+  const gen = S.drillGen;
+  S.busy = true;
+  lockControls(S.drillBox, true);
+  let graded;
+  try {
+    graded = await api.drillAnswer(d.table, { cards: d.cards, up_card: d.up_card, action });
+  } catch (e) {
+    if (S?.isCurrent()) reportError(e);
+    return;
+  } finally {
+    if (S) {
+      S.busy = false;
+      lockControls(S.drillBox, false);
+    }
+  }
+  if (!S?.isCurrent() || S.drillGen !== gen) return;
+  S.answer = graded;
+  if (S.progress && graded.cell) S.progress = withAnswer(S.progress, graded.cell);
+  renderDrill();
+  renderHeat();
+  S.drillBox.querySelector("[data-testid='drill-next']")?.focus();
+  announce(verdict(graded).text);
+}
+
+function onKey(ev, isCurrent, handler) {
+  if (!isCurrent() || !S) {
+    document.removeEventListener("keydown", handler);
+    return;
+  }
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target?.closest?.("select, textarea, input:not([type='radio'])")) return;
+  const what = drillKey(ev.key, { legal: S.drill?.legal_actions || [], answered: !!S.answer });
+  if (!what || S.busy) return;
+  ev.preventDefault();
+  if (what === "next") nextDrill(true);
+  else answer(what);
+}
+
+// ---------------------------------------------------------------- the drill
+
+/** Said by the page's live region: the verdict once answered, the next hand when asked by key or button. */
+function announce(text) {
+  const live = document.getElementById("announcer");
+  if (live) live.textContent = text;
+}
+
+function renderDrill(waiting) {
+  const d = S.drill;
+  const box = clear(S.drillBox);
+  box.append(h("h2", { id: "drill-title" }, "Your decision"));
+  if (!d) {
+    box.append(h("p", { class: "loading", testid: "drill-waiting" }, waiting || ""));
+    return;
+  }
+  box.append(
+    h(
+      "div",
+      { class: "felt drill-felt", testid: "drill-felt", dataset: { section: d.cell.section, row: d.cell.row, up: d.cell.up } },
+      h("div", { class: "drill-spot", testid: "drill-dealer" }, h("div", { class: "label" }, "Dealer"), h("div", { class: "cards" }, card(d.up_card))),
+      h(
+        "div",
+        { class: "drill-spot", testid: "drill-hand" },
+        h("div", { class: "label" }, "Your hand ", h("span", { class: "total", testid: "drill-hand-label" }, drillHandWords(d))),
+        h(
+          "div",
+          { class: "cards" },
+          d.cards.map((c) => card(c)),
+        ),
+      ),
+    ),
+    ...(S.answer ? [answerView(S.answer)] : [h("p", { class: "drill-question", testid: "drill-question" }, drillQuestion(d)), actionButtons(d.legal_actions)]),
+  );
+}
+
+function actionButtons(legal) {
+  return h(
+    "div",
+    { class: "actions", testid: "drill-actions" },
+    DRILL_ACTIONS.filter((a) => legal.includes(a.name)).map((a) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn action",
+          testid: `drill-action-${a.name}`,
+          "data-lock": "on",
+          "aria-keyshortcuts": a.key.toUpperCase(),
+          onclick: () => answer(a.name),
+        },
+        a.label,
+        h("kbd", { "aria-hidden": "true" }, a.key.toUpperCase()),
+      ),
+    ),
+  );
+}
+
+function answerView(graded) {
+  const { right, text } = verdict(graded);
+  return h(
+    "div",
+    { class: "drill-answer", testid: "drill-answer" },
+    h("p", { class: `drill-verdict ${right ? "right" : "wrong"}`, testid: "drill-verdict", dataset: { right: String(right) } }, text),
+    h(
+      "table",
+      { class: "drill-evs", testid: "drill-evs" },
+      h("caption", {}, "EV: what each play wins or loses on average, per coin bet"),
+      h(
+        "thead",
+        { class: "sr-only" },
+        h("tr", {}, h("th", { scope: "col" }, "Play"), h("th", { scope: "col" }, "Average per coin bet"), h("th", { scope: "col" }, "Note")),
+      ),
+      h(
+        "tbody",
+        {},
+        answerRows(graded).map((r) =>
+          h(
+            "tr",
+            { testid: `drill-ev-${r.action}`, class: `${r.best ? "best" : ""} ${r.taken ? "taken" : ""}` },
+            h("th", { scope: "row" }, r.label),
+            h("td", { class: "ev" }, formatEv(r.ev)),
+            h("td", { class: "note" }, [r.best ? "★ best" : null, r.taken ? "your play" : null].filter(Boolean).join(" · ")),
+          ),
+        ),
+      ),
+    ),
+    h(
+      "button",
+      { type: "button", class: "btn btn-primary drill-next", testid: "drill-next", "aria-keyshortcuts": "N", onclick: () => nextDrill(true) },
+      "Next hand",
+      h("kbd", { "aria-hidden": "true" }, "N"),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- the heat map
+
+function renderHeat() {
+  const name = S.tables.find((t) => t.id === S.table)?.name || S.table;
+  const stats = clear(S.statsBox);
+  stats.append(h("h2", { id: "drill-stats-title" }, `Accuracy at ${name}`));
+  const box = clear(S.heatBox);
+  box.append(
+    h("h2", { id: "heat-title" }, `Your chart at ${name}`),
+    h(
+      "p",
+      { class: "muted small" },
+      "One square per hand of the strategy card: your hand down the side, the dealer's card across. The number in a square is how many times in a row you got it right. A hand you miss is asked again at the next hand but one, and the hands you know least are asked first.",
+    ),
+  );
+  if (S.problem) {
+    box.append(h("p", { testid: "heatmap-error" }, S.problem));
+    stats.append(h("p", {}, S.problem));
+    return;
+  }
+  if (!S.chart || !S.progress) {
+    box.append(h("p", { class: "loading" }, "Loading your chart…"));
+    stats.append(h("p", { class: "loading" }, "Loading…"));
+    return;
+  }
+  const byKey = new Map(S.progress.cells.map((c) => [cellKey(c), c]));
+  const current = S.drill ? cellKey(S.drill.cell) : null;
+  stats.append(accuracyTable(sectionAccuracy(S.progress.cells, S.chart)));
+  box.append(
+    legend(),
+    h(
+      "div",
+      { class: "heat-charts" },
+      CHART_SECTIONS.filter((s) => S.chart[s.name]).map((s) => heatTable(s, S.chart[s.name], byKey, current)),
+    ),
+  );
+}
+
+function legend() {
+  return h(
+    "ul",
+    { class: "heat-legend", testid: "heat-legend", "aria-label": "What the squares mean" },
+    Object.entries(HEAT).map(([state, { label, mark }]) =>
+      h("li", { testid: `heat-legend-${state}` }, h("span", { class: `heat-square heat-${state}`, "aria-hidden": "true" }, mark), label),
+    ),
+    h("li", {}, h("span", { class: "heat-square heat-never heat-current", "aria-hidden": "true" }), "This hand"),
+  );
+}
+
+function accuracyTable(rows) {
+  return h(
+    "table",
+    { class: "drill-accuracy", testid: "drill-accuracy" },
+    h("caption", { class: "sr-only" }, "Accuracy by section"),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["Hands", "Answers", "Right", "Accuracy", "Known hands"].map((t) => h("th", { scope: "col" }, t)),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      rows.map((r) =>
+        h(
+          "tr",
+          { testid: `drill-accuracy-${r.name}`, class: r.name === "all" ? "total" : "" },
+          h("th", { scope: "row" }, r.label),
+          h("td", {}, String(r.attempts)),
+          h("td", {}, String(r.correct)),
+          h("td", { testid: `drill-accuracy-${r.name}-value` }, formatAccuracy(r.accuracy)),
+          h("td", { title: `${r.known} of the ${r.cells} hands in box 4` }, `${r.known} of ${r.cells}`),
+        ),
+      ),
+    ),
+  );
+}
+
+function heatTable(section, rows, byKey, current) {
+  return h(
+    "table",
+    { class: "heat-table", testid: `heat-${section.name}` },
+    h("caption", {}, section.label),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Hand, against the dealer's up card")),
+        UP_CARDS.map((u) => h("th", { scope: "col" }, u === "T" ? "10" : u)),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      chartRowKeys(section.name, rows).map((row) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, heatRowLabel(section.name, row)),
+          UP_CARDS.filter((up) => rows[row]?.[up]).map((up) => {
+            const where = { section: section.name, row, up };
+            const key = cellKey(where);
+            const cell = byKey.get(key);
+            const state = heatState(cell);
+            const words = heatWords(cell || where, where);
+            const isCurrent = key === current;
+            return h(
+              "td",
+              {
+                class: `heat-square heat-${state}${isCurrent ? " heat-current" : ""}`,
+                testid: `heat-${key.replaceAll(":", "-")}`,
+                title: words,
+                dataset: { state, box: String(cell?.box ?? 0) },
+              },
+              h("span", { "aria-hidden": "true" }, heatMark(cell)),
+              h("span", { class: "sr-only" }, isCurrent ? `${words} This hand.` : words),
+            );
+          }),
+        ),
+      ),
+    ),
+  );
+}

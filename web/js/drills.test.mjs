@@ -1,0 +1,124 @@
+// The Drills page's pure parts: a cell's square, the accuracy per section, the keys.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  answerRows,
+  cellKey,
+  DRILL_ACTIONS,
+  drillKey,
+  drillQuestion,
+  heatMark,
+  heatRowLabel,
+  heatState,
+  heatWords,
+  parseChoice,
+  sectionAccuracy,
+  verdict,
+  withAnswer,
+} from "./drills.js";
+
+const cell = (section, row, up, box, attempts, correct) => ({ section, row, up, box, attempts, correct });
+const ups = (letter) => Object.fromEntries(["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"].map((u) => [u, letter]));
+const chart = {
+  hard: { 12: ups("H"), 16: ups("S") },
+  soft: { 18: ups("S") },
+  pairs: { 8: ups("P") },
+};
+
+test("a cell's square: never answered, missed, learning or known, with a sign besides its colour", () => {
+  assert.equal(heatState(undefined), "never");
+  assert.equal(heatState(cell("hard", "12", "6", 0, 0, 0)), "never");
+  const missed = cell("hard", "12", "6", 0, 1, 0);
+  assert.equal(heatState(missed), "missed");
+  // right once, then wrong: box 0 again, still missed
+  assert.equal(heatState(cell("hard", "12", "6", 0, 2, 1)), "missed");
+  assert.equal(heatState(cell("hard", "12", "6", 1, 1, 1)), "learning");
+  assert.equal(heatState(cell("hard", "12", "6", 3, 3, 3)), "learning");
+  assert.equal(heatState(cell("hard", "12", "6", 4, 5, 4)), "known");
+  assert.deepEqual([undefined, missed, cell("soft", "18", "9", 2, 2, 2), cell("pairs", "8", "T", 4, 4, 4)].map(heatMark), ["", "✗", "2", "✓"]);
+  assert.equal(heatWords(missed), "Hard 12 against 6: missed, 0 of 1 right.");
+  assert.equal(heatWords(cell("pairs", "T", "A", 2, 3, 2)), "10,10 against A: learning (2 in a row), 2 of 3 right.");
+  const where = { section: "soft", row: "17", up: "T" };
+  assert.equal(heatWords(undefined ?? where, where), "Soft 17 (A,6) against 10: not asked yet.");
+});
+
+test("the heat map's row labels are short: the total, the soft hand, the pair", () => {
+  assert.deepEqual(
+    [heatRowLabel("hard", "12"), heatRowLabel("soft", "13"), heatRowLabel("soft", "20"), heatRowLabel("pairs", "T")],
+    ["12", "A,2", "A,9", "10,10"],
+  );
+});
+
+test("accuracy per section from the cells' attempts and right answers, and overall", () => {
+  const cells = [cell("hard", "12", "6", 0, 2, 1), cell("hard", "16", "T", 4, 4, 4), cell("soft", "18", "9", 1, 3, 1)];
+  const rows = Object.fromEntries(sectionAccuracy(cells, chart).map((r) => [r.name, r]));
+  assert.deepEqual(Object.keys(rows), ["hard", "soft", "pairs", "all"]);
+  assert.deepEqual(rows.hard, { name: "hard", label: "Hard", attempts: 6, correct: 5, known: 1, cells: 20, accuracy: 5 / 6 });
+  assert.equal(rows.soft.accuracy, 1 / 3);
+  assert.equal(rows.soft.cells, 10);
+  assert.equal(rows.pairs.accuracy, null);
+  assert.equal(rows.pairs.attempts, 0);
+  assert.deepEqual([rows.all.attempts, rows.all.correct, rows.all.known, rows.all.cells, rows.all.accuracy], [9, 6, 1, 40, 6 / 9]);
+});
+
+test("an answer's cell replaces the one it had, and the totals follow", () => {
+  const progress = { table: "classic", attempts: 3, correct: 2, cells: [cell("hard", "12", "6", 1, 2, 2), cell("soft", "18", "9", 0, 1, 0)] };
+  const wrong = withAnswer(progress, cell("hard", "12", "6", 0, 3, 2));
+  assert.deepEqual([wrong.attempts, wrong.correct], [4, 2]);
+  assert.equal(wrong.cells.length, 2);
+  assert.equal(heatState(wrong.cells.find((c) => cellKey(c) === "hard:12:6")), "missed");
+  const first = withAnswer(wrong, cell("pairs", "8", "T", 1, 1, 1));
+  assert.deepEqual([first.attempts, first.correct, first.cells.length], [5, 3, 3]);
+  assert.equal(progress.cells.length, 2, "the progress it came from is left as it was");
+});
+
+test("keys: H, S, D, P, R take the legal actions; N is the next hand once answered", () => {
+  assert.deepEqual(
+    DRILL_ACTIONS.map((a) => a.key),
+    ["h", "s", "d", "p", "r"],
+  );
+  const legal = ["hit", "stand", "double", "split"];
+  assert.equal(drillKey("h", { legal, answered: false }), "hit");
+  assert.equal(drillKey("S", { legal, answered: false }), "stand");
+  assert.equal(drillKey("d", { legal, answered: false }), "double");
+  assert.equal(drillKey("p", { legal, answered: false }), "split");
+  assert.equal(drillKey("r", { legal, answered: false }), null, "surrender is not legal here");
+  assert.equal(drillKey("r", { legal: [...legal, "surrender"], answered: false }), "surrender");
+  assert.equal(drillKey("i", { legal: [...legal, "insurance"], answered: false }), null, "no insurance in a drill");
+  assert.equal(drillKey("n", { legal, answered: false }), null);
+  assert.equal(drillKey("n", { legal, answered: true }), "next");
+  assert.equal(drillKey("h", { legal, answered: true }), null, "one answer a drill");
+  assert.equal(drillKey("Enter", { legal, answered: true }), null, "Enter presses the focused Next button itself");
+});
+
+test("the remembered table and section, while they exist", () => {
+  const ids = ["classic", "bicycle"];
+  assert.deepEqual(parseChoice(null, ids), { table: "classic", section: "any" });
+  assert.deepEqual(parseChoice('{"table":"bicycle","section":"pairs"}', ids), { table: "bicycle", section: "pairs" });
+  assert.deepEqual(parseChoice('{"table":"gone","section":"tens"}', ids), { table: "classic", section: "any" });
+  assert.deepEqual(parseChoice("not json", ids), { table: "classic", section: "any" });
+});
+
+test("an answer graded: the verdict and every action's EV, best first", () => {
+  const wrong = { action: "stand", best: "hit", loss: 0.0612, ev: { stand: -0.2136, hit: -0.1524, double: -0.3048 } };
+  assert.deepEqual(verdict(wrong), { right: false, text: "✗ Hit was better: −0.06 of the bet." });
+  assert.deepEqual(
+    answerRows(wrong).map((r) => [r.action, r.label, r.best, r.taken]),
+    [
+      ["hit", "Hit", true, false],
+      ["stand", "Stand", false, true],
+      ["double", "Double", false, false],
+    ],
+  );
+  assert.deepEqual(verdict({ ...wrong, action: "hit", loss: 0 }), { right: true, text: "✓ Right: hit is the best play." });
+  assert.equal(verdict({ ...wrong, loss: 0.0004 }).right, true, "under 0.0005 is right (API.md)");
+});
+
+test("a drill in words: the hand as the Trainer says it, against the up card", () => {
+  const drill = (section, row, up, cards) => ({ cards, cell: cell(section, row, up, 0, 0, 0) });
+  assert.equal(drillQuestion(drill("hard", "12", "6", ["TS", "2H"])), "Your hard 12 against a 6: what do you play?");
+  assert.equal(drillQuestion(drill("soft", "17", "A", ["AS", "6H"])), "Your soft 17 against an ace: what do you play?");
+  assert.equal(drillQuestion(drill("pairs", "8", "8", ["8S", "8D"])), "Your pair of 8s against an 8: what do you play?");
+  assert.equal(drillQuestion(drill("pairs", "T", "T", ["KS", "KD"])), "Your pair of 10s against a 10: what do you play?");
+});
