@@ -13,9 +13,8 @@ import statistics
 import time
 
 from blackjack.actions import Action, Phase
-from blackjack.players import action_values
 from blackjack.rules import TABLES, Peek, Rules
-from blackjack.strategy import analysis, dealer, hits, strategy_card
+from blackjack.strategy import action_values, analysis, dealer, hits, strategy_card
 from blackjack.strategy.card import analyse, player_ev
 from blackjack.turn import PlayerView
 

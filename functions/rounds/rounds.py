@@ -1,6 +1,6 @@
 """POST /v1/tables/{table_id}/rounds (bet), POST .../round/actions, GET .../round/hint."""
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
@@ -18,7 +18,7 @@ from blackjack_service.api import (
     lambda_handler,
     request_key,
 )
-from blackjack_service.models import ActionRequest, StartRoundRequest
+from blackjack_service.models import ActionRequest, HintLevel, StartRoundRequest
 from blackjack_service.observability import record_outcome
 from blackjack_service.openapi import ROUND_LINKS, operation
 
@@ -71,9 +71,7 @@ def act(
     "/v1/tables/<table_id>/round/hint",
     **operation("What an AI level would do now", responses.Hint, errors=(404, 409, 422, 503)),
 )
-def hint(
-    table_id: TableId, level: Annotated[Literal["medium", "hard"], Query()] = "hard"
-) -> Response[str]:
+def hint(table_id: TableId, level: Annotated[HintLevel, Query()] = "hard") -> Response[str]:
     return json_response(
         responses.Hint, factories.game().hint(current_identity(app), table_id, level)
     )

@@ -154,6 +154,10 @@ def test_me(alice: Player) -> None:
             "net": 0,
             **NO_GRADES,
             "by_kind": dict.fromkeys(("hard", "soft", "pairs", "insurance"), NO_GRADES),
+            "expert_mistakes": 0,
+            "expert_ev_lost": 0,
+            "deviations": 0,
+            "deviations_taken": 0,
         },
     }
 

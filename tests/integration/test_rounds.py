@@ -271,7 +271,12 @@ def test_hint(alice: Player, monkeypatch: pytest.MonkeyPatch) -> None:
     assert hard.status == 200
     assert hard.body["level"] == "hard" and hard.body["action"] == "surrender"
     medium = alice.get("/v1/tables/casino/round/hint?level=medium").body
-    assert medium == {"action": "surrender", "level": "medium", "ev": None}
+    assert medium == {
+        "action": "surrender",
+        "level": "medium",
+        "ev": None,
+        "count": hard.body["count"],
+    }
     problem(alice.get("/v1/tables/casino/round/hint?level=easy"), 422, "validation_error")
     problem(alice.get("/v1/tables/nowhere/round/hint"), 404, "not_found")
 

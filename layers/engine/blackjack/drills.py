@@ -9,7 +9,7 @@ and every cell can be dealt at every table.
 
 Grading reads the shipped card through the trainer's `grade` (no analysis at request time):
 the EV of each legal action, the best (ties: the simplest play), and the loss rounded to
-four decimals; an answer is right when its loss is under 0.0005 (`Decision.mistake`).
+four decimals; an answer is right when its loss is under 0.0005 (the trainer's `MISTAKE`).
 
 The schedule (`Schedule`) holds only the answered cells: each one's box (0 to 4), its
 attempts and right answers; the cells marked wrong (box 0 once answered) in the order they
@@ -29,7 +29,7 @@ from enum import StrEnum
 from .actions import Action, Phase
 from .cards import RANKS, SUITS, Card, hand_value, is_ten, points
 from .errors import GameError, IllegalAction
-from .grading import grade as grade_decision
+from .grading import MISTAKE, best_and_loss
 from .rules import TABLES, Split, Table
 from .turn import PlayerView, may_split, play_actions
 
@@ -162,13 +162,13 @@ def grade(table: Table, cards: Sequence[Card], up_card: Card, action: Action) ->
         hands_in_box=1,
         split_hand=False,
     )
-    from .strategy import action_values  # on first use, as `grade_decision` does
+    from .strategy import action_values  # on first use, as the trainer's `grade` does
 
     values = action_values(view)
     assert values is not None  # a first decision always has actions
-    decision = grade_decision(view, action)
+    best, loss = best_and_loss(values, action)
     ev = {legal_action: values[legal_action] for legal_action in legal}
-    return Graded(cell, action, decision.best, decision.loss, ev, right=not decision.mistake)
+    return Graded(cell, action, best, loss, ev, right=loss < MISTAKE)
 
 
 # ---- dealing a cell ---------------------------------------------------------------------

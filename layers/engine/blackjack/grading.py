@@ -2,20 +2,25 @@
 
 `grade` values the decision on the very `PlayerView` the hint endpoint values, so a grade
 never contradicts the coach: `best` is the action the `hard` player takes there and `loss`
-the EV it gives up, per unit of the hand's original bet, rounded to four decimals. The
-round asks for a grade only through the grader it is handed (`Round.act`), so the engine
-plays on without the analysis wherever no one is graded (AI boxes, the simulator).
+the EV it gives up, per unit of the hand's original bet, rounded to four decimals; and
+against perfect play for the shoe as it stood, `expert_best` and `expert_loss`, from the
+unseen cards of that moment (`count.unseen`). The round asks for a grade only through the
+grader it is handed (`Round.act`), so the engine plays on without the analysis wherever no
+one is graded (AI boxes, the simulator).
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action, Phase
 from .cards import Card, hand_value
 from .turn import PlayerView
+
+if TYPE_CHECKING:
+    from .strategy.dealer import Comp
 
 LOSS_STEP = Decimal("0.0001")
 MISTAKE = Decimal("0.0005")  # API.md: a decision whose loss is this or more is a mistake
@@ -37,10 +42,21 @@ class Decision:
     loss: Decimal  # per unit of the hand's original bet, four decimals
     kind: Kind
     cards: tuple[Card, ...]  # the hand as it was decided on
+    expert_best: Action  # against perfect play for the shoe as it stood
+    expert_loss: Decimal
 
     @property
     def mistake(self) -> bool:
         return self.loss >= MISTAKE
+
+    @property
+    def expert_mistake(self) -> bool:
+        return self.expert_loss >= MISTAKE
+
+    @property
+    def deviation(self) -> bool:
+        """A spot where the shoe's cards change the best play."""
+        return self.expert_best is not self.best
 
     def to_state(self) -> dict[str, Any]:
         return {
@@ -49,6 +65,8 @@ class Decision:
             "loss": str(self.loss),
             "kind": self.kind.value,
             "cards": "".join(self.cards),
+            "expert_best": self.expert_best.value,
+            "expert_loss": str(self.expert_loss),
         }
 
     @classmethod
@@ -60,10 +78,13 @@ class Decision:
             loss=Decimal(state["loss"]),
             kind=Kind(state["kind"]),
             cards=tuple(cards[i : i + 2] for i in range(0, len(cards), 2)),
+            # Graded before perfect play was: as `hard` graded it.
+            expert_best=Action(state.get("expert_best", state["best"])),
+            expert_loss=Decimal(state.get("expert_loss", state["loss"])),
         )
 
 
-Grader = Callable[[PlayerView, Action], Decision]
+Grader = Callable[[PlayerView, Action, "Comp"], Decision]
 
 
 def kind_of(view: PlayerView) -> Kind:
@@ -74,12 +95,21 @@ def kind_of(view: PlayerView) -> Kind:
     return Kind.SOFT if hand_value(view.cards).soft else Kind.HARD
 
 
-def grade(view: PlayerView, action: Action) -> Decision:
-    """The decision `action` on `view`, valued as the `hard` hint values it."""
-    from .strategy import action_values, best_of  # on first use, as the `hard` player
+def grade(view: PlayerView, action: Action, unseen: "Comp") -> Decision:
+    """The decision `action` on `view`, valued as the `hard` hint values it and as the
+    `expert` hint values it with the `unseen` cards."""
+    from .strategy import action_values, expert_values  # on first use, as the players
 
-    values = action_values(view)
-    assert values is not None  # a legal action was taken: something was asked
+    values, expert = action_values(view), expert_values(view, unseen)
+    assert values is not None and expert is not None  # a legal action was taken: asked
+    best, loss = best_and_loss(values, action)
+    expert_best, expert_loss = best_and_loss(expert, action)
+    return Decision(action, best, loss, kind_of(view), view.cards, expert_best, expert_loss)
+
+
+def best_and_loss(values: dict[Action, float], action: Action) -> tuple[Action, Decimal]:
+    """The best of `values` and what `action` gives up against it, to four decimals."""
+    from .strategy import best_of
+
     best = best_of(values)
-    loss = Decimal(values[best] - values[action]).quantize(LOSS_STEP, ROUND_HALF_EVEN)
-    return Decision(action, best, loss, kind_of(view), view.cards)
+    return best, Decimal(values[best] - values[action]).quantize(LOSS_STEP, ROUND_HALF_EVEN)

@@ -1,9 +1,17 @@
 """AI players. Each sees only its own hand, the dealer's face-up card, the table's rules and
-the actions legal now: a `PlayerView`, never the shoe or the hole card."""
+the actions legal now: a `PlayerView`, never the shoe or the hole card. The `expert`
+player sees the unseen composition as well (`count.unseen`: the shoe less its public
+cards), which a view does not hold; so it is a policy made for one moment of the shoe
+(`expert`), not one of `POLICIES`."""
+
+from typing import TYPE_CHECKING
 
 from .actions import Action, Phase
 from .cards import Card, hand_value, points
 from .turn import PlayerView, Policy
+
+if TYPE_CHECKING:  # the analysis stays out of cold starts (see `hard`)
+    from .strategy.dealer import Comp
 
 _UP_CARDS = "23456789TA"
 
@@ -104,18 +112,47 @@ def hard(view: PlayerView) -> Action:
     return best_action(view)
 
 
+def expert(unseen: "Comp") -> Policy:
+    """The `expert` player at the moment whose unseen cards are `unseen`: the legal action
+    of highest exact EV for those cards (RULES.md, "AI levels"); it insures when that pays.
+    Make it again whenever a card turns public."""
+    from .strategy.advisor import expert_best  # on first use, as in `hard`
+
+    def play(view: PlayerView) -> Action:
+        return expert_best(view, unseen)
+
+    return play
+
+
 POLICIES: dict[str, Policy] = {"easy": easy, "medium": medium, "hard": hard}
-LEVELS = tuple(POLICIES)
+LEVELS = tuple(POLICIES)  # the levels that decide on a view alone
+EXPERT = "expert"
+AI_LEVELS = (*LEVELS, EXPERT)  # API.md's AI levels
 
 
-def decide(level: str, view: PlayerView) -> Action:
+def decide(level: str, view: PlayerView, unseen: "Comp | None" = None) -> Action:
+    """What the player of `level` does on `view`; `expert` needs the unseen cards."""
+    if level == EXPERT:
+        if unseen is None:
+            raise ValueError("the expert level decides from the unseen cards")
+        return expert(unseen)(view)
     return POLICIES[level](view)
 
 
-def action_values(view: PlayerView) -> dict[Action, float] | None:
-    """The expected value of each legal action per unit of the hand's original bet, by the
-    exact analysis (`blackjack.strategy.advisor` says what is shown in each phase); None
-    when nothing is asked."""
-    from .strategy import action_values as exact  # on first use, as in `hard`
+def advice(
+    level: str, view: PlayerView, unseen: "Comp"
+) -> tuple[Action, dict[Action, float] | None]:
+    """What the player of `level` does on `view`, and the expected value of each legal
+    action it decides by, per unit of the hand's original bet (`hard` and `expert`, by the
+    exact analysis: `blackjack.strategy.advisor` says what is shown in each phase; None at
+    the levels that play a chart). Valued once: the action is the best of those values."""
+    from .strategy import action_values, best_of, expert_values  # on first use, as `hard`
 
-    return exact(view)
+    values = (
+        action_values(view)
+        if level == "hard"
+        else expert_values(view, unseen)
+        if level == EXPERT
+        else None
+    )
+    return (decide(level, view) if values is None else best_of(values)), values

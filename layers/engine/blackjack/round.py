@@ -11,17 +11,21 @@ them again. Money is `Decimal`; no float enters a stake or a payout.
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from . import count
 from .actions import Action, HandStatus, Move, Phase, Result
 from .cards import Card, HandValue, hand_value, is_ace, is_ten
 from .errors import BetOutOfLimits, IllegalAction, InvalidAmount
 from .grading import Decision, Grader
 from .money import HALF_COIN, ZERO, is_multiple
-from .players import POLICIES
+from .players import AI_LEVELS, EXPERT, decide
 from .rules import Insurance, Peek, Rules, Table
 from .shoe import Shoe
 from .turn import PlayerView, insurance_actions, may_split, play_actions
+
+if TYPE_CHECKING:
+    from .strategy.dealer import Comp
 
 USER = "user"
 _AI_PREFIX = "ai:"
@@ -216,6 +220,20 @@ class Round:
             self.rules, hand.cards, up_card=self.up_card, split_hand=hand.split, can_split=can_split
         )
 
+    # ---- what a player at the table can see -----------------------------------------
+
+    def public_cards(self) -> list[Card]:
+        """The shoe's public cards now (RULES.md): all it has dealt but the face-down card."""
+        return count.public_cards(self.shoe, self.dealer[1 : 1 + self.hidden])
+
+    def unseen(self) -> "Comp":
+        """The cards no player has seen: the shoe less its public cards (`expert`'s)."""
+        return count.unseen(self.rules.decks, self.public_cards())
+
+    def count(self) -> dict[str, Any]:
+        """The shoe's Hi-Lo count now (API.md)."""
+        return count.hi_lo(self.rules.decks, self.public_cards())
+
     # ---- decisions ------------------------------------------------------------------
 
     def act(
@@ -235,7 +253,9 @@ class Round:
             allowed = ", ".join(legal)
             raise IllegalAction(f"{action} is not allowed now; allowed: {allowed}")
         box, hand = turn
-        decision = None if grader is None else grader(self._view(box, hand, legal), action)
+        decision = (
+            None if grader is None else grader(self._view(box, hand, legal), action, self.unseen())
+        )
         self._legal = None
         self.dealt = []
         if self.phase is Phase.INSURANCE:
@@ -345,8 +365,9 @@ class Round:
                 self._legal = legal
                 return
             else:
-                policy = POLICIES[box.player.removeprefix(_AI_PREFIX)]
-                self._play(box, hand, policy(self._view(box, hand, legal)))
+                level = box.player.removeprefix(_AI_PREFIX)
+                unseen = self.unseen() if level == EXPERT else None
+                self._play(box, hand, decide(level, self._view(box, hand, legal), unseen))
         self._dealer_plays()
 
     def _dealer_plays(self) -> None:
@@ -482,8 +503,8 @@ def _check_seats(table: Table, bets: Mapping[int, Decimal], ai: Mapping[int, str
                 f"a bet is a whole number of coins from {table.min_bet} to {table.max_bet}"
             )
     for level in ai.values():
-        if level not in POLICIES:
-            raise BetOutOfLimits(f"AI players are {', '.join(POLICIES)}")
+        if level not in AI_LEVELS:
+            raise BetOutOfLimits(f"AI players are {', '.join(AI_LEVELS)}")
 
 
 def _unpack(cards: str) -> list[Card]:

@@ -64,4 +64,6 @@ def _decision_view(decision: Decision) -> dict[str, Any]:
         "loss": to_json(decision.loss),
         "kind": decision.kind.value,
         "cards": list(decision.cards),
+        "expert_best": decision.expert_best.value,
+        "expert_loss": to_json(decision.expert_loss),
     }

@@ -14,6 +14,7 @@ lock, else from the one read every login makes.
 import functools
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from decimal import Decimal
 from typing import Any
 
@@ -26,7 +27,7 @@ from blackjack.rules import TABLES
 from .errors import BadCredentials, TooManyAttempts, Unauthorized
 from .identity import Identity
 from .models import RegisterRequest, SessionRequest
-from .records import GRADE_FIELDS, Grades, LoginAttempts, Profile
+from .records import GRADE_FIELDS, ExpertGrades, Grades, LoginAttempts, Profile
 from .store import Store
 from .tokens import issue
 
@@ -111,6 +112,7 @@ class AccountService:
                 **{name: _number(total) for name, total in stats.totals().items()},
                 **_grades_view(*stats.by_kind.values()),
                 "by_kind": {str(kind): _grades_view(g) for kind, g in stats.by_kind.items()},
+                **_expert_view(stats.expert),
             },
         }
 
@@ -154,6 +156,13 @@ def _locked(retry: int) -> TooManyAttempts:
 
 def _number(value: int | Decimal) -> int | float:
     return money(value) if isinstance(value, Decimal) else value
+
+
+def _expert_view(expert: ExpertGrades) -> dict[str, Any]:
+    return {
+        **asdict(expert),
+        "expert_ev_lost": money(expert.expert_ev_lost.quantize(CENT)),
+    }
 
 
 def _grades_view(*grades: Grades) -> dict[str, Any]:

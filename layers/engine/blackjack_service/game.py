@@ -25,13 +25,13 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from blackjack import fairness
+from blackjack import count, fairness
 from blackjack.actions import Move, Phase, Result
 from blackjack.cards import Card
 from blackjack.errors import BetOutOfLimits
 from blackjack.grading import Grader, grade
 from blackjack.money import ZERO, to_json
-from blackjack.players import action_values, decide
+from blackjack.players import advice
 from blackjack.round import Round
 from blackjack.rules import TABLES, Shuffle, Table
 from blackjack.shoe import Shoe
@@ -148,7 +148,7 @@ class GameService:
         view = {
             "table": table.as_dict(),
             "balance": to_json(player.balance),
-            "shoe": _shoe_view(table, seat.shoe),
+            "shoe": {**_shoe_view(table, seat.shoe), "count": _count(table, seat, played)},
             "round": None if played is None else _view(played, player.balance),
         }
         return view, seat.version
@@ -158,11 +158,12 @@ class GameService:
         round_ = _in_play(table, self._player(identity).seats.get(table.id), graded=False).round_
         view = round_.player_view()
         assert view is not None  # a round in play always asks someone
-        values = action_values(view) if level == "hard" else None
+        action, values = advice(level, view, round_.unseen())
         return {
-            "action": decide(level, view).value,
+            "action": action.value,
             "level": level,
             "ev": None if values is None else {str(a): v for a, v in values.items()},
+            "count": _count_view(round_.count()),
         }
 
     def history(
@@ -648,6 +649,19 @@ def _shoe_view(table: Table, shoe: ShoeState) -> dict[str, Any]:
     }
 
 
+def _count(table: Table, seat: Seat, played: "_Played | None") -> dict[str, Any]:
+    """The count of the seat's shoe (API.md): over the round in play's public cards and
+    its shoe's earlier rounds, or over all the shoe has dealt."""
+    if played is not None and not played.settled:
+        return _count_view(played.round_.count())
+    shoe = _shoe(table, seat.shoe)
+    return _count_view(count.hi_lo(table.rules.decks, count.public_cards(shoe)))
+
+
+def _count_view(counted: dict[str, Any]) -> dict[str, Any]:
+    return {**counted, "true": to_json(counted["true"])}
+
+
 def _legacy_shoe_view(shoe: "LegacyShoe") -> dict[str, Any]:
     """A shoe retired before the player item, as its item has it."""
     state = shoe.state
@@ -715,6 +729,13 @@ def _settlement_stats(round_: Round, net: Decimal) -> Stats:
             grades.decisions += 1
             grades.mistakes += decision.mistake
             grades.ev_lost += decision.loss * box.bet  # per unit of the original bet
+            expert = stats.expert
+            expert.expert_mistakes += decision.expert_mistake
+            expert.expert_ev_lost += decision.expert_loss * box.bet
+            expert.deviations += decision.deviation
+            expert.deviations_taken += (
+                decision.deviation and decision.action is decision.expert_best
+            )
     return stats
 
 

@@ -70,13 +70,16 @@ def seat(attributes: Mapping[str, Any]) -> LegacySeat:
 
 
 def view(attributes: Mapping[str, Any]) -> dict[str, Any]:
-    """A settled round's stored view; one stored before the trainer gains its fields."""
+    """A settled round's stored view; one stored before the trainer gains its fields, and
+    its decisions the grade against perfect play as `hard` graded them."""
     stored: dict[str, Any] = json.loads(attributes["view"])
     stored.setdefault("started_at", None)
     stored.setdefault("settled_at", None)
     for box in stored["boxes"]:
         for hand in box["hands"]:
-            hand.setdefault("decisions", [])
+            for decision in hand.setdefault("decisions", []):
+                decision.setdefault("expert_best", decision["best"])
+                decision.setdefault("expert_loss", decision["loss"])
     return stored
 
 

@@ -93,6 +93,21 @@ GRADE_FIELDS = tuple(f.name for f in fields(Grades))
 
 
 @dataclass(slots=True)
+class ExpertGrades:
+    """The trainer's counters against perfect play for the shoe (`expert`), over every
+    decision: its mistakes and what they gave up, and the spots where the shoe's cards
+    change the best play (deviations) and how many of them the user played right."""
+
+    expert_mistakes: int = 0
+    expert_ev_lost: Decimal = _ZERO  # coins, exact
+    deviations: int = 0
+    deviations_taken: int = 0
+
+
+EXPERT_FIELDS = tuple(f.name for f in fields(ExpertGrades))
+
+
+@dataclass(slots=True)
 class Stats:
     rounds: int = 0
     hands_won: int = 0
@@ -100,18 +115,23 @@ class Stats:
     hands_pushed: int = 0
     net: Decimal = _ZERO
     by_kind: dict[Kind, Grades] = field(default_factory=lambda: {kind: Grades() for kind in Kind})
+    expert: ExpertGrades = field(default_factory=ExpertGrades)
 
     def totals(self) -> dict[str, int | Decimal]:
         """The counters over every kind of decision, by name."""
         return {name: getattr(self, name) for name in _TOTALS}
 
     def counters(self) -> dict[str, int | Decimal]:
-        """Every counter by its name in the profile: the totals, then `<kind>_<name>`."""
-        return self.totals() | {
+        """Every counter by its name in the profile: the totals, then `<kind>_<name>`, then
+        the counters against perfect play (last: a packed string of before they were kept
+        is one without them)."""
+        by_kind = {
             f"{kind}_{name}": getattr(grades, name)
             for kind, grades in self.by_kind.items()
             for name in GRADE_FIELDS
         }
+        expert = {name: getattr(self.expert, name) for name in EXPERT_FIELDS}
+        return self.totals() | by_kind | expert
 
     def plus(self, other: "Stats") -> "Stats":
         """These counters and `other`'s, added."""
@@ -129,7 +149,8 @@ class Stats:
             }
             for kind in Kind
         }
-        return _stats_codec.load({**counters, "by_kind": by_kind})
+        expert = {name: counters[name] for name in EXPERT_FIELDS if name in counters}
+        return _stats_codec.load({**counters, "by_kind": by_kind, "expert": expert})
 
     def packed(self) -> str:
         """The counters, comma-separated in `counters()` order."""
@@ -137,10 +158,13 @@ class Stats:
 
     @classmethod
     def unpacked(cls, packed: str) -> "Stats":
-        return cls.from_counters(dict(zip(_COUNTERS, packed.split(","), strict=True)))
+        values = packed.split(",")
+        if len(values) not in (len(_COUNTERS), len(_COUNTERS) - len(EXPERT_FIELDS)):
+            raise ValueError(f"{len(values)} packed counters, not {len(_COUNTERS)}")
+        return cls.from_counters(dict(zip(_COUNTERS, values, strict=False)))
 
 
-_TOTALS = tuple(f.name for f in fields(Stats) if f.name != "by_kind")
+_TOTALS = tuple(f.name for f in fields(Stats) if f.name not in ("by_kind", "expert"))
 _COUNTERS = tuple(Stats().counters())
 
 

@@ -97,6 +97,10 @@ class Stats(Grades):
     hands_pushed: int
     net: Money
     by_kind: dict[Kind, Grades]
+    expert_mistakes: int
+    expert_ev_lost: Money
+    deviations: int
+    deviations_taken: int
 
 
 class Me(User):
@@ -109,6 +113,8 @@ class Decision(ResponseModel):
     loss: float | int
     kind: Kind
     cards: list[str]
+    expert_best: str
+    expert_loss: float | int
 
 
 class Hand(ResponseModel):
@@ -161,6 +167,16 @@ class Round(ResponseModel):
     balance: Money
 
 
+class Count(ResponseModel):
+    """The Hi-Lo count over the shoe's public cards."""
+
+    system: Literal["hi_lo"]
+    running: int
+    true: float | int
+    cards_seen: int
+    cards_unseen: int
+
+
 class ShoeInPlay(ResponseModel):
     shoe_id: str
     server_seed_hash: str
@@ -169,6 +185,7 @@ class ShoeInPlay(ResponseModel):
     decks: int
     cards_remaining: int
     cut_card_out: bool
+    count: Count
 
 
 class Seat(ResponseModel):
@@ -180,8 +197,9 @@ class Seat(ResponseModel):
 
 class Hint(ResponseModel):
     action: str
-    level: Literal["medium", "hard"]
+    level: Literal["medium", "hard", "expert"]
     ev: dict[str, float] | None
+    count: Count
 
 
 class History(ResponseModel):

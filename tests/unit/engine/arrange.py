@@ -41,3 +41,15 @@ def play(round_: Round, *actions: str) -> Round:
 
 def cards_of(round_: Round) -> list[list[str]]:
     return [hand.cards for box in round_.boxes for hand in box.hands]
+
+
+# Sixty cards of 2 to 6 dealt by the shoe's earlier rounds: public, and the count is high.
+SMALL = [f"{2 + i % 5}{'SHDC'[i // 5 % 4]}" for i in range(60)]
+
+
+def after_small_cards(table_id: str, cards: str, ai: dict[int, str] | None = None) -> Round:
+    """A round of one box of 10 at `table_id`, dealt from `cards` after SMALL."""
+    table = TABLES[table_id]
+    shoe = Shoe("00" * 32, "arranged", 1, table.rules.decks, None, [*SMALL, *cards.split()])
+    shoe.position = len(SMALL)
+    return Round.deal(table, shoe, {0: Decimal(10)}, ai)

@@ -11,9 +11,8 @@ import pytest
 
 from blackjack.actions import Action, Phase
 from blackjack.grading import Decision, Kind, grade
-from blackjack.players import action_values
 from blackjack.round import Round
-from blackjack.strategy import strategy_card
+from blackjack.strategy import action_values, strategy_card
 from blackjack.views import round_view
 from blackjack_service import responses
 
@@ -27,29 +26,32 @@ def act(round_: Round, *actions: str) -> Round:
 
 
 def expected(round_: Round, action: Action) -> Decision:
-    """The grade from the hint's values at this moment, worked out here by hand."""
+    """The grade from the hint's values at this moment, worked out here by hand. One box at
+    a fresh shoe: the only public cards are the hand's and the up card, so perfect play is
+    `hard`'s."""
     view = round_.player_view()
     assert view is not None
     values = action_values(view)
     assert values is not None
     best = max(values, key=lambda a: values[a])
     loss = Decimal(str(round(values[best] - values[action], 4)))
-    return Decision(action, best, loss, grade(view, action).kind, view.cards)
+    kind = grade(view, action, round_.unseen()).kind
+    return Decision(action, best, loss, kind, view.cards, best, loss)
 
 
 def test_standing_on_hard_8_against_a_6_loses_what_the_strategy_card_says() -> None:
     round_ = act(deal("european", "2S 6D 6H 9C TS TH"), "stand")
     [decision] = round_.boxes[0].hands[0].decisions
     ev = strategy_card("european")["ev"]["2,6"]["6"]
+    loss = Decimal(str(round(ev["hit"] - ev["stand"], 4)))
     assert decision == Decision(
-        Action.STAND, Action.HIT, Decimal(str(round(ev["hit"] - ev["stand"], 4))), Kind.HARD,
-        ("2S", "6H"),
+        Action.STAND, Action.HIT, loss, Kind.HARD, ("2S", "6H"), Action.HIT, loss
     )  # fmt: skip
-    assert decision.mistake
+    assert decision.mistake and decision.expert_mistake and not decision.deviation
     view = round_view(round_)["boxes"][0]["hands"][0]["decisions"]
     assert view == [
-        {"action": "stand", "best": "hit", "loss": float(decision.loss), "kind": "hard",
-         "cards": ["2S", "6H"]}
+        {"action": "stand", "best": "hit", "loss": float(loss), "kind": "hard",
+         "cards": ["2S", "6H"], "expert_best": "hit", "expert_loss": float(loss)}
     ]  # fmt: skip
 
 

@@ -417,7 +417,7 @@ def test_a_box_is_taken_once() -> None:
     with pytest.raises(BetOutOfLimits):
         deal("casino", "TS 6H 9D TC", bets={5: 100})
     with pytest.raises(BetOutOfLimits):
-        deal("casino", "TS 6H 9D TC", ai={1: "expert"})
+        deal("casino", "TS 6H 9D TC", ai={1: "genius"})
 
 
 def test_a_table_publishes_its_rules_as_api_md_writes_them() -> None:

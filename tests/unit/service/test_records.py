@@ -13,6 +13,7 @@ from blackjack.actions import Action, Move
 from blackjack.grading import Kind
 from blackjack_service import legacy, responses
 from blackjack_service.records import (
+    ExpertGrades,
     Grades,
     LoginAttempts,
     Player,
@@ -75,7 +76,9 @@ def test_profile_as_stored() -> None:
     assert type(stats.rounds) is int and type(stats.net) is Decimal
     assert stats.by_kind[Kind.HARD] == Grades(decisions=8, mistakes=3, ev_lost=Decimal("29.1180"))
     assert stats.by_kind[Kind.SOFT] == Grades()
-    assert profile_codec.attributes(profile) == STORED_PROFILE
+    # Stored before the counters against perfect play were kept: written back, they are 0.
+    expert = {"expert_mistakes": 0, "expert_ev_lost": 0, "deviations": 0, "deviations_taken": 0}
+    assert profile_codec.attributes(profile) == STORED_PROFILE | expert
 
 
 def test_profile_stored_before_the_trainer_has_zero_grades() -> None:
@@ -83,15 +86,18 @@ def test_profile_stored_before_the_trainer_has_zero_grades() -> None:
     before = {name: value for name, value in STORED_PROFILE.items() if not name.startswith(trainer)}
     profile = profile_codec.record(before)
     assert profile.stats.by_kind == {kind: Grades() for kind in Kind}
+    assert profile.stats.expert == ExpertGrades()
     assert profile.stats.rounds == 6
-    assert set(profile_codec.attributes(profile)) == set(STORED_PROFILE)
+    expert = {f.name for f in fields(ExpertGrades)}
+    assert set(profile_codec.attributes(profile)) == set(STORED_PROFILE) | expert
 
 
 def test_stats_counters_are_the_profile_attributes() -> None:
     stats = Stats(rounds=1, net=Decimal("-2.5"))
     stats.by_kind[Kind.PAIRS].mistakes = 1
     counters = stats.counters()
-    assert set(counters) == set(STORED_PROFILE) - {f.name for f in fields(Profile)}
+    expert = {f.name for f in fields(ExpertGrades)}  # kept since after STORED_PROFILE
+    assert set(counters) == set(STORED_PROFILE) - {f.name for f in fields(Profile)} | expert
     assert counters["rounds"] == 1 and counters["pairs_mistakes"] == 1
     assert stats.totals() == {
         "rounds": 1,
@@ -105,7 +111,9 @@ def test_stats_counters_are_the_profile_attributes() -> None:
 def test_the_api_stats_have_the_records_fields() -> None:
     grades = list(responses.Grades.model_fields)
     assert grades == [f.name for f in fields(Grades)]
-    assert list(responses.Stats.model_fields) == grades + [f.name for f in fields(Stats)]
+    stats = [f.name for f in fields(Stats) if f.name != "expert"]
+    expert = [f.name for f in fields(ExpertGrades)]
+    assert list(responses.Stats.model_fields) == grades + stats + expert
 
 
 SHOE = ShoeState(stored_id="s1", server_seed="5", client_seed="c", nonce=4, position=30, rounds=2)

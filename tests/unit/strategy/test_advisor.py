@@ -8,10 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blackjack.actions import Action, Phase
-from blackjack.players import action_values, hard, medium
+from blackjack.players import hard, medium
 from blackjack.round import Round
 from blackjack.rules import TABLES
 from blackjack.shoe import Shoe
+from blackjack.strategy import action_values
 from blackjack.turn import PlayerView
 
 PLAY = Phase.PLAYER_TURN

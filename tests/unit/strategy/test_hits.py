@@ -6,9 +6,8 @@ from functools import cache
 import pytest
 
 from blackjack.actions import Action, Phase
-from blackjack.players import action_values
 from blackjack.rules import TABLES
-from blackjack.strategy import advisor, hits
+from blackjack.strategy import action_values, advisor, hits
 from blackjack.strategy.analysis import UpCardSolver, of_ranks, shoe_counts
 from blackjack.strategy.dealer import RANKS, Comp, add, payoffs, total
 from blackjack.turn import PlayerView

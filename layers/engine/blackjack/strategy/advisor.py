@@ -19,10 +19,24 @@ the figure shown ignores that, so it is an upper bound. Off the top of a shoe in
 and even money are never worth it, and `hard` declines them.
 """
 
+from functools import lru_cache
+
 from ..actions import Action, Phase
 from ..cards import Card, points
+from ..rules import TABLES, Rules, Shuffle
 from ..turn import PlayerView
-from .analysis import DOUBLE, EMPTY, HIT, SPLIT, STAND, SURRENDER, merge, of_ranks
+from .analysis import (
+    DOUBLE,
+    EMPTY,
+    HIT,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    UpCardSolver,
+    merge,
+    of_ranks,
+    shoe_counts,
+)
 from .card import hand_key, label, shipped_ev, table_of
 from .dealer import Comp, add, total
 from .hits import hint_solver
@@ -52,35 +66,38 @@ def rank(card: Card) -> int:
     return points(card) - 1
 
 
-def _dealt_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
-    """The first decision of a dealt two-card hand: the shipped card where the table is
-    known, else computed (custom rules, as in the tests)."""
-    table_id = table_of(view.rules)
-    first, second = (rank(card) for card in view.cards)
-    if table_id is not None:
-        return shipped_ev(table_id)[hand_key(first, second)][label(up)]
-    s = hint_solver(view.rules, up)
+def _dealt_values(
+    view: PlayerView, s: UpCardSolver, hand: Comp, shipped: str | None
+) -> dict[str, float]:
+    """The first decision of a dealt two-card hand: the `shipped` table's card, else
+    computed (custom rules, as in the tests, and the `expert` level)."""
+    if shipped is not None:
+        first, second = (rank(card) for card in view.cards)
+        return shipped_ev(shipped)[hand_key(first, second)][label(s.up)]
     return {a: s.conditional(v, hand) for a, v in s.first_decision(hand).items()}
 
 
-def _computed_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
+def _computed_values(
+    view: PlayerView, s: UpCardSolver, hand: Comp, sibling: Comp
+) -> dict[str, float]:
     """A hand of three or more cards, or one made by a split, valued as the analysis
     values it: a split hand with its sibling's first card removed up to its third card,
-    and from its fourth card on as an ordinary hand (renormalised at peek tables)."""
-    s = hint_solver(view.rules, up)
-    sibling = of_ranks(rank(view.cards[0])) if view.split_hand else EMPTY
+    and from its fourth card on as an ordinary hand (renormalised at peek tables).
+    `sibling` is EMPTY where the solver's pool already lacks that card (`expert`)."""
     removed = merge(sibling, hand)
     cards = len(view.cards)
     extra = sibling if cards <= 3 else EMPTY
     ordinary = s.renormalise(hand, removed)  # scales values computed without the sibling
     # One batch for the hand and all it can become (a contraction costs about the same
     # for one composition as for hundreds).
+    legal = set(view.legal_actions)
+    pair = rank(view.cards[0]) if Action.SPLIT in legal else None
+    roots, shallow = s.decision_roots(hand, Action.DOUBLE in legal, pair, extra)
     if extra != EMPTY and cards == 2:
         more = [add(hand, r) for r, _ in s.draw(removed)]
-        s.prepare(more, [(extra, hand), *((extra, m) for m in more)])
-    else:
-        s.prepare([hand], [(extra, hand)])
-    legal = set(view.legal_actions)
+        roots += more
+        shallow += [(extra, m) for m in more]
+    s.prepare(roots, shallow)
     values: dict[str, float] = {}
     if Action.STAND in legal:
         values[STAND] = s.stand(extra, hand) * (1.0 if extra == sibling else ordinary)
@@ -98,10 +115,11 @@ def _computed_values(view: PlayerView, hand: Comp, up: int) -> dict[str, float]:
     return {a: s.conditional(v, removed) for a, v in values.items()}
 
 
-def _insurance_values(view: PlayerView, hand: Comp, up: int) -> dict[Action, float]:
-    s = hint_solver(view.rules, up)
+def _insurance_values(
+    view: PlayerView, s: UpCardSolver, hand: Comp, shipped: str | None
+) -> dict[Action, float]:
     b = s.natural_chance(hand)
-    first = _dealt_values(view, hand, up)
+    first = _dealt_values(view, s, hand, shipped)
     natural = total(hand)[0] == 21
     if natural:
         decline = 1.5 * (1.0 - b)  # natural against natural: a push
@@ -117,19 +135,76 @@ def _insurance_values(view: PlayerView, hand: Comp, up: int) -> dict[Action, flo
     return {a: v for a, v in values.items() if a in view.legal_actions}
 
 
-def action_values(view: PlayerView) -> dict[Action, float] | None:
-    """The EV of each legal action (see the module docstring); None when nothing is asked."""
-    if not view.legal_actions or view.phase is Phase.SETTLED:
-        return None
-    up = rank(view.up_card)
+def _values(
+    view: PlayerView, s: UpCardSolver, sibling: Comp, shipped: str | None
+) -> dict[Action, float]:
+    """The EV of each legal action by solver `s` (its pool: what the hand's cards came
+    from); `shipped` names the table whose card values dealt hands from the full shoe."""
     hand = of_ranks(*(rank(card) for card in view.cards))
     if view.phase is Phase.INSURANCE:
-        return _insurance_values(view, hand, up)
+        return _insurance_values(view, s, hand, shipped)
     if len(view.cards) == 2 and not view.split_hand and view.hands_in_box == 1:
-        values = _dealt_values(view, hand, up)
+        values = _dealt_values(view, s, hand, shipped)
     else:
-        values = _computed_values(view, hand, up)
+        values = _computed_values(view, s, hand, sibling)
     return {_ACTIONS[a]: v for a, v in values.items() if _ACTIONS[a] in view.legal_actions}
+
+
+def _asked(view: PlayerView) -> bool:
+    return bool(view.legal_actions) and view.phase is not Phase.SETTLED
+
+
+def action_values(view: PlayerView) -> dict[Action, float] | None:
+    """The EV of each legal action (see the module docstring); None when nothing is asked."""
+    if not _asked(view):
+        return None
+    sibling = of_ranks(rank(view.cards[0])) if view.split_hand else EMPTY
+    s = hint_solver(view.rules, rank(view.up_card))
+    return _values(view, s, sibling, table_of(view.rules))
+
+
+@lru_cache(maxsize=16)
+def expert_solver(rules: Rules, up: int, pool: Comp) -> UpCardSolver:
+    """The solver of a pool: kept while a hand plays on (hitting moves a card from the
+    unseen cards to the hand, the pool stays) and for the grading of the same moment."""
+    return UpCardSolver(rules, up, pool=pool)
+
+
+def plays_as_hard(rules: Rules) -> bool:
+    """RULES.md: at tables that shuffle every round and seat one box, `expert` is `hard`."""
+    table_id = table_of(rules)
+    return (
+        rules.shuffle is Shuffle.EVERY_ROUND
+        and table_id is not None
+        and TABLES[table_id].boxes == 1
+    )
+
+
+def expert_values(view: PlayerView, unseen: Comp) -> dict[Action, float] | None:
+    """The EV of each legal action given the `unseen` cards (the shoe less its public
+    cards: the dealer's face-down card is unseen), per unit of the hand's original bet,
+    with `action_values`'s conventions; None when nothing is asked. The hand's cards are
+    public, so its pool is `unseen` plus them; a split hand's sibling cards are public
+    too, so nothing is removed for them beyond what `unseen` lacks."""
+    if not _asked(view):
+        return None
+    rules = view.rules
+    if plays_as_hard(rules):
+        return action_values(view)
+    up = rank(view.up_card)
+    pool = merge(unseen, of_ranks(*(rank(card) for card in view.cards)))
+    if pool == add(shoe_counts(rules.decks), up, -1):
+        # Nothing public but the hand and the up card: `hard`'s solver and card.
+        return _values(view, hint_solver(rules, up), EMPTY, table_of(rules))
+    return _values(view, expert_solver(rules, up, pool), EMPTY, None)
+
+
+def expert_best(view: PlayerView, unseen: Comp) -> Action:
+    """The legal action of highest EV given the unseen cards (ties: the simplest play)."""
+    values = expert_values(view, unseen)
+    if not values:
+        return view.legal_actions[0]
+    return best_of(values)
 
 
 def best_of(values: dict[Action, float]) -> Action:

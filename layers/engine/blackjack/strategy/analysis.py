@@ -117,11 +117,16 @@ class UpCardSolver:
     `known_hits` maps hands (not made by a split) to their hit value, U of taking a card
     and playing on, computed beforehand (`hits.py`): the solver then neither explores
     nor values the tree of hands such a hand can become. Left empty, everything is
-    computed, as the analysis and `generate --check` need."""
+    computed, as the analysis and `generate --check` need.
+
+    `pool` is the composition the player's cards are removed from: by default the full
+    shoe less the up card (the analysis, `hard`); the `expert` level gives the unseen
+    cards plus the hand's own (`advisor.expert_values`)."""
 
     rules: Rules
     up: int
     known_hits: Mapping[Comp, float] = field(default_factory=dict)
+    pool: Comp | None = None
     counts: Comp = field(init=False)
     size: int = field(init=False)
     peeked: bool = field(init=False)
@@ -131,7 +136,8 @@ class UpCardSolver:
     _explored: set[Comp] = field(default_factory=set, init=False)  # subtree prepared
 
     def __post_init__(self) -> None:
-        self.counts = add(shoe_counts(self.rules.decks), self.up, -1)
+        fresh = add(shoe_counts(self.rules.decks), self.up, -1)
+        self.counts = fresh if self.pool is None else self.pool
         self.size = sum(self.counts)
         self.peeked = self.rules.peek is Peek.ACE_AND_TEN and self.up in (ACE, TEN)
         self._natural_loss = 0.0 if self.peeked else 1.0
@@ -180,19 +186,17 @@ class UpCardSolver:
         for extra, hand in shallow:
             want(merge(extra, hand), hand)
         seen = self._explored
-        stack = [hand for hand in hands if hand not in seen]
+        counts = self.counts
+        stack = [hand for hand in hands if hand not in seen and total(hand)[0] <= 21]
         while stack:
             hand = stack.pop()
             if hand in seen:
                 continue
             seen.add(hand)  # its whole subtree is wanted in this batch
-            points = total(hand)[0]
-            if points > 21:
-                continue
             if not stand_dominated(hand):
                 want(hand, hand)
-            if points < 21 and hand not in self.known_hits:
-                stack.extend(add(hand, rank) for rank, _ in self.draw(hand))
+            if total(hand)[0] < 21 and hand not in self.known_hits:
+                stack.extend(more for rank, more in unbusted(hand) if counts[rank] > hand[rank])
         if wanted:
             self._stand.update(
                 stand_values(
@@ -201,12 +205,15 @@ class UpCardSolver:
                     self.rules.dealer_hits_soft_17,
                     wanted,
                     self._natural_loss,
+                    shipped_order=self.pool is None,
                 )
             )
 
     # ---- values (U: see the module docstring) ----------------------------------------
 
     def bust(self, removed: Comp) -> float:
+        if not self.peeked:
+            return -1.0  # what the sum below gives: the natural's weight is 0.0
         return -1.0 + (1.0 - self._natural_loss) * self.natural_chance(removed)
 
     def stand(self, extra: Comp, hand: Comp) -> float:
@@ -240,7 +247,10 @@ class UpCardSolver:
                     self.prepare([hand])
                 value = self.hit(EMPTY, hand)
                 if not stand_dominated(hand):
-                    value = max(self.stand(EMPTY, hand), value)
+                    stand = self._stand.get((hand, max(points, 16)))
+                    if stand is None:
+                        stand = self.stand(EMPTY, hand)
+                    value = max(stand, value)
             self._best[hand] = value
         return value
 
@@ -253,7 +263,7 @@ class UpCardSolver:
             known = self.known_hits.get(hand)
             if known is not None:
                 return known
-            return sum(p * self.best(add(hand, rank)) for rank, p in self.draw(removed))
+            return self._hit_on(hand)
         value = 0.0
         for rank, p in self.draw(removed):
             more = add(hand, rank)
@@ -263,6 +273,19 @@ class UpCardSolver:
             else:
                 on = self.hit(EMPTY, more) * self.renormalise(more, merge(extra, more))
                 value += p * max(self.stand(extra, more), on)
+        return value
+
+    def _hit_on(self, hand: Comp) -> float:
+        """`hit` of a hand not made by a split: the sum over the next card of p times the
+        best value of the hand it makes, in rank order (the order the shipped values were
+        summed in). The memo is read here: this is the hot loop of a big tree, and most
+        hands it meets are memoised already."""
+        memo = self._best
+        more = successors(hand)
+        value = 0.0
+        for rank, p in self.draw(hand):
+            known = memo.get(more[rank])
+            value += p * (self.best(more[rank]) if known is None else known)
         return value
 
     def renormalise(self, known: Comp, removed: Comp) -> float:
@@ -320,6 +343,22 @@ class UpCardSolver:
                 hands.append(three)
         return hands, shallow
 
+    def decision_roots(
+        self, hand: Comp, double: bool, pair: int | None, extra: Comp = EMPTY
+    ) -> tuple[list[Comp], list[tuple[Comp, Comp]]]:
+        """What `prepare` needs to value every action of a hand at once: one batch (a
+        contraction costs about the same for one composition as for hundreds). A
+        double stands on hands whose stand the tree skips (`stand_dominated`)."""
+        roots = [hand]
+        shallow = [(extra, hand)]
+        if double:
+            shallow += [(extra, add(hand, r)) for r, _ in self.draw(merge(extra, hand))]
+        if pair is not None:
+            more, pairs = self.split_roots(pair, extra)
+            roots += more
+            shallow += pairs
+        return roots, shallow
+
     def split(self, pair: int, extra: Comp = EMPTY, hands: int = 1) -> float:
         """Split a pair of `pair` cards from a box holding `hands` hands; `extra` is
         what else is known gone (for a resplit, the first split's other card)."""
@@ -329,8 +368,10 @@ class UpCardSolver:
         max_hands = rules.max_hands if pair != ACE or rules.resplit_aces else 2
         remaining = self.size - sum(removed)
         if rules.split is Split.SAME_RANK and pair == TEN:
-            # Two of one ten-value rank: only that rank pairs them again.
-            q = max(0, 4 * rules.decks - removed[TEN]) / remaining
+            # Two of one ten-value rank: only that rank pairs them again. A pool does not
+            # say which ten-value ranks it holds: a quarter of its tens is the estimate.
+            of_rank = 4 * rules.decks if self.pool is None else self.counts[TEN] / 4
+            q = max(0, of_rank - removed[TEN]) / remaining
         else:
             q = self.left(removed, pair) / remaining
         self.prepare(*self.split_roots(pair, extra))
@@ -358,13 +399,13 @@ class UpCardSolver:
                 return {STAND: 1.5}
             # Natural against natural is a push.
             return {STAND: 1.5 * (1.0 - self.natural_chance(hand))}
-        self.prepare([hand], [(EMPTY, hand)])
         legal = self.legal(hand)
+        pair = pair_rank(hand) if Action.SPLIT in legal else None
+        self.prepare(*self.decision_roots(hand, Action.DOUBLE in legal, pair))
         options = {STAND: self.stand(EMPTY, hand), HIT: self.hit(EMPTY, hand)}
         if Action.DOUBLE in legal:
             options[DOUBLE] = self.double(EMPTY, hand)
-        pair = pair_rank(hand)
-        if pair is not None and Action.SPLIT in legal:
+        if pair is not None:
             options[SPLIT] = self.split(pair)
         if Action.SURRENDER in legal:
             options[SURRENDER] = self.surrender(EMPTY, hand)
@@ -377,6 +418,20 @@ class UpCardSolver:
         return value / (1.0 - self.natural_chance(removed))
 
 
+@cache
+def successors(hand: Comp) -> tuple[Comp, ...]:
+    """The hand with one more card, by rank (memoised: the hands worth hitting are a few
+    thousand, and every tree walks them again)."""
+    return tuple(add(hand, rank) for rank in range(RANKS))
+
+
+@cache
+def unbusted(hand: Comp) -> tuple[tuple[int, Comp], ...]:
+    """The (rank, hand) of each card that leaves the hand at 21 or less."""
+    return tuple((rank, more) for rank, more in enumerate(successors(hand)) if total(more)[0] <= 21)
+
+
+@cache
 def stand_dominated(hand: Comp) -> bool:
     """Hitting is at least as good as standing: the hand cannot bust on one card and
     stands on 16 or less (which loses to every dealer total). Averaged over the next card
