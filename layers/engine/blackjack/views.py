@@ -5,7 +5,7 @@ from typing import Any
 from .cards import hand_value
 from .grading import Decision
 from .money import to_json
-from .round import Box, Hand, Round
+from .round import Box, Dealt, Hand, Round
 
 
 def round_view(round_: Round) -> dict[str, Any]:
@@ -67,3 +67,16 @@ def _decision_view(decision: Decision) -> dict[str, Any]:
         "expert_best": decision.expert_best.value,
         "expert_loss": to_json(decision.expert_loss),
     }
+
+
+def dealt_view(round_: Round) -> list[dict[str, Any]]:
+    """What the round's last step did to the cards, in order (API.md, `dealt`)."""
+    return [_dealt_view(dealt) for dealt in round_.dealt]
+
+
+def _dealt_view(dealt: Dealt) -> dict[str, Any]:
+    if dealt.turned:
+        return {"to": "dealer", "turned": dealt.card}
+    if dealt.box is None:
+        return {"to": "dealer", "card": dealt.card}
+    return {"to": "box", "box": dealt.box, "hand": dealt.hand, "card": dealt.card}

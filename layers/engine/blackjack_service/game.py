@@ -35,7 +35,7 @@ from blackjack.players import advice
 from blackjack.round import Round
 from blackjack.rules import TABLES, Shuffle, Table
 from blackjack.shoe import Shoe
-from blackjack.views import round_view
+from blackjack.views import dealt_view, round_view
 
 from .errors import (
     Conflict,
@@ -379,7 +379,7 @@ class GameService:
             # An item was there: one that a request losing this race, or one stopped between
             # its two writes, left. This write won: its round is the round.
             self.store.put_round(identity.key, settled)
-        view = _view(replace(played, record=record), balance)
+        view = _view(replace(played, record=record), balance, answer=True)
         return Outcome(
             view=view,
             version=new_seat.version,
@@ -406,7 +406,7 @@ class GameService:
         steps = entry.version - record.version
         played = _replay(table, shoe, record, steps)
         balance = record.balances[steps]
-        view = _view(played, balance)
+        view = _view(played, balance, answer=True)
         return Outcome(view=view, version=entry.version, started=False, house_net=None)
 
     def _settled_at(self, identity: Identity, table: Table, entry: RetryKey) -> SettledRound:
@@ -613,9 +613,10 @@ def _round_id(shoe: ShoeState, record: RoundRecord) -> str:
     return record.round_id or f"{shoe.shoe_id}-{record.number}"
 
 
-def _view(played: _Played, balance: Decimal | None) -> dict[str, Any]:
+def _view(played: _Played, balance: Decimal | None, answer: bool = False) -> dict[str, Any]:
     """The round view of API.md: the engine's, with what the service keeps about it. The
-    balance is the one after the round's last step shown, unless given."""
+    balance is the one after the round's last step shown, unless given. The answer to a
+    bet or an action (`answer`) shows what it did to the cards; other views, nothing."""
     record, snapshot = played.record, played.record.snapshot
     return {
         "round_id": _round_id(played.shoe, record),
@@ -624,6 +625,7 @@ def _view(played: _Played, balance: Decimal | None) -> dict[str, Any]:
         "started_at": _timestamp(record.started_at),
         "settled_at": _timestamp(record.settled_at) if played.settled else None,
         **round_view(played.round_),
+        "dealt": dealt_view(played.round_) if answer else [],
         "balance": to_json(record.balances[-1] if balance is None else balance),
     }
 

@@ -75,6 +75,7 @@ def view(attributes: Mapping[str, Any]) -> dict[str, Any]:
     stored: dict[str, Any] = json.loads(attributes["view"])
     stored.setdefault("started_at", None)
     stored.setdefault("settled_at", None)
+    stored.setdefault("dealt", [])
     for box in stored["boxes"]:
         for hand in box["hands"]:
             for decision in hand.setdefault("decisions", []):

@@ -151,6 +151,23 @@ class Turn(ResponseModel):
     hand: int
 
 
+class CardToBox(ResponseModel):
+    to: Literal["box"]
+    box: int
+    hand: int
+    card: str
+
+
+class CardToDealer(ResponseModel):
+    to: Literal["dealer"]
+    card: str | None  # None: face down
+
+
+class HoleCardTurned(ResponseModel):
+    to: Literal["dealer"]
+    turned: str
+
+
 class Round(ResponseModel):
     round_id: str
     table: str
@@ -164,6 +181,7 @@ class Round(ResponseModel):
     turn: Turn | None
     legal_actions: list[str]
     net: Money | None
+    dealt: list[CardToBox | CardToDealer | HoleCardTurned]
     balance: Money
 
 
