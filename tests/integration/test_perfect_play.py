@@ -62,3 +62,19 @@ def test_expert_ai_players_take_boxes(alice: Player) -> None:
     view = bet(alice, "european", 10, ai=[{"box": 1, "level": "expert"}])
     assert view.status == 201, view.text
     assert view.body["boxes"][1]["player"] == "ai:expert"
+
+
+def test_between_rounds_the_count_is_every_card_the_shoe_dealt(alice: Player) -> None:
+    view = bet(alice, "european", 10, ai=[{"box": 1, "level": "easy"}]).body
+    while view["status"] != "settled":
+        view = act(alice, "european", view["legal_actions"][0]).body
+    cards = [card for box in view["boxes"] for hand in box["hands"] for card in hand["cards"]]
+    cards += view["dealer"]["cards"]  # the hole card turned: public
+    count = alice.get("/v1/tables/european").body["shoe"]["count"]
+    assert count["cards_seen"] == len(cards)  # the shoe's first round, settled
+    assert count["running"] == sum(_hi_lo(card) for card in cards)
+
+
+def _hi_lo(card: str) -> int:
+    rank = card[0]
+    return 1 if rank in "23456" else 0 if rank in "789" else -1
