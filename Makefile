@@ -64,7 +64,8 @@ invoke: $(VENV)/.installed node_modules/.installed
 ## test: linters, template checks, a 30-second load test and every test (the browser tests in
 ## Debian's chromium; tests/clients generates a Python client with .venv-clients' generator)
 test: lint template browser load node_modules/.installed $(CLIENTS_VENV)/.installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m coverage run -m pytest
+	@echo "coverage: $$($(BIN)/python -m coverage report)% of the lines of layers/engine, functions and local_stack"
 	@if command -v node >/dev/null; then node --test web/js/; else echo "node not found: web/js unit tests skipped"; fi
 
 # The browser tests drive Debian's chromium through Playwright (no browser download).

@@ -190,20 +190,31 @@ def proxy_response(result: Any) -> HttpResponse:
     unknown = set(result) - allowed
     if unknown:
         raise MalformedProxyResponse(f"unknown fields {sorted(unknown)}")
+    return HttpResponse(status=_status(result), headers=_headers(result), body=_body(result))
+
+
+def _status(result: dict[str, Any]) -> int:
     status = result.get("statusCode", 200)
     if isinstance(status, str) and status.isdigit():
         status = int(status)
     if not isinstance(status, int) or isinstance(status, bool) or not 100 <= status <= 599:
         raise MalformedProxyResponse(f"statusCode {status!r} is not an HTTP status")
+    return status
+
+
+def _body(result: dict[str, Any]) -> bytes:
     body = result.get("body")
     if body is not None and not isinstance(body, str):
         raise MalformedProxyResponse("body is not a string")
-    raw = (body or "").encode()
-    if result.get("isBase64Encoded") and body:
-        try:
-            raw = base64.b64decode(body, validate=True)
-        except ValueError as exc:
-            raise MalformedProxyResponse("body is not valid base64") from exc
+    if not (result.get("isBase64Encoded") and body):
+        return (body or "").encode()
+    try:
+        return base64.b64decode(body, validate=True)
+    except ValueError as exc:
+        raise MalformedProxyResponse("body is not valid base64") from exc
+
+
+def _headers(result: dict[str, Any]) -> list[tuple[str, str]]:
     headers: list[tuple[str, str]] = []
     multi = result.get("multiValueHeaders")
     multi = {} if multi is None else multi
@@ -222,7 +233,7 @@ def proxy_response(result: Any) -> HttpResponse:
             headers.append(pair)
     if not any(k.lower() == "content-type" for k, _ in headers):
         headers.append(("Content-Type", "application/json"))  # API Gateway's default
-    return HttpResponse(status=status, headers=headers, body=raw)
+    return headers
 
 
 def _header_value(value: Any) -> str:

@@ -68,7 +68,7 @@ def _natural(a: int, b: int) -> bool:
 
 
 @njit(cache=True)
-def play_round(
+def play_round(  # noqa: C901 -- a numba kernel: one function, one compiled loop
     shoe: npt.NDArray[np.int64],
     pos: int,
     params: npt.NDArray[np.int64],

@@ -22,7 +22,7 @@ from blackjack.rules import Peek, Rules, Split, Table
 from blackjack.strategy.analysis import card_of, cards_of, shoe_counts
 from blackjack.strategy.card import analyse
 from blackjack.strategy.dealer import total
-from blackjack.turn import PlayerView, play_actions
+from blackjack.turn import PlayerView, Policy, play_actions
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = range(5)
 CODES = {
@@ -111,55 +111,65 @@ def compile_table(table: Table, level: str) -> Compiled:
     plain = np.full((10, n, 2), -1, dtype=np.int8)
     split = np.full((10, 10, n), -1, dtype=np.int8)
     resplit = np.full((10, 10, 8), -1, dtype=np.int8)
-
-    def ask(
-        up: int, comp: tuple[int, ...], pair: int | None, can_split: bool, hands: int = 2
-    ) -> int:
-        shown = cards_of(comp, pair)
-        up_card = card_of(up)
-        split_hand = pair is not None
-        legal = play_actions(
-            rules, shown, up_card=up_card, split_hand=split_hand, can_split=can_split
-        )
-        view = PlayerView(
-            rules=rules,
-            phase=Phase.PLAYER_TURN,
-            cards=shown,
-            up_card=up_card,
-            legal_actions=legal,
-            hands_in_box=1 if pair is None else hands,
-            split_hand=split_hand,
-        )
-        return CODES[policy(view)]
-
     shoe = shoe_counts(rules.decks)
-
-    def fits(comp: tuple[int, ...], up: int, sibling: int | None = None) -> bool:
-        """The shoe holds these cards besides the up card (and the split sibling)."""
-        return all(n + (v == up) + (v == sibling) <= shoe[v] for v, n in enumerate(comp))
-
-    deciding = [c for c in comps if sum(c) >= 2 and total(c)[0] < 21]
     may_split = rules.split is not Split.NONE and rules.max_hands > 1
-    for up, comp in product(range(10), deciding):
-        if not fits(comp, up):
+    for up, comp in product(range(10), comps):
+        if sum(comp) < 2 or total(comp)[0] >= 21 or not _fits(shoe, comp, up):
             continue
         i = ids[comp]
-        plain[up, i, 0] = ask(up, comp, None, False)
+        plain[up, i, 0] = _ask(rules, policy, up, comp, None, False)
         if may_split and sum(comp) == 2 and max(comp) == 2:
-            plain[up, i, 1] = ask(up, comp, None, True)
+            plain[up, i, 1] = _ask(rules, policy, up, comp, None, True)
     if may_split:
-        for up, comp in product(range(10), comps):
-            if not 2 <= sum(comp) <= 3:
-                continue
-            for pair in range(10):
-                if not comp[pair] or (sum(comp) == 3 and pair == 0 and rules.split_aces_one_card):
-                    continue
-                if not fits(comp, up, pair):
-                    continue
-                i = ids[comp]
-                if total(comp)[0] < 21:
-                    split[up, pair, i] = ask(up, comp, pair, False)
-                    if sum(comp) == 2 and comp[pair] == 2:
-                        for hands in range(2, rules.max_hands):
-                            resplit[up, pair, hands] = ask(up, comp, pair, True, hands)
+        for up, comp, pair in product(range(10), comps, range(10)):
+            if _split_hand(rules, shoe, up, comp, pair):
+                split[up, pair, ids[comp]] = _ask(rules, policy, up, comp, pair, False)
+                if sum(comp) == 2 and comp[pair] == 2:
+                    for hands in range(2, rules.max_hands):
+                        resplit[up, pair, hands] = _ask(rules, policy, up, comp, pair, True, hands)
     return Compiled(params(rules), next_id, totals, cards, plain, split, resplit, start)
+
+
+def _ask(
+    rules: Rules,
+    policy: Policy,
+    up: int,
+    comp: tuple[int, ...],
+    pair: int | None,
+    can_split: bool,
+    hands: int = 2,
+) -> int:
+    """The policy's action code on the hand `comp` (a split hand of `pair`, if given)."""
+    shown = cards_of(comp, pair)
+    up_card = card_of(up)
+    split_hand = pair is not None
+    legal = play_actions(rules, shown, up_card=up_card, split_hand=split_hand, can_split=can_split)
+    view = PlayerView(
+        rules=rules,
+        phase=Phase.PLAYER_TURN,
+        cards=shown,
+        up_card=up_card,
+        legal_actions=legal,
+        hands_in_box=1 if pair is None else hands,
+        split_hand=split_hand,
+    )
+    return CODES[policy(view)]
+
+
+def _fits(
+    shoe: tuple[int, ...], comp: tuple[int, ...], up: int, sibling: int | None = None
+) -> bool:
+    """The shoe holds these cards besides the up card (and the split sibling)."""
+    return all(n + (v == up) + (v == sibling) <= shoe[v] for v, n in enumerate(comp))
+
+
+def _split_hand(
+    rules: Rules, shoe: tuple[int, ...], up: int, comp: tuple[int, ...], pair: int
+) -> bool:
+    """Whether `comp` is a split hand of `pair` that still decides (two or three cards,
+    not a split ace that takes one card, under 21, and dealt from this shoe)."""
+    if not 2 <= sum(comp) <= 3 or not comp[pair]:
+        return False
+    if sum(comp) == 3 and pair == 0 and rules.split_aces_one_card:
+        return False
+    return total(comp)[0] < 21 and _fits(shoe, comp, up, pair)

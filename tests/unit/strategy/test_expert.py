@@ -77,7 +77,7 @@ def test_a_pool_equal_to_the_full_shoe_computes_the_shipped_card(cards: str, up:
 # ---- against a brute force over every card order, on a few cards ---------------------
 
 
-def reference(rules: Rules, left: Comp, cards: str, up: str) -> dict[str, float]:
+def reference(rules: Rules, left: Comp, cards: str, up: str) -> dict[str, float]:  # noqa: C901
     """Stand, hit, double and surrender by a plain recursion over the cards as they come:
     the hole card first where there is one (dealt before the player decides, never seen
     by the player: each decision weighs every hole card by its chance given the cards

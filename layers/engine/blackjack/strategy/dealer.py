@@ -173,7 +173,7 @@ def _stages(
     return starts, stages, [key[0] for key in ids]
 
 
-def _contract(
+def _contract(  # noqa: C901 -- the inner loop of every analysis, kept whole for speed
     counts: Comp,
     up: int,
     hits_soft_17: bool,
