@@ -1,5 +1,6 @@
 // Entry point: hash router, header navigation, session handling.
 import { clearSession, getSession, setUnauthorizedHandler } from "./api.js";
+import { showCounting } from "./counting.js";
 import { clear, h } from "./dom.js";
 import { showDrills } from "./drills.js";
 import { showHistory } from "./history.js";
@@ -23,6 +24,7 @@ const PAGES = {
   history: { nav: "History", title: () => "History", show: (_, isCurrent) => showHistory(main, isCurrent) },
   trainer: { nav: "Trainer", title: () => "Trainer", show: (id, isCurrent) => showTrainer(main, id, isCurrent) },
   drills: { nav: "Drills", title: () => "Drills", show: (_, isCurrent) => showDrills(main, isCurrent) },
+  counting: { nav: "Count", title: () => "Count", show: (_, isCurrent) => showCounting(main, isCurrent) },
   table: { title: (id) => id, show: (id, isCurrent) => showTable(main, id, isCurrent) },
   strategy: { title: (id) => `Strategy · ${id}`, show: (id, isCurrent) => showStrategy(main, id, isCurrent) },
   verify: { title: () => "Verify", show: (shoeId, isCurrent) => showVerify(main, shoeId, isCurrent) },

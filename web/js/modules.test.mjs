@@ -24,6 +24,7 @@ for (const m of [
   "strategy",
   "verify",
   "trainer",
+  "counting",
 ]) {
   test(`module ${m}.js loads`, async () => {
     const mod = await import(`./${m}.js`);

@@ -1,10 +1,12 @@
-// The table's head and its drawers: the rules, the provably fair shoe (client seed, cut card,
-// verification) and the settings. Kept off the felt so a round fits one screen.
+// The table's head, the count badge and the drawers: the rules, the provably fair shoe
+// (client seed, cut card, verification) and the settings. Kept off the felt so a round
+// fits one screen.
 import { api } from "./api.js";
+import { formatCount } from "./counting.js";
 import { h } from "./dom.js";
 import { SPEEDS } from "./pacing.js";
 import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";
-import { settings } from "./settings.js";
+import { COACH_LEVELS, settings } from "./settings.js";
 import { clientSeedError, formatPercent, isShoeFresh } from "./view.js";
 
 const PANELS = [
@@ -72,6 +74,33 @@ export function renderPanels(ctl) {
       ),
       bodies[p.name],
     ),
+  );
+}
+
+/** The Hi-Lo count of the cards on the felt and before them (null: not known yet). */
+export function renderCountBadge(count, table) {
+  const words = count
+    ? `Hi-Lo count: running ${formatCount(count.running)}, true ${formatCount(count.true, 2)}, ${count.cards_unseen} cards left`
+    : "Hi-Lo count: being read";
+  const item = (label, value, testid) => h("span", { class: "count-item" }, h("span", { class: "count-label" }, label), h("b", { testid }, value));
+  return h(
+    "div",
+    {
+      class: "count-badge",
+      testid: "count-badge",
+      role: "group",
+      "aria-label": words,
+      title: table.rules?.shuffle === "every_round" ? "This table shuffles every round: the count is of this round's cards." : "Since the shoe was shuffled.",
+      dataset: count ? { running: String(count.running), true: String(count.true), unseen: String(count.cards_unseen) } : {},
+    },
+    h("span", { class: "count-system", "aria-hidden": "true" }, "Hi-Lo"),
+    count
+      ? [
+          item("Running", formatCount(count.running), "badge-running"),
+          item("True", formatCount(count.true, 2), "badge-true"),
+          item("Cards left", String(count.cards_unseen), "badge-unseen"),
+        ]
+      : h("span", { class: "count-item muted" }, "…"),
   );
 }
 
@@ -209,6 +238,23 @@ function renderSettings(ctl) {
       { class: "toggle" },
       h("input", { type: "checkbox", testid: "hold-marks", checked: settings.holdMarks, onchange: change((el) => (settings.holdMarks = el.checked)) }),
       " Hold the decision marks until the round ends",
+    ),
+    h(
+      "label",
+      { class: "toggle" },
+      h("input", { type: "checkbox", testid: "count-toggle", checked: settings.showCount, onchange: change((el) => (settings.showCount = el.checked)) }),
+      " Show the Hi-Lo count (running, true, cards left)",
+    ),
+    h(
+      "label",
+      { class: "field" },
+      "Coach level",
+      h(
+        "select",
+        { testid: "coach-level", onchange: change((el) => ctl.setCoachLevel(el.value)) },
+        Object.entries(COACH_LEVELS).map(([level, label]) => h("option", { value: level, selected: settings.coachLevel === level ? true : null }, label)),
+      ),
+      h("span", { class: "field-hint" }, "Perfect play weighs the cards already seen in this shoe; the others value a fresh shoe."),
     ),
   );
 }

@@ -1,7 +1,16 @@
-// The player's table settings, remembered in localStorage: pace, sound, when marks show.
+// The player's table settings, remembered in localStorage: pace, sound, when marks show,
+// whether the count badge shows, the coach's level.
 import { SPEEDS } from "./pacing.js";
 
-const KEYS = { speed: "blackjack.speed", sound: "blackjack.sound", holdMarks: "blackjack.hold_marks" };
+const KEYS = {
+  speed: "blackjack.speed",
+  sound: "blackjack.sound",
+  holdMarks: "blackjack.hold_marks",
+  showCount: "blackjack.show_count",
+  coachLevel: "blackjack.coach_level",
+};
+/** The hint's levels (API.md), as the coach offers them; `hard` unless the player picks another. */
+export const COACH_LEVELS = { medium: "Chart (medium)", hard: "Exact, fresh shoe (hard)", expert: "Perfect play for this shoe (expert)" };
 
 function read(key) {
   try {
@@ -37,6 +46,20 @@ export const settings = {
   },
   set holdMarks(on) {
     write(KEYS.holdMarks, on ? "on" : "off");
+  },
+  /** The count badge: hidden unless the player shows it. */
+  get showCount() {
+    return read(KEYS.showCount) === "on";
+  },
+  set showCount(on) {
+    write(KEYS.showCount, on ? "on" : "off");
+  },
+  get coachLevel() {
+    const level = read(KEYS.coachLevel);
+    return level !== null && Object.hasOwn(COACH_LEVELS, level) ? level : "hard";
+  },
+  set coachLevel(level) {
+    write(KEYS.coachLevel, level);
   },
 };
 

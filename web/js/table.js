@@ -1,11 +1,13 @@
-// The table: its state, the requests, the pace of the cards, the keyboard; the views are
-// in felt.js (dealer and boxes), controls.js (bets and decisions) and panels.js (drawers).
+// The table: its state, the requests, the pace of the cards, the keyboard, the count; the
+// views are in felt.js (dealer and boxes), controls.js (bets and decisions) and panels.js
+// (the head, the count badge, the drawers).
 import { api } from "./api.js";
 import { renderActions, renderBetting } from "./controls.js";
+import { roundCards, shiftCount } from "./counting.js";
 import { clear, h } from "./dom.js";
 import { renderFelt } from "./felt.js";
-import { cardDelay, dealOrder, pendingCards } from "./pacing.js";
-import { lastRetiredShoe, renderPanels, renderToolbar } from "./panels.js";
+import { cardDelay, dealOrder, feltCards, pendingCards } from "./pacing.js";
+import { lastRetiredShoe, renderCountBadge, renderPanels, renderToolbar } from "./panels.js";
 import { reducedMotion, settings } from "./settings.js";
 import { play as sound } from "./sound.js";
 import { errorText, lockControls, reportError, setBalance, toast } from "./ui.js";
@@ -70,7 +72,9 @@ export async function showTable(main, id, isCurrent) {
     betNote: "",
     fresh: {}, // what the next renders animate once: a chip just placed, results just shown
     lastRetired: null,
+    countBase: null,
   };
+  learnCount(view.shoe?.count, view.shoe?.shoe_id, view.round);
   slips.set(id, S.slip);
   const chips = chipValues(S.table.min_bet, S.table.max_bet);
   S.chip = chips.includes(S.table.min_bet) ? S.table.min_bet : chips[0];
@@ -96,7 +100,10 @@ function initialSlip(table, round) {
 
 // ---------------------------------------------------------------- the pace of the cards
 function showRound(round) {
-  if (!S.round || S.round.round_id !== round.round_id) S.shown = new Set();
+  if (!S.round || S.round.round_id !== round.round_id) {
+    S.shown = new Set();
+    countFrom(round);
+  }
   S.round = round;
   S.fresh = {};
   S.hint = null;
@@ -134,6 +141,42 @@ function landAll() {
   maybeCoach();
 }
 
+// ---------------------------------------------------------------- the count
+// The badge shows the count over the cards on the felt: a count the server gave (the seat
+// on load and after each deal and settlement, each hint), less the cards of its round,
+// is the count before that round (`countBase`); the round's cards that have landed are
+// added to it. An action's answer needs no request: its round view holds every public
+// card of the round, and the cards before the round are known already.
+
+/** A count from the server, given with the round view it came with, at shoe `shoeId`. */
+function learnCount(count, shoeId, round) {
+  if (!count || !shoeId) return;
+  const inShoe = !!round && round.shoe_id === shoeId;
+  S.countBase = { shoeId, roundId: inShoe ? round.round_id : null, count: inShoe ? shiftCount(count, roundCards(round), -1) : count };
+}
+
+/** A new round on screen: the count before it is the count after the last one of its shoe. */
+function countFrom(round) {
+  const base = S.countBase;
+  if (!base || base.shoeId !== round?.shoe_id) {
+    S.countBase = null; // a shoe whose count is not known yet: the seat's next answer tells it
+    return;
+  }
+  if (base.roundId === null) S.countBase = { ...base, roundId: round.round_id };
+  else if (S.round?.round_id === base.roundId)
+    S.countBase = { shoeId: base.shoeId, roundId: round.round_id, count: shiftCount(base.count, roundCards(S.round)) };
+  else S.countBase = null;
+}
+
+/** The count over every card on the felt and before it, or null while it is not known. */
+function countOnFelt() {
+  const base = S.countBase;
+  if (!base) return null;
+  if (base.roundId === null || S.round?.round_id !== base.roundId) return base.count;
+  const landed = feltCards(S.round, S.shown);
+  return shiftCount(base.count, [...landed.dealer.filter(Boolean), ...Object.values(landed.hands).flat()]);
+}
+
 // ---------------------------------------------------------------- requests
 async function withBusy(fn) {
   if (!S || S.busy) return;
@@ -157,6 +200,7 @@ async function refresh() {
   S.shoe = view.shoe;
   const same = S.round && view.round && view.round.round_id === S.round.round_id;
   if (!S.round || !view.round || !same || view.round.version > S.round.version) showRound(view.round);
+  learnCount(view.shoe?.count, view.shoe?.shoe_id, view.round);
 }
 
 async function deal() {
@@ -230,9 +274,10 @@ async function fetchHint() {
   const me = S;
   const { version, round_id: roundId } = S.round;
   try {
-    const hint = await api.hint(me.id, "hard");
+    const hint = await api.hint(me.id, settings.coachLevel);
     if (S !== me || !S.round || S.round.version !== version || S.round.round_id !== roundId) return;
     S.hint = { ...hint, version };
+    learnCount(hint.count, S.round.shoe_id, S.round);
     render();
   } catch (e) {
     if (e.code === "no_round") return;
@@ -317,6 +362,13 @@ function togglePanel(name) {
   target?.focus({ preventScroll: true });
 }
 
+/** A new coach level: the hint shown is of the old one, so it goes (and coach mode asks again). */
+function setCoachLevel(level) {
+  settings.coachLevel = level;
+  S.hint = null;
+  maybeCoach();
+}
+
 function setCoach(on) {
   S.coach = on;
   sessionStorage.setItem(COACH_KEY, on ? "1" : "0");
@@ -334,6 +386,7 @@ const controls = {
   act: (name) => act(name),
   hint: () => withBusy(fetchHint),
   setCoach,
+  setCoachLevel,
   togglePanel,
   skip: () => S?.pace && landAll(),
   chipSound: () => sound("chip"),
@@ -351,7 +404,7 @@ function render() {
       "section",
       { class: "table-view", testid: "table-view", "aria-labelledby": "table-title", dataset: { table: S.table.id } },
       renderToolbar(controls),
-      renderFelt(controls),
+      settings.showCount ? h("div", { class: "felt-wrap" }, renderCountBadge(countOnFelt(), S.table), renderFelt(controls)) : renderFelt(controls),
       betting ? renderBetting(controls) : renderActions(controls),
       renderPanels(controls),
     ),

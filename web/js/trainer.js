@@ -1,8 +1,10 @@
-// The Trainer page: every decision graded by its exact EV (API.md, hand `decisions`).
-// Reads GET /v1/me `stats` and the history (GET /v1/rounds); `#/trainer/{round_id}` shows
-// one round's graded decisions. The figures below the stats are pure functions (tested
-// with node) over the history's decisions.
-import { api } from "./api.js";
+// The Trainer page: every decision graded by its exact EV (API.md, hand `decisions`), at a
+// fresh shoe (`best`, `loss`) and against perfect play for the shoe (`expert_best`,
+// `expert_loss`). Reads GET /v1/me `stats` and the history (GET /v1/rounds);
+// `#/trainer/{round_id}` shows one round's graded decisions. The figures below the stats
+// are pure functions (tested with node) over the history's decisions.
+import { api, loadTables } from "./api.js";
+import { formatCount, freshCount, roundCards, shiftCount } from "./counting.js";
 import { card, clear, dealerRow, h } from "./dom.js";
 import { errorText, reportError, setBalance } from "./ui.js";
 import { ACTION_LABEL, cardsTotal, formatCoins, formatLoss, formatSigned, isMistake, parseCard } from "./view.js";
@@ -16,6 +18,9 @@ export const KINDS = [
 export const WINDOWS = [50, 200, 1000];
 const MAX_PAGES = 10; // 100 rounds a page: enough for the last 1,000 decisions
 const LATEST_MISTAKES = 10;
+const LATEST_DEVIATIONS = 10;
+/** At most this many rounds fetched one by one to count the shoes of the deviation spots. */
+const MAX_ROUND_FETCHES = 30;
 
 // ---------------------------------------------------------------- pure figures
 
@@ -27,13 +32,64 @@ export function decisionsOf(rounds) {
     for (const box of r.boxes || []) {
       (box.hands || []).forEach((hand, index) => {
         for (const d of hand.decisions || []) {
-          inRound.push({ ...d, round_id: r.round_id, table: r.table, up: r.dealer?.cards?.[0] ?? null, bet: Number(box.bet), box: box.box, hand: index });
+          inRound.push({
+            ...d,
+            round_id: r.round_id,
+            shoe_id: r.shoe_id,
+            table: r.table,
+            up: r.dealer?.cards?.[0] ?? null,
+            bet: Number(box.bet),
+            box: box.box,
+            hand: index,
+          });
         }
       });
     }
     out.push(...inRound.reverse());
   }
   return out;
+}
+
+/** The decisions where perfect play for the shoe differs from basic strategy for a fresh shoe. */
+export const deviationsOf = (decisions) => decisions.filter((d) => d.expert_best !== undefined && d.expert_best !== d.best);
+
+/** API.md: a decision whose `expert_loss` is 0.0005 or more is a mistake against perfect play. */
+export const isExpertMistake = (d) => Number(d.expert_loss) >= 0.0005;
+
+/**
+ * What a deviation spot was worth: perfect play's edge over the basic play, per unit bet.
+ * The API grades a decision against the play taken, so this is known when the basic play
+ * was taken (its `expert_loss`); null otherwise.
+ */
+export const deviationWorth = (d) => (d.action === d.best ? Number(d.expert_loss) : null);
+
+/** The two cards a box was dealt (a split box's are its first two hands' first cards). */
+const dealtCards = (box) => (box.hands.length === 1 ? box.hands[0].cards.slice(0, 2) : [box.hands[0].cards[0], box.hands[1].cards[0]]);
+
+/**
+ * The round's public cards at the moment of decision `d` (RULES.md, "Public cards", and the
+ * order of the deal): the up card, every card of the boxes played before `d`'s box, the
+ * hand's cards as `d` saw them, the dealt cards of the boxes after it; insurance is asked
+ * before any draw. Null where the settled round cannot tell: in a box that was split,
+ * which of its hands had drawn what at that moment.
+ */
+export function cardsSeenAt(round, d) {
+  const boxes = round.boxes || [];
+  const up = round.dealer?.cards?.slice(0, 1) || [];
+  if (d.kind === "insurance") return [...up, ...boxes.flatMap(dealtCards)];
+  const own = boxes.find((b) => b.box === d.box);
+  if (own?.hands.length !== 1) return null;
+  return [...up, ...boxes.flatMap((b) => (b.box < d.box ? b.hands.flatMap((hd) => hd.cards) : b.box === d.box ? d.cards : dealtCards(b)))];
+}
+
+/**
+ * The count at decision `d` of `round`: every card of the shoe's earlier rounds (`earlier`,
+ * settled, so all their cards are public) and the round's cards seen then; null if not known.
+ */
+export function countAt(decks, earlier, round, d) {
+  const seen = cardsSeenAt(round, d);
+  if (seen === null || earlier === null) return null;
+  return shiftCount(freshCount(decks), [...earlier.flatMap(roundCards), ...seen]);
 }
 
 /** Share of decisions that were not mistakes; null without decisions. */
@@ -94,6 +150,18 @@ export async function showTrainer(main, roundId, isCurrent) {
     h("h2", { id: "trainer-recent-title" }, "Recent accuracy"),
     h("p", { class: "loading" }, "Loading…"),
   );
+  const perfectBox = h(
+    "section",
+    { class: "panel", testid: "trainer-perfect", "aria-labelledby": "trainer-perfect-title" },
+    h("h2", { id: "trainer-perfect-title" }, "Perfect play"),
+    h("p", { class: "loading" }, "Loading…"),
+  );
+  const deviationsBox = h(
+    "section",
+    { class: "panel", testid: "trainer-deviations-box", "aria-labelledby": "trainer-deviations-title" },
+    h("h2", { id: "trainer-deviations-title" }, "Latest deviation spots"),
+    h("p", { class: "loading" }, "Loading…"),
+  );
   const mistakesBox = h(
     "section",
     { class: "panel", testid: "trainer-mistakes", "aria-labelledby": "trainer-mistakes-title" },
@@ -112,6 +180,8 @@ export async function showTrainer(main, roundId, isCurrent) {
       ),
       statsBox,
       h("div", { class: "trainer-grid" }, chartBox, mistakesBox),
+      perfectBox,
+      deviationsBox,
     ),
   );
 
@@ -120,19 +190,23 @@ export async function showTrainer(main, roundId, isCurrent) {
       if (!isCurrent()) return;
       setBalance(me.balance);
       clear(statsBox).append(h("h2", { id: "trainer-stats-title" }, "Accuracy"), statsView(me.stats || {}));
+      clear(perfectBox).append(h("h2", { id: "trainer-perfect-title" }, "Perfect play"), perfectView(me.stats || {}));
     },
     (e) => {
       if (!isCurrent()) return;
       clear(statsBox).append(h("h2", { id: "trainer-stats-title" }, "Accuracy"), h("p", {}, errorText(e)));
+      clear(perfectBox).append(h("h2", { id: "trainer-perfect-title" }, "Perfect play"), h("p", {}, errorText(e)));
       reportError(e);
     },
   );
 
   let decisions = [];
+  const rounds = new Map(); // round id -> round view, to count the deviation spots' shoes
   try {
     let cursor;
     for (let page = 0; page < MAX_PAGES && decisions.length < WINDOWS.at(-1); page++) {
       const res = await api.rounds({ limit: 100, cursor });
+      for (const r of res.rounds || []) rounds.set(r.round_id, r);
       decisions = decisions.concat(decisionsOf(res.rounds));
       cursor = res.next_cursor;
       if (!cursor) break;
@@ -148,6 +222,178 @@ export async function showTrainer(main, roundId, isCurrent) {
     trendChart(rollingAccuracy(decisions, WINDOWS[0], WINDOWS.at(-1))),
   );
   clear(mistakesBox).append(h("h2", { id: "trainer-mistakes-title" }, "Latest mistakes"), mistakesView(decisions.filter(isMistake).slice(0, LATEST_MISTAKES)));
+  const spots = deviationsOf(decisions).slice(0, LATEST_DEVIATIONS);
+  const counts = await spotCounts(spots, rounds);
+  if (!isCurrent()) return;
+  clear(deviationsBox).append(h("h2", { id: "trainer-deviations-title" }, "Latest deviation spots"), deviationsView(spots, counts));
+}
+
+/**
+ * The count at each spot, from its shoe's round list (GET /v1/shoes/{id}) and those rounds'
+ * views (the history loaded, else fetched, at most MAX_ROUND_FETCHES); null where unknown.
+ */
+async function spotCounts(spots, rounds) {
+  const decks = {};
+  const shoes = new Map();
+  let fetches = 0;
+  try {
+    for (const t of await loadTables()) decks[t.id] = t.rules.decks;
+  } catch {
+    return spots.map(() => null);
+  }
+  const view = async (id) => {
+    if (!rounds.has(id) && fetches < MAX_ROUND_FETCHES) {
+      fetches++;
+      rounds.set(id, await api.round(id));
+    }
+    return rounds.get(id) ?? null;
+  };
+  const out = [];
+  for (const d of spots) {
+    try {
+      if (!shoes.has(d.shoe_id)) shoes.set(d.shoe_id, (await api.shoe(d.shoe_id)).rounds || []);
+      const order = shoes.get(d.shoe_id);
+      const at = order.indexOf(d.round_id);
+      const earlier = at < 0 ? null : await Promise.all(order.slice(0, at).map(view));
+      out.push(countAt(decks[d.table], earlier?.includes(null) ? null : earlier, rounds.get(d.round_id), d));
+    } catch {
+      out.push(null);
+    }
+  }
+  return out;
+}
+
+function perfectView(s) {
+  const decisions = s.decisions ?? 0;
+  const deviations = s.deviations ?? 0;
+  const taken = s.deviations_taken ?? 0;
+  return h(
+    "div",
+    {},
+    h(
+      "p",
+      { class: "muted small" },
+      "Perfect play values every action from the cards still unseen in the shoe (the expert level). A deviation is a spot where it differs from basic strategy for a fresh shoe: the cards already seen change the best play.",
+    ),
+    h(
+      "dl",
+      { class: "stat-grid" },
+      h(
+        "div",
+        { class: "stat" },
+        h("dt", {}, "Accuracy against perfect play"),
+        h("dd", { testid: "trainer-expert-accuracy" }, formatAccuracy(accuracy(decisions, s.expert_mistakes ?? 0))),
+      ),
+      h("div", { class: "stat" }, h("dt", {}, "Mistakes against perfect play"), h("dd", { testid: "trainer-expert-mistakes" }, String(s.expert_mistakes ?? 0))),
+      h(
+        "div",
+        { class: "stat" },
+        h("dt", {}, "EV lost against perfect play (coins)"),
+        h("dd", { testid: "trainer-expert-ev-lost" }, formatCoins(s.expert_ev_lost ?? 0)),
+      ),
+      h("div", { class: "stat" }, h("dt", {}, "Deviations met"), h("dd", { testid: "trainer-deviations" }, String(deviations))),
+      h(
+        "div",
+        { class: "stat" },
+        h("dt", {}, "Deviations taken"),
+        h(
+          "dd",
+          {},
+          h("span", { testid: "trainer-deviations-taken" }, String(taken)),
+          deviations ? h("span", { class: "share" }, ` (${formatAccuracy(taken / deviations)})`) : null,
+        ),
+      ),
+    ),
+  );
+}
+
+function deviationsView(spots, counts) {
+  if (spots.length === 0)
+    return h("p", { class: "muted", testid: "trainer-no-deviations" }, "No deviation spot in your recent rounds: basic strategy was perfect play every time.");
+  const play = (action) => ACTION_LABEL[action] || action;
+  const row = (d, count) => {
+    const worth = deviationWorth(d);
+    const against = parseCard(d.up)?.label ?? "—";
+    return h(
+      "tr",
+      { testid: "trainer-deviation", dataset: { roundId: d.round_id } },
+      h(
+        "td",
+        {},
+        h(
+          "div",
+          { class: "cards spot-cards" },
+          (d.cards || []).map((c) => card(c, { small: true })),
+          h("span", { class: "versus", "aria-hidden": "true" }, "v"),
+          d.up ? card(d.up, { small: true }) : null,
+        ),
+        h("span", { class: "muted small" }, `${decisionHandLabel(d)} against ${against} · `),
+        h(
+          "a",
+          { href: `#/trainer/${encodeURIComponent(d.round_id)}`, class: "small", testid: "trainer-deviation-round" },
+          "Round",
+          h("span", { class: "sr-only" }, ` of ${decisionHandLabel(d)} against ${parseCard(d.up)?.name ?? "the dealer"}`),
+        ),
+      ),
+      h(
+        "td",
+        {
+          testid: "trainer-deviation-true",
+          dataset: { label: "True count" },
+          title: count ? `Running ${formatCount(count.running)}, ${count.cards_unseen} cards unseen` : null,
+        },
+        count ? formatCount(count.true, 2) : "—",
+      ),
+      h("td", { dataset: { label: "Basic → perfect" } }, play(d.best), " → ", h("strong", { class: "perfect" }, play(d.expert_best))),
+      h(
+        "td",
+        { dataset: { label: "You" } },
+        d.action === d.expert_best ? `${play(d.action)} ✓` : play(d.action),
+        worth === null
+          ? null
+          : h(
+              "span",
+              { class: "worth", testid: "trainer-deviation-worth" },
+              h("br"),
+              `${formatLoss(worth)}`,
+              h("br"),
+              h("span", { class: "muted small" }, `${formatCoins(worth * d.bet)} coins`),
+            ),
+      ),
+    );
+  };
+  return h(
+    "div",
+    {},
+    h(
+      "div",
+      { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of the latest deviation spots" },
+      h(
+        "table",
+        { class: "trainer-table deviation-table", testid: "trainer-deviation-list" },
+        h("caption", { class: "sr-only" }, "Latest deviation spots"),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["Spot", "True count", "Basic → perfect", "You"].map((t) => h("th", { scope: "col" }, t)),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          spots.map((d, i) => row(d, counts[i])),
+        ),
+      ),
+    ),
+    h(
+      "p",
+      { class: "muted small" },
+      "Where you played basic, what it gave up against perfect play, per unit bet and in coins (a decision is graded against the play taken, so what perfect play gained where you took it is not known). The true count is the shoe's at that decision, from the cards of its earlier rounds and those on the table then; — where a split box leaves it unclear.",
+    ),
+  );
 }
 
 function statsView(s) {
@@ -179,22 +425,26 @@ function statsView(s) {
       h("div", { class: "stat" }, h("dt", {}, "EV lost (coins)"), h("dd", { testid: "trainer-ev-lost" }, formatCoins(s.ev_lost ?? 0))),
     ),
     h(
-      "table",
-      { class: "trainer-table", testid: "trainer-by-kind" },
-      h("caption", { class: "sr-only" }, "Accuracy by kind of decision"),
+      "div",
+      { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of accuracy by kind of decision" },
       h(
-        "thead",
-        {},
+        "table",
+        { class: "trainer-table", testid: "trainer-by-kind" },
+        h("caption", { class: "sr-only" }, "Accuracy by kind of decision"),
         h(
-          "tr",
+          "thead",
           {},
-          ["Kind", "Decisions", "Mistakes", "Accuracy", "EV lost (coins)"].map((t) => h("th", { scope: "col" }, t)),
+          h(
+            "tr",
+            {},
+            ["Kind", "Decisions", "Mistakes", "Accuracy", "EV lost (coins)"].map((t) => h("th", { scope: "col" }, t)),
+          ),
         ),
-      ),
-      h(
-        "tbody",
-        {},
-        KINDS.map((k) => row(k.label, byKind[k.name], `trainer-kind-${k.name}`)),
+        h(
+          "tbody",
+          {},
+          KINDS.map((k) => row(k.label, byKind[k.name], `trainer-kind-${k.name}`)),
+        ),
       ),
     ),
     h("p", { class: "muted small" }, "Counted over settled rounds; insurance counts insurance, even money and declining them."),
@@ -287,47 +537,52 @@ function trendChart(values) {
 function mistakesView(mistakes) {
   if (mistakes.length === 0) return h("p", { class: "muted", testid: "trainer-no-mistakes" }, "No mistakes in your recent rounds. Well played.");
   return h(
-    "table",
-    { class: "trainer-table", testid: "trainer-mistake-list" },
-    h("caption", { class: "sr-only" }, "Latest mistakes"),
+    "div",
+    { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of the latest mistakes" },
     h(
-      "thead",
-      {},
+      "table",
+      { class: "trainer-table", testid: "trainer-mistake-list" },
+      h("caption", { class: "sr-only" }, "Latest mistakes"),
       h(
-        "tr",
+        "thead",
         {},
-        ["Hand", "Up card", "You", "Best", "Loss", ""].map((t) => h("th", { scope: "col" }, t)),
-      ),
-    ),
-    h(
-      "tbody",
-      {},
-      mistakes.map((d) =>
         h(
           "tr",
-          { testid: "trainer-mistake", dataset: { roundId: d.round_id } },
+          {},
+          ["Hand", "Up card", "You", "Best", "Loss"].map((t) => h("th", { scope: "col" }, t)),
+          h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Round")),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        mistakes.map((d) =>
           h(
-            "td",
-            {},
+            "tr",
+            { testid: "trainer-mistake", dataset: { roundId: d.round_id } },
             h(
-              "div",
-              { class: "cards" },
-              (d.cards || []).map((c) => card(c, { small: true })),
+              "td",
+              {},
+              h(
+                "div",
+                { class: "cards" },
+                (d.cards || []).map((c) => card(c, { small: true })),
+              ),
+              h("span", { class: "muted small" }, decisionHandLabel(d)),
             ),
-            h("span", { class: "muted small" }, decisionHandLabel(d)),
-          ),
-          h("td", {}, d.up ? card(d.up, { small: true }) : "—"),
-          h("td", {}, ACTION_LABEL[d.action] || d.action),
-          h("td", {}, ACTION_LABEL[d.best] || d.best),
-          h("td", { class: "loss" }, formatLoss(d.loss), h("br"), h("span", { class: "muted small" }, `${formatCoins(Number(d.loss) * d.bet)} coins`)),
-          h(
-            "td",
-            {},
+            h("td", {}, d.up ? card(d.up, { small: true }) : "—"),
+            h("td", {}, ACTION_LABEL[d.action] || d.action),
+            h("td", {}, ACTION_LABEL[d.best] || d.best),
+            h("td", { class: "loss" }, formatLoss(d.loss), h("br"), h("span", { class: "muted small" }, `${formatCoins(Number(d.loss) * d.bet)} coins`)),
             h(
-              "a",
-              { href: `#/trainer/${encodeURIComponent(d.round_id)}`, testid: "trainer-mistake-round" },
-              "Round",
-              h("span", { class: "sr-only" }, ` of ${decisionHandLabel(d)} against ${parseCard(d.up)?.name ?? "the dealer"}`),
+              "td",
+              {},
+              h(
+                "a",
+                { href: `#/trainer/${encodeURIComponent(d.round_id)}`, testid: "trainer-mistake-round" },
+                "Round",
+                h("span", { class: "sr-only" }, ` of ${decisionHandLabel(d)} against ${parseCard(d.up)?.name ?? "the dealer"}`),
+              ),
             ),
           ),
         ),
@@ -377,6 +632,13 @@ async function showGradedRound(main, roundId, isCurrent) {
                   {},
                   `${decisionHandLabel(d)}: ${ACTION_LABEL[d.action] || d.action}`,
                   isMistake(d) ? ` · ${ACTION_LABEL[d.best] || d.best} was better: ${formatLoss(d.loss)}` : " ✓",
+                  d.expert_best !== undefined && d.expert_best !== d.best
+                    ? h(
+                        "span",
+                        { class: "deviation", testid: "trainer-round-deviation" },
+                        ` · perfect play for this shoe: ${ACTION_LABEL[d.expert_best] || d.expert_best}${isExpertMistake(d) ? ` (${formatLoss(d.expert_loss)})` : " ✓"}`,
+                      )
+                    : null,
                 ),
               ),
             ),

@@ -2,7 +2,20 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { accuracy, decisionHandLabel, decisionsOf, formatAccuracy, recentAccuracy, rollingAccuracy } from "./trainer.js";
+import { trueCount } from "./counting.js";
+import {
+  accuracy,
+  cardsSeenAt,
+  countAt,
+  decisionHandLabel,
+  decisionsOf,
+  deviationsOf,
+  deviationWorth,
+  formatAccuracy,
+  isExpertMistake,
+  recentAccuracy,
+  rollingAccuracy,
+} from "./trainer.js";
 import { formatLoss, isMistake } from "./view.js";
 
 const round = (id, decisions) => ({
@@ -60,4 +73,63 @@ test("rolling accuracy: each run of `window` decisions of the last `span`, oldes
   assert.deepEqual(rollingAccuracy(ds, 2, 4), [1, 1, 0.5]);
   assert.deepEqual(rollingAccuracy(ds, 3, 5), [2 / 3, 1, 2 / 3]);
   assert.deepEqual(rollingAccuracy(ds.slice(0, 1), 2, 6), []);
+});
+
+// A casino round (no hole card) of three boxes: an AI box before the user's, one after.
+const casinoRound = {
+  round_id: "s-2",
+  shoe_id: "s",
+  table: "casino",
+  dealer: { cards: ["5D", "KC", "9H"] },
+  boxes: [
+    { box: 0, player: "ai:expert", bet: 10, hands: [{ cards: ["2S", "4H", "TD"], decisions: [] }] },
+    {
+      box: 1,
+      player: "user",
+      bet: 10,
+      hands: [
+        {
+          cards: ["9S", "3C", "2D", "6H"],
+          decisions: [
+            { action: "hit", best: "hit", loss: 0, expert_best: "hit", expert_loss: 0, kind: "hard", cards: ["9S", "3C"] },
+            { action: "hit", best: "stand", loss: 0.01, expert_best: "hit", expert_loss: 0, kind: "hard", cards: ["9S", "3C", "2D"] },
+          ],
+        },
+      ],
+    },
+    { box: 2, player: "ai:hard", bet: 10, hands: [{ cards: ["8C", "8D"] }, { cards: ["8H", "QS"] }] },
+  ],
+};
+
+test("the public cards at a decision: the up card, the boxes before, the hand then, the boxes after as dealt", () => {
+  const [first, second] = casinoRound.boxes[1].hands[0].decisions.map((d) => ({ ...d, box: 1, hand: 0 }));
+  assert.deepEqual(cardsSeenAt(casinoRound, first), ["5D", "2S", "4H", "TD", "9S", "3C", "8C", "8H"]);
+  assert.deepEqual(cardsSeenAt(casinoRound, second), ["5D", "2S", "4H", "TD", "9S", "3C", "2D", "8C", "8H"]);
+  const insurance = { action: "decline_insurance", kind: "insurance", cards: ["9S", "3C"], box: 1, hand: 0 };
+  assert.deepEqual(cardsSeenAt(casinoRound, insurance), ["5D", "2S", "4H", "9S", "3C", "8C", "8H"]);
+  const splitBox = { ...casinoRound, boxes: [casinoRound.boxes[2]] };
+  assert.equal(cardsSeenAt(splitBox, { kind: "hard", cards: ["8C", "8D"], box: 2, hand: 0 }), null, "a split box's draws cannot be told apart");
+});
+
+test("the count at a decision adds the shoe's earlier rounds, all their cards public", () => {
+  const earlier = { dealer: { cards: ["AS", "7D"] }, boxes: [{ box: 0, player: "user", hands: [{ cards: ["6S", "5H", "QD"] }] }] };
+  const d = { ...casinoRound.boxes[1].hands[0].decisions[1], box: 1, hand: 0 };
+  // earlier: −1 0 +1 +1 −1 = 0 over 5; now: +1 +1 +1 −1 0 +1 +1 0 0 = +4 over 9
+  const count = countAt(6, [earlier], casinoRound, d);
+  assert.deepEqual(count, { system: "hi_lo", running: 4, true: trueCount(4, 298), cards_seen: 14, cards_unseen: 298 });
+  assert.equal(countAt(6, null, casinoRound, d), null, "an earlier round not at hand");
+});
+
+test("deviations: perfect play differs from basic; their worth is known where basic was played", () => {
+  const ds = decisionsOf([casinoRound]);
+  const spots = deviationsOf(ds);
+  assert.deepEqual(
+    spots.map((d) => [d.best, d.expert_best, d.shoe_id]),
+    [["stand", "hit", "s"]],
+  );
+  assert.equal(deviationWorth(spots[0]), null, "perfect play taken: its edge over basic is not in the grading");
+  assert.equal(deviationWorth({ action: "stand", best: "stand", expert_best: "hit", expert_loss: 0.0312 }), 0.0312);
+  assert.equal(deviationsOf([{ action: "hit", best: "hit", loss: 0 }]).length, 0, "a decision graded before perfect play");
+  assert.equal(isExpertMistake({ expert_loss: 0.0005 }), true);
+  assert.equal(isExpertMistake({ expert_loss: 0.0004 }), false);
 });
