@@ -327,13 +327,13 @@ def _rounds(rounds_per_table: int) -> list[Request]:
 def _play(out: Path) -> None:
     """Start DynamoDB Local and the secret as the local stack does, set the functions'
     environment, play, and write the requests to out as JSON."""
-    from local_stack.store import Store
+    from local_stack.store import LocalData
     from local_stack.template import Template
 
     template = Template.from_file(TEMPLATE)
     memory = MEMORY_DIR if os.access(MEMORY_DIR, os.W_OK) else None
     with tempfile.TemporaryDirectory(prefix="bench-cost-", dir=memory) as data:
-        store = Store(template, Path(data))  # DynamoDB Local's dbPath, in memory if it can
+        store = LocalData(template, Path(data))  # DynamoDB Local's dbPath, in memory if it can
         store.start()
         try:
             os.environ.update(_function_environment(template, store))

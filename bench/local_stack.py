@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from local_stack.dynamodb_local import free_port
-from local_stack.store import Store
+from local_stack.store import LocalData
 from local_stack.template import Template
 
 REPO = Path(__file__).resolve().parent.parent
@@ -243,7 +243,7 @@ def flooded(port: int, seconds: float = SECONDS) -> dict[str, Any]:
 def seed_rounds(data_dir: Path, login: str, rounds_played: int, rounds: int) -> int:
     """Copy every item of `login` (who played rounds_played rounds) under new logins until
     the table holds `rounds` more rounds; the stack must be stopped. Items written."""
-    store = Store(Template.from_file(REPO / "template.yaml"), data_dir)
+    store = LocalData(Template.from_file(REPO / "template.yaml"), data_dir)
     store.start()  # DynamoDB Local behind its forwarder: only the store's clients get in
     try:
         client = store.client("dynamodb")

@@ -31,7 +31,7 @@ from local_stack.runtime import (
     EnvironmentSetup,
     LambdaFunction,
 )
-from local_stack.store import Store
+from local_stack.store import LocalData
 from local_stack.template import (
     ACCOUNT_ID,
     IMPLICIT_API,
@@ -78,7 +78,7 @@ class LocalStack:
         self.throttling = throttling
         self.concurrency = concurrency
         self.template = Template.from_file(template_path, parameters)
-        self.store = Store(self.template, data_dir)
+        self.store = LocalData(self.template, data_dir)
         self.functions: dict[str, LambdaFunction] = {}
         self.gateways: list[Gateway] = []
         self._setups: list[EnvironmentSetup] = []

@@ -101,7 +101,7 @@ def secure_directory(path: Path) -> None:
             Path(folder, name).chmod(0o600)
 
 
-class Store:
+class LocalData:
     """DynamoDB Local with the template's tables, and its secrets, under data_dir."""
 
     def __init__(self, template: Template, data_dir: Path) -> None:

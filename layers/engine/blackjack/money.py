@@ -3,8 +3,6 @@
 from decimal import Decimal
 from fractions import Fraction
 
-Money = Decimal
-
 ZERO = Decimal(0)
 HALF_COIN = Decimal("0.5")
 
