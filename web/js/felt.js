@@ -1,7 +1,7 @@
 // The felt: the dealer's cards, each box (its hands, or its betting circle between rounds),
 // the round's status and result. Cards appear as they land (pacing.js).
 import { card, h } from "./dom.js";
-import { feltCards } from "./pacing.js";
+import { dealerDraws, feltCards, slotOf } from "./pacing.js";
 import { tableCapabilities } from "./rules.js";
 import { settings } from "./settings.js";
 import {
@@ -27,24 +27,75 @@ export function renderFelt(ctl) {
   const r = S.round;
   const betting = !r || (r.status === "settled" && !S.pace);
   const landed = feltCards(r, S.shown);
+  const fresh = r && S.justLanded ? slotOf(r, S.justLanded) : null;
   const seats = betting ? Array.from({ length: tableCapabilities(S.table).boxes }, (_, n) => n) : (r.boxes || []).map((b) => b.box);
-  const boxes = seats.map((n) => renderBox(ctl, n, (r?.boxes || []).find((b) => b.box === n) || null, landed, betting));
+  const boxes = seats.map((n) => renderBox(ctl, n, (r?.boxes || []).find((b) => b.box === n) || null, landed, betting, fresh));
   return h(
     "div",
     { class: "felt", testid: "felt", onclick: ctl.skip },
-    renderDealer(r, landed, !S.pace, S.justLanded, !!S.table.rules?.hole_card),
-    // A region of its own: on a phone it scrolls sideways, and a keyboard must reach it
-    // even while no box holds a control (the cards of a settling round).
-    h("div", { class: "boxes", testid: "boxes", role: "region", "aria-label": "Boxes", tabindex: "0" }, boxes),
+    renderDealer(r, landed, !S.pace, fresh),
+    renderBoxRow(r, boxes),
+    betting && r ? renderSummary(r) : null,
     renderStatus(S, r),
   );
 }
 
-function renderDealer(r, landed, complete, justLanded, hole) {
+// On a phone the row of boxes scrolls sideways, and each render builds it anew (at scroll 0):
+// between the player's turns (the dealer's play, the result) it keeps where the player left
+// it, instead of jumping back to box 1. The table brings the box in turn into view itself.
+const rowScroll = { roundId: null, left: 0 };
+
+function renderBoxRow(r, boxes) {
+  const row = h(
+    "div",
+    {
+      class: "boxes",
+      testid: "boxes",
+      // A region of its own: on a phone it scrolls sideways, and a keyboard must reach it
+      // even while no box holds a control (the cards of a settling round).
+      role: "region",
+      "aria-label": "Boxes",
+      tabindex: "0",
+      onscroll: () => Object.assign(rowScroll, { roundId: r?.round_id ?? null, left: row.scrollLeft }),
+    },
+    boxes,
+  );
+  const turn = r && r.status !== "settled" && r.turn;
+  if (r && !turn && rowScroll.roundId === r.round_id) {
+    queueMicrotask(() => {
+      if (row.isConnected) row.scrollLeft = rowScroll.left;
+    });
+  }
+  return row;
+}
+
+/**
+ * The round's result for every box of the player's, in one line of words: on a phone the
+ * boxes scroll sideways, and the result must not need a swipe (shown there only, app CSS).
+ */
+function renderSummary(r) {
+  const mine = (r.boxes || []).filter((b) => b.player === "user");
+  if (r.status !== "settled" || mine.length === 0) return null;
+  return h(
+    "ul",
+    { class: "round-summary", testid: "round-summary", "aria-label": "Result of each box" },
+    mine.map((b) =>
+      h(
+        "li",
+        { testid: `summary-box-${b.box}` },
+        h("b", {}, `Box ${b.box + 1}`),
+        " ",
+        b.hands.map((hd, hi) => h("span", { class: `result-${resultTone(hd.result)}` }, `${hi ? ", " : ""}${resultLabel(hd) || statusLabel(hd.status)}`)),
+      ),
+    ),
+  );
+}
+
+function renderDealer(r, landed, complete, fresh) {
   const d = r?.dealer;
   const cards = landed.dealer.map((code, i) => {
-    const key = `d:${i}:${code ?? "back"}`;
-    return card(code, { fresh: key === justLanded, flip: key === justLanded && i === 1 && code !== null && hole });
+    const landing = fresh?.place === "dealer" && fresh.index === i;
+    return card(code, { fresh: landing, flip: landing && !!fresh.turn });
   });
   const faces = landed.dealer.filter(Boolean);
   const total = !d
@@ -67,7 +118,7 @@ function renderStatus(S, r) {
   const settled = complete && r.status === "settled";
   const net = settled ? Number(r.net) : null;
   let words = roundStatusLabel(r);
-  if (S.pace) words = r.status === "settled" ? "The dealer plays…" : "Dealing…";
+  if (S.pace) words = r.status === "settled" && dealerDraws(r) ? "The dealer plays…" : "Dealing…";
   return h(
     "div",
     { class: "status-line" },
@@ -83,13 +134,13 @@ function renderStatus(S, r) {
   );
 }
 
-function renderBox(ctl, n, box, landed, betting) {
+function renderBox(ctl, n, box, landed, betting, fresh) {
   const S = ctl.state;
   const r = S.round;
   const isUser = !box || box.player === "user";
   const who = !box ? (S.slip.ai[n] ? `AI · ${S.slip.ai[n]}` : "") : isUser ? "You" : `AI · ${box.player.replace(/^ai:/, "")}`;
   const turn = !betting && r.turn && r.turn.box === n && r.status !== "settled";
-  const insurance = box ? insuranceSentence(box, dealerHasBlackjack(r, S)) : null;
+  const insurance = box ? insuranceLine(box, S.pace ? landed.dealer : null, r?.dealer) : null;
   return h(
     "div",
     {
@@ -103,20 +154,28 @@ function renderBox(ctl, n, box, landed, betting) {
       ? h(
           "div",
           { class: "hands" },
-          box.hands.map((hd, hi) => renderHand(S, box, hd, hi, landed)),
+          box.hands.map((hd, hi) => renderHand(S, box, hd, hi, landed, fresh)),
         )
       : null,
     betting ? renderBetCircle(ctl, n) : null,
   );
 }
 
-function dealerHasBlackjack(r, S) {
-  if (r?.status !== "settled" || S.pace) return null;
-  const d = r.dealer;
-  return d.cards.length === 2 && d.total === 21;
+/**
+ * A box's insurance in words. Its outcome waits for what decides it: the dealer's second
+ * card on the felt (`landed`, while the cards land), or the end of the round where no second
+ * card comes. RULES.md: it is lost, whatever the dealer holds, once every insured hand busted.
+ */
+export function insuranceLine(box, landed, dealer) {
+  const decided = box.insurance_payout !== null && box.insurance_payout !== undefined;
+  if (decided && landed && typeof landed[1] !== "string") return insuranceSentence({ ...box, insurance_payout: null }, null);
+  if (decided && Number(box.insurance_payout) === 0 && box.hands.every((hd) => hd.status === "bust"))
+    return `Insurance lost ${formatSigned(-Number(box.insurance))}: every insured hand busted.`;
+  const blackjack = decided && dealer ? dealer.cards.length === 2 && dealer.total === 21 : null;
+  return insuranceSentence(box, blackjack);
 }
 
-function renderHand(S, box, hd, hi, landed) {
+function renderHand(S, box, hd, hi, landed, fresh) {
   const r = S.round;
   const isTurn = r.turn && r.turn.box === box.box && r.turn.hand === hi && r.status === "player_turn";
   const complete = !S.pace;
@@ -134,7 +193,7 @@ function renderHand(S, box, hd, hi, landed) {
     h(
       "div",
       { class: "cards" },
-      cards.map((c, i) => card(c, { fresh: `${box.box}:${hi}:${i}:${c}` === S.justLanded })),
+      cards.map((c, i) => card(c, { fresh: fresh?.place === "hand" && fresh.box === box.box && fresh.hand === hi && fresh.index === i })),
     ),
     h(
       "div",
@@ -246,7 +305,7 @@ function renderAiPick(ctl, n, ai) {
       "select",
       { testid: `ai-level-${n}`, "data-lock": "on", onchange: pick },
       h("option", { value: "", selected: !ai ? true : null }, "Empty"),
-      ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: ai === l ? true : null }, `AI ${l}`)),
+      ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, selected: ai === l ? true : null }, `AI ${l}`)),
     ),
   );
 }

@@ -1,8 +1,9 @@
 // History and statistics.
 import { api, loadTables } from "./api.js";
 import { card, clear, dealerRow, h } from "./dom.js";
+import { insuranceLine } from "./felt.js";
 import { errorText, reportError, setBalance } from "./ui.js";
-import { formatCoins, formatSigned, handTotalLabel, insuranceSentence, resultLabel, resultTone } from "./view.js";
+import { formatCoins, formatSigned, handTotalLabel, resultLabel, resultTone } from "./view.js";
 
 /** "30 Nov 2026, 12:34" in the player's time zone, or null without a time. */
 function roundTime(round) {
@@ -18,7 +19,7 @@ function miniRound(r, tablesById) {
   const name = tablesById[r.table]?.name || r.table;
   const user = (r.boxes || []).filter((b) => b.player === "user");
   const when = roundTime(r);
-  const dealerBlackjack = r.dealer?.cards?.length === 2 && r.dealer.total === 21;
+  const graded = user.some((b) => b.hands.some((hd) => (hd.decisions || []).length > 0));
   return h(
     "li",
     { class: "history-item", testid: "history-item", dataset: { roundId: r.round_id } },
@@ -48,11 +49,18 @@ function miniRound(r, tablesById) {
           ),
         ),
         b.insurance != null
-          ? h("p", { class: "hi-insurance small", testid: "history-insurance" }, `Box ${b.box + 1}: ${insuranceSentence(b, dealerBlackjack)}`)
+          ? h("p", { class: "hi-insurance small", testid: "history-insurance" }, `Box ${b.box + 1}: ${insuranceLine(b, null, r.dealer)}`)
           : null,
       ]),
     ),
-    h("a", { href: `#/verify/${encodeURIComponent(r.shoe_id)}`, class: "btn btn-ghost btn-small", testid: "history-verify" }, "Verify shoe"),
+    h(
+      "div",
+      { class: "hi-links" },
+      graded
+        ? h("a", { href: `#/trainer/${encodeURIComponent(r.round_id)}`, class: "btn btn-ghost btn-small", testid: "history-decisions" }, "Graded decisions")
+        : null,
+      h("a", { href: `#/verify/${encodeURIComponent(r.shoe_id)}`, class: "btn btn-ghost btn-small", testid: "history-verify" }, "Verify shoe"),
+    ),
   );
 }
 

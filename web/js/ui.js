@@ -5,11 +5,22 @@ import { h } from "./dom.js";
 import { formatCoins, formatSigned } from "./view.js";
 
 let toastTimer = null;
-/** One toast at a time: a new one replaces the last (toasts sit under the header, never on the controls). */
-export function toast(message, { tone = "error", timeout = tone === "error" ? 6000 : 3500 } = {}) {
+// The toast on screen: `pages` counts the pages it has been on, `passing` marks a problem
+// that the next request to succeed puts in the past (the network, the throttle).
+let shown = null;
+let raised = 0; // toasts raised so far: a request during which none was raised succeeded
+let raisedBeforeLock = 0;
+
+/**
+ * One toast at a time: a new one replaces the last. Toasts sit under the header and the
+ * offline banner, never on the controls; one raised as the app changes page (a welcome, a
+ * logout) is read on the next page, and goes with the page after.
+ */
+export function toast(message, { tone = "error", timeout = tone === "error" ? 6000 : 3500, passing = false } = {}) {
   const box = document.getElementById("toasts");
   if (!box) return;
   clearTimeout(toastTimer);
+  raised++;
   const el = h(
     "div",
     { class: `toast toast-${tone}`, role: tone === "error" ? "alert" : "status", testid: tone === "error" ? "toast-error" : "toast" },
@@ -17,7 +28,28 @@ export function toast(message, { tone = "error", timeout = tone === "error" ? 60
     h("button", { type: "button", class: "toast-close", "aria-label": "Dismiss", onclick: () => el.remove() }, "×"),
   );
   box.replaceChildren(el);
+  shown = { el, pages: 1, passing };
+  placeToasts();
   if (timeout) toastTimer = setTimeout(() => el.remove(), timeout);
+}
+
+/** The toasts' top: below the sticky header and, while it shows, the offline banner. */
+function placeToasts() {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const banner = document.getElementById("banner");
+  const header = document.querySelector(".topbar");
+  const under = Math.max(header?.getBoundingClientRect().bottom ?? 0, banner && !banner.hidden ? banner.getBoundingClientRect().bottom : 0);
+  box.style.top = `${Math.round(under + 6)}px`;
+}
+
+if (typeof window !== "undefined") {
+  window.addEventListener("hashchange", () => {
+    if (shown && ++shown.pages > 2) shown.el.remove();
+  });
+  // The banner changes after this module's listeners run (app.js registers its own later).
+  for (const name of ["online", "offline"]) window.addEventListener(name, () => requestAnimationFrame(placeToasts));
+  window.addEventListener("scroll", () => placeToasts(), { passive: true });
 }
 
 // What a player should read for each problem code (API.md); the server's detail is for developers.
@@ -65,9 +97,12 @@ export function sentence(text) {
   return /[.!?…]$/.test(t) ? t : `${t}.`;
 }
 
+// Problems that pass by themselves: once a request gets through, their toast is out of date.
+const PASSING = new Set(["network_error", "throttled"]);
+
 export function reportError(err, prefix = "") {
   if (err && err.status === 401) return; // handled by the unauthorized handler (back to login)
-  toast((prefix ? `${prefix}: ` : "") + errorText(err));
+  toast((prefix ? `${prefix}: ` : "") + errorText(err), { passing: PASSING.has(err?.code) });
 }
 
 /** The header's balance; a change flashes its amount (green up, red down). */
@@ -98,6 +133,10 @@ let busyTimer = null;
 export function lockControls(root, locked) {
   // data-lock="on": enabled when idle; data-lock="disabled": disabled anyway.
   for (const el of root.querySelectorAll("[data-lock]")) el.disabled = locked || el.dataset.lock === "disabled";
+  const wasLocked = root.getAttribute("aria-busy") === "true";
+  if (locked && !wasLocked) raisedBeforeLock = raised;
+  // A request that ended without a new toast got through: a network error shown is past.
+  if (!locked && wasLocked && raised === raisedBeforeLock && shown?.passing) shown.el.remove();
   root.setAttribute("aria-busy", locked ? "true" : "false");
   clearTimeout(busyTimer);
   const spinner = document.getElementById("busy");
