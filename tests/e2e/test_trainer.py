@@ -56,9 +56,12 @@ def test_standing_on_hard_8_against_a_6_is_graded_with_the_cards_exact_loss(
     ev = api.call("GET", "/v1/tables/european/strategy")["ev"][key]["6"]
     assert max(ev, key=ev.get) == "hit"
     loss = round(ev["hit"] - ev["stand"], 4)
+    # The shoe's first round: only the hand and the up card are public, so perfect play
+    # grades it as `hard` does.
     assert hand["decisions"] == [
-        {"action": "stand", "best": "hit", "loss": loss, "kind": "hard", "cards": hand["cards"]}
-    ]
+        {"action": "stand", "best": "hit", "loss": loss, "kind": "hard", "cards": hand["cards"],
+         "expert_best": "hit", "expert_loss": loss}
+    ]  # fmt: skip
     after = api.me(token)["stats"]
     cost = (Decimal(str(loss)) * 100).quantize(Decimal("0.01"))
     assert after["decisions"] == before["decisions"] + 1
