@@ -59,9 +59,10 @@ pytestmark = pytest.mark.e2e
 DOCS = Path(__file__).resolve().parents[2] / "docs"  # the README's screenshots
 TEN = {"T", "J", "Q", "K"}
 HINT_TEXT = re.compile(
-    r"^Coach \(hard\): (Hit|Stand|Double|Split|Surrender|Insurance|Even money|No insurance)\.$"
+    r"^Coach \(hard\): "
+    r"(Hit|Stand|Double|Split|Surrender|Insurance|Even money|No insurance|Decline even money)\.$"
 )
-EV_TEXT = re.compile(r"^EV ([+\u2212]\d\.\d{3}|0\.000)$")
+EV_TEXT = re.compile(r"^EV ([+\u2212]\d\.\d{3}|0\.000) of the bet$")
 
 
 def total(cards: list[str]) -> int:

@@ -1,25 +1,37 @@
 // Under the felt: the decisions while a round is in play, the chips and Deal between rounds.
 import { h } from "./dom.js";
-import { ACTION_LABEL, ACTIONS, buildRoundRequest, chipValues, formatCoins, formatEv, insuranceAmounts } from "./view.js";
+import { ACTIONS, actionLabel, buildRoundRequest, CHIP_KEYS, chipValues, evLabel, formatCoins, fundsReason, insuranceAmounts } from "./view.js";
 
 export function renderActions(ctl) {
   const S = ctl.state;
   const r = S.round;
   const legal = S.pace ? [] : r.legal_actions || [];
   const hint = S.hint && S.hint.version === r.version ? S.hint : null;
-  const buttons = ACTIONS.filter((a) => legal.includes(a.name)).map((a) => actionButton(ctl, a, hint));
+  const offered = ACTIONS.filter((a) => legal.includes(a.name));
+  // What the balance cannot cover stays in sight, disabled, with its reason (API.md: 409 `insufficient_funds`).
+  const blocked = Object.fromEntries(offered.map((a) => [a.name, fundsReason(r, S.table, S.balance, a.name)]).filter(([, why]) => why));
+  const buttons = offered.map((a) => actionButton(ctl, a, legal, hint, blocked[a.name]));
   return h(
     "section",
     { class: "controls actions-panel", "aria-label": "Your decision" },
     h("div", { class: "actions", testid: "actions" }, buttons),
+    Object.keys(blocked).length
+      ? h(
+          "ul",
+          { class: "action-blocked", testid: "action-blocked" },
+          Object.entries(blocked).map(([name, why]) => h("li", { id: `blocked-${name}` }, why)),
+        )
+      : null,
+    S.actionNote ? h("p", { class: "action-note", testid: "action-note" }, S.actionNote) : null,
     renderInsurance(S, legal),
-    renderCoach(ctl, hint),
+    renderCoach(ctl, hint, legal),
   );
 }
 
-function actionButton(ctl, a, hint) {
+function actionButton(ctl, a, legal, hint, blocked) {
   const advised = hint && hint.action === a.name;
   const ev = hint?.ev ? hint.ev[a.name] : undefined;
+  const described = [blocked ? `blocked-${a.name}` : null, ev !== undefined && ev !== null ? `ev-${a.name}` : null].filter(Boolean).join(" ");
   return h(
     "div",
     { class: "action-cell" },
@@ -29,17 +41,18 @@ function actionButton(ctl, a, hint) {
         type: "button",
         class: `btn action ${advised ? "advised" : ""}`,
         testid: `action-${a.name}`,
-        "data-lock": "on",
+        "data-lock": blocked ? "disabled" : "on",
+        disabled: blocked ? true : null,
         "aria-keyshortcuts": a.key.toUpperCase(),
-        "aria-describedby": ev !== undefined ? `ev-${a.name}` : null,
+        "aria-describedby": described || null,
         onclick: () => ctl.act(a.name),
       },
       advised ? h("span", { class: "star", "aria-label": "advised" }, "★ ") : null,
-      a.label,
+      actionLabel(a.name, legal),
       h("kbd", { "aria-hidden": "true" }, a.key.toUpperCase()),
     ),
     ev !== undefined && ev !== null
-      ? h("span", { class: `ev ${ev >= 0 ? "pos" : "neg"}`, id: `ev-${a.name}`, testid: `action-ev-${a.name}` }, `EV ${formatEv(ev)}`)
+      ? h("span", { class: `ev ${ev >= 0 ? "pos" : "neg"}`, id: `ev-${a.name}`, testid: `action-ev-${a.name}` }, evLabel(ev))
       : null,
   );
 }
@@ -51,7 +64,8 @@ function renderInsurance(S, legal) {
   if (S.table.rules?.insurance !== "up_to_half") {
     return h("p", { class: "muted small" }, `Insurance costs ${formatCoins(box ? box.bet / 2 : null)} and pays 2:1 if the dealer has blackjack.`);
   }
-  const opts = box ? insuranceAmounts(box.bet) : [];
+  const opts = box ? insuranceAmounts(box.bet).filter((v) => v <= Number(S.balance)) : [];
+  if (opts.length === 0) return null; // the balance covers none: the button says so
   if (S.insuranceAmount === null || !opts.includes(S.insuranceAmount)) S.insuranceAmount = opts.at(-1) ?? null;
   return h(
     "label",
@@ -66,14 +80,24 @@ function renderInsurance(S, legal) {
   );
 }
 
-function renderCoach(ctl, hint) {
+/** The coach: its button is disabled while nothing is asked (the cards landing, the dealer's play). */
+function renderCoach(ctl, hint, legal) {
   const S = ctl.state;
+  const asked = legal.length > 0;
   return h(
     "div",
     { class: "coach" },
     h(
       "button",
-      { type: "button", class: "btn btn-ghost btn-small", testid: "hint", "data-lock": "on", "aria-keyshortcuts": "C", onclick: ctl.hint },
+      {
+        type: "button",
+        class: "btn btn-ghost btn-small",
+        testid: "hint",
+        "data-lock": asked ? "on" : "disabled",
+        disabled: asked ? null : true,
+        "aria-keyshortcuts": "C",
+        onclick: ctl.hint,
+      },
       "Coach hint ",
       h("kbd", { "aria-hidden": "true" }, "C"),
     ),
@@ -83,11 +107,7 @@ function renderCoach(ctl, hint) {
       h("input", { type: "checkbox", testid: "coach-toggle", checked: S.coach, onchange: (e) => ctl.setCoach(e.target.checked) }),
       " Coach mode",
     ),
-    h(
-      "p",
-      { class: "hint-output", testid: "hint-output", "aria-live": "polite" },
-      hint ? `Coach (${hint.level}): ${ACTION_LABEL[hint.action] || hint.action}.` : "",
-    ),
+    h("p", { class: "hint-output", testid: "hint-output", "aria-live": "polite" }, hint ? `Coach (${hint.level}): ${actionLabel(hint.action, legal)}.` : ""),
   );
 }
 
@@ -97,24 +117,34 @@ export function renderBetting(ctl) {
   const t = S.table;
   const { errors, total } = buildRoundRequest(t, S.slip, S.balance, { shoe: S.shoe, clientSeed: S.clientSeed, cut: S.cut, cutTouched: S.cutTouched });
   const rebet = !!S.round && sameBets(S.slip, S.round);
+  const chips = chipValues(t.min_bet, t.max_bet);
+  // One Tab stop for the tray (a toolbar: the arrows move along it), so Deal comes soon after.
   const chipTray = h(
     "div",
-    { class: "chips", role: "group", "aria-label": "Chip to place: pick one, then a box's circle" },
-    chipValues(t.min_bet, t.max_bet).map((v) =>
+    {
+      class: "chips",
+      role: "toolbar",
+      "aria-label": "Chip to place: pick one, then a box's circle (keys 1 to 5)",
+      onkeydown: (e) => stepChip(ctl, chips, e),
+    },
+    chips.map((v, i) =>
       h(
         "button",
         {
           type: "button",
           class: `chip chip-${v} ${S.chip === v ? "active" : ""}`,
           "aria-pressed": S.chip === v ? "true" : "false",
+          "aria-keyshortcuts": CHIP_KEYS[i]?.toUpperCase() ?? null,
+          tabindex: S.chip === v ? "0" : "-1",
           testid: `chip-${v}`,
           onclick: () => pickChip(ctl, v),
         },
-        formatCoins(v),
+        h("span", { class: "chip-value" }, formatCoins(v)),
+        CHIP_KEYS[i] ? h("kbd", { "aria-hidden": "true" }, CHIP_KEYS[i].toUpperCase()) : null,
       ),
     ),
   );
-  const note = [S.betNote, ...errors].filter(Boolean).join(" ");
+  const note = [S.actionNote, S.betNote, ...errors].filter(Boolean).join(" ");
   return h(
     "section",
     { class: "controls bet-panel", "aria-label": "Bets" },
@@ -149,10 +179,20 @@ function sameBets(slip, round) {
   return last.length === now.length && last.every((b) => Number(slip.bets[b.box]) === Number(b.bet));
 }
 
-function pickChip(ctl, value) {
+export function pickChip(ctl, value) {
   ctl.state.chip = value;
   ctl.chipSound();
   ctl.render();
+}
+
+/** The arrows along the chip tray pick the next chip, and the focus follows it. */
+function stepChip(ctl, chips, e) {
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+  if (!step) return;
+  e.preventDefault();
+  const at = Math.min(chips.length - 1, Math.max(0, chips.indexOf(ctl.state.chip) + step));
+  pickChip(ctl, chips[at]);
+  document.querySelector(`[data-testid="chip-${chips[at]}"]`)?.focus();
 }
 
 function clearAll(ctl) {

@@ -1,8 +1,8 @@
 // The table: its state, the requests, the pace of the cards, the keyboard, the count; the
 // views are in felt.js (dealer and boxes), controls.js (bets and decisions) and panels.js
 // (the head, the count badge, the drawers).
-import { api } from "./api.js";
-import { renderActions, renderBetting } from "./controls.js";
+import { api, updateSessionUser } from "./api.js";
+import { pickChip, renderActions, renderBetting } from "./controls.js";
 import { roundCards, shiftCount } from "./counting.js";
 import { clear, h } from "./dom.js";
 import { renderFelt } from "./felt.js";
@@ -13,7 +13,9 @@ import { play as sound } from "./sound.js";
 import { errorText, lockControls, reportError, setBalance, toast } from "./ui.js";
 import {
   ACTION_BY_KEY,
+  BOX_KEYS,
   buildRoundRequest,
+  CHIP_KEYS,
   chipValues,
   insuranceAmounts,
   isShoeFresh,
@@ -21,6 +23,7 @@ import {
   resultLabel,
   roundStatusLabel,
   statusLabel,
+  whyNot,
 } from "./view.js";
 
 const slips = new Map(); // table id -> bet slip, kept while the tab lives
@@ -70,6 +73,7 @@ export async function showTable(main, id, isCurrent) {
     justLanded: null,
     panel: null,
     betNote: "",
+    actionNote: "", // why the last key or click did nothing
     fresh: {}, // what the next renders animate once: a chip just placed, results just shown
     lastRetired: null,
     countBase: null,
@@ -108,6 +112,7 @@ function showRound(round) {
   S.fresh = {};
   S.hint = null;
   S.insuranceAmount = null;
+  S.actionNote = "";
   dealNext();
 }
 
@@ -132,6 +137,10 @@ function landAll() {
   for (const slot of dealOrder(S.round)) S.shown.add(slot.key);
   if (S.round.balance !== undefined) {
     S.balance = S.round.balance;
+    // The flash shows what happened to the balance: each stake as it goes out, and at the
+    // end the round's net (not its payout), counted from the balance before the round.
+    const net = S.round.status === "settled" ? Number(S.round.net) : null;
+    if (net !== null && !Number.isNaN(net)) updateSessionUser({ balance: Number(S.balance) - net });
     setBalance(S.balance);
   }
   announce(S.round);
@@ -242,8 +251,18 @@ async function deal() {
   });
 }
 
+/** Why a key or a click did nothing, shown under the controls and read out. */
+function explain(why) {
+  S.actionNote = why;
+  const live = document.getElementById("announcer");
+  if (live) live.textContent = why;
+  render();
+}
+
 async function act(name) {
-  if (!S || S.busy || !S.round || !(S.round.legal_actions || []).includes(name)) return;
+  if (!S || S.busy) return;
+  const why = whyNot(S.round, S.table, S.balance, name);
+  if (why) return explain(why);
   let amount;
   if (name === "insurance" && S.table.rules?.insurance === "up_to_half") {
     const box = currentBox();
@@ -340,18 +359,35 @@ function onKey(ev) {
   }
   const key = ev.key.toLowerCase();
   const name = ACTION_BY_KEY[key];
+  S.actionNote = ""; // a note answers the last key only
   const settled = !S.round || S.round.status === "settled";
   const onControl = ev.target?.closest?.("button, a, select, input") && ev.target.dataset?.testid !== "deal";
-  if (name && S.round && (S.round.legal_actions || []).includes(name)) {
+  if (settled && !S.panel && betKey(key)) {
+    ev.preventDefault();
+  } else if (name) {
     ev.preventDefault();
     act(name);
   } else if (key === "c" && !settled) {
     ev.preventDefault();
-    fetchHint();
+    if (S.round.legal_actions?.length) fetchHint();
+    else explain("The coach has nothing to answer: no decision is asked of you now.");
   } else if ((ev.key === "Enter" || ev.key === " ") && settled && !onControl && !S.panel) {
     ev.preventDefault();
     deal();
   }
+}
+
+/** Between rounds: a chip's key picks it, a box's digit places the chip there (as a click on its circle). */
+function betKey(key) {
+  const chip = chipValues(S.table.min_bet, S.table.max_bet)[CHIP_KEYS.indexOf(key)];
+  if (chip !== undefined && CHIP_KEYS.includes(key)) {
+    pickChip(controls, chip);
+    return true;
+  }
+  const circle = BOX_KEYS.includes(key) && S.main.querySelector(`[data-testid="bet-add-${BOX_KEYS.indexOf(key)}"]`);
+  if (!circle || circle.disabled) return false;
+  circle.click();
+  return true;
 }
 
 // ---------------------------------------------------------------- what the controls change
@@ -404,14 +440,27 @@ function render() {
       "section",
       { class: "table-view", testid: "table-view", "aria-labelledby": "table-title", dataset: { table: S.table.id } },
       renderToolbar(controls),
+      // The chips and Deal come before the boxes to the keyboard (app.css shows them under the felt).
+      betting ? renderBetting(controls) : null,
       settings.showCount ? h("div", { class: "felt-wrap" }, renderCountBadge(countOnFelt(), S.table), renderFelt(controls)) : renderFelt(controls),
-      betting ? renderBetting(controls) : renderActions(controls),
+      betting ? null : renderActions(controls),
       renderPanels(controls),
     ),
   );
+  if (betting) labelBoxKeys(main);
   restoreFocus(main, focused, betting);
   showTurnBox(main);
   if (S.busy) lockControls(main, true);
+}
+
+/** Each betting circle shows its digit, as the decisions show their keys. */
+function labelBoxKeys(main) {
+  for (const [n, key] of BOX_KEYS.entries()) {
+    const circle = main.querySelector(`[data-testid="bet-add-${n}"]`);
+    if (!circle) break;
+    circle.setAttribute("aria-keyshortcuts", key);
+    circle.append(h("kbd", { class: "box-key", "aria-hidden": "true" }, key));
+  }
 }
 
 /** On a phone the boxes scroll sideways inside the felt: the box in turn is brought into view. */

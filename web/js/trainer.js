@@ -7,7 +7,7 @@ import { api, loadTables } from "./api.js";
 import { formatCount, freshCount, roundCards, shiftCount } from "./counting.js";
 import { card, clear, dealerRow, h } from "./dom.js";
 import { errorText, reportError, setBalance } from "./ui.js";
-import { ACTION_LABEL, cardsTotal, formatCoins, formatLoss, formatSigned, isMistake, parseCard } from "./view.js";
+import { cardsTotal, decisionActionLabel, formatCoins, formatLoss, formatSigned, isMistake, parseCard } from "./view.js";
 
 export const KINDS = [
   { name: "hard", label: "Hard totals" },
@@ -92,6 +92,29 @@ export function countAt(decks, earlier, round, d) {
   return shiftCount(freshCount(decks), [...earlier.flatMap(roundCards), ...seen]);
 }
 
+const twoDecimals = (x) => Math.round(x * 100) / 100;
+
+/**
+ * GET /v1/me's trainer figures (API.md) over some decisions, as the server counts them over
+ * all: for the Trainer filtered to one table, whose figures the server does not split.
+ */
+export function statsOf(decisions) {
+  const count = (ds) => ({
+    decisions: ds.length,
+    mistakes: ds.filter(isMistake).length,
+    ev_lost: twoDecimals(ds.reduce((sum, d) => sum + Number(d.loss) * d.bet, 0)),
+  });
+  const deviations = deviationsOf(decisions);
+  return {
+    ...count(decisions),
+    by_kind: Object.fromEntries(KINDS.map((k) => [k.name, count(decisions.filter((d) => d.kind === k.name))])),
+    expert_mistakes: decisions.filter(isExpertMistake).length,
+    expert_ev_lost: twoDecimals(decisions.reduce((sum, d) => sum + Number(d.expert_loss ?? 0) * d.bet, 0)),
+    deviations: deviations.length,
+    deviations_taken: deviations.filter((d) => d.action === d.expert_best).length,
+  };
+}
+
 /** Share of decisions that were not mistakes; null without decisions. */
 export function accuracy(decisions, mistakes) {
   return decisions > 0 ? (decisions - mistakes) / decisions : null;
@@ -135,38 +158,30 @@ export function decisionHandLabel(d) {
 
 // ---------------------------------------------------------------- the page
 
+// The table the Trainer is filtered to ("" for every table), kept while the tab lives.
+let filteredTable = "";
+
 export async function showTrainer(main, roundId, isCurrent) {
   if (roundId) return showGradedRound(main, roundId, isCurrent);
   clear(main);
-  const statsBox = h(
-    "section",
-    { class: "panel", testid: "trainer-stats", "aria-labelledby": "trainer-stats-title" },
-    h("h2", { id: "trainer-stats-title" }, "Accuracy"),
-    h("p", { class: "loading" }, "Loading…"),
-  );
-  const chartBox = h(
-    "section",
-    { class: "panel", testid: "trainer-recent", "aria-labelledby": "trainer-recent-title" },
-    h("h2", { id: "trainer-recent-title" }, "Recent accuracy"),
-    h("p", { class: "loading" }, "Loading…"),
-  );
-  const perfectBox = h(
-    "section",
-    { class: "panel", testid: "trainer-perfect", "aria-labelledby": "trainer-perfect-title" },
-    h("h2", { id: "trainer-perfect-title" }, "Perfect play"),
-    h("p", { class: "loading" }, "Loading…"),
-  );
-  const deviationsBox = h(
-    "section",
-    { class: "panel", testid: "trainer-deviations-box", "aria-labelledby": "trainer-deviations-title" },
-    h("h2", { id: "trainer-deviations-title" }, "Latest deviation spots"),
-    h("p", { class: "loading" }, "Loading…"),
-  );
-  const mistakesBox = h(
-    "section",
-    { class: "panel", testid: "trainer-mistakes", "aria-labelledby": "trainer-mistakes-title" },
-    h("h2", { id: "trainer-mistakes-title" }, "Latest mistakes"),
-    h("p", { class: "loading" }, "Loading…"),
+  const panel = (testid, id, title) =>
+    h("section", { class: "panel", testid, "aria-labelledby": id }, h("h2", { id }, title), h("p", { class: "loading" }, "Loading…"));
+  const statsBox = panel("trainer-stats", "trainer-stats-title", "Accuracy");
+  const chartBox = panel("trainer-recent", "trainer-recent-title", "Recent accuracy");
+  const perfectBox = panel("trainer-perfect", "trainer-perfect-title", "Perfect play");
+  const deviationsBox = panel("trainer-deviations-box", "trainer-deviations-title", "Latest deviation spots");
+  const mistakesBox = panel("trainer-mistakes", "trainer-mistakes-title", "Latest mistakes");
+  const names = {};
+  const filter = h(
+    "select",
+    {
+      testid: "trainer-table-filter",
+      onchange: (e) => {
+        filteredTable = e.target.value;
+        fill(filteredTable);
+      },
+    },
+    h("option", { value: "" }, "All tables"),
   );
   main.appendChild(
     h(
@@ -178,54 +193,83 @@ export async function showTrainer(main, roundId, isCurrent) {
         { class: "muted" },
         "Every decision you take is graded against the exact expected value of your very hand at its table, as the coach computes it. A mistake is a decision that gives up 0.0005 of the bet or more.",
       ),
+      h("label", { class: "field trainer-filter" }, "Table", filter),
       statsBox,
       h("div", { class: "trainer-grid" }, chartBox, mistakesBox),
       perfectBox,
       deviationsBox,
     ),
   );
-
-  api.me().then(
-    (me) => {
-      if (!isCurrent()) return;
-      setBalance(me.balance);
-      clear(statsBox).append(h("h2", { id: "trainer-stats-title" }, "Accuracy"), statsView(me.stats || {}));
-      clear(perfectBox).append(h("h2", { id: "trainer-perfect-title" }, "Perfect play"), perfectView(me.stats || {}));
+  loadTables().then(
+    (tables) => {
+      for (const t of tables) {
+        names[t.id] = t.name || t.id;
+        filter.append(h("option", { value: t.id, selected: t.id === filteredTable ? true : null }, names[t.id]));
+      }
     },
-    (e) => {
-      if (!isCurrent()) return;
-      clear(statsBox).append(h("h2", { id: "trainer-stats-title" }, "Accuracy"), h("p", {}, errorText(e)));
-      clear(perfectBox).append(h("h2", { id: "trainer-perfect-title" }, "Perfect play"), h("p", {}, errorText(e)));
-      reportError(e);
-    },
+    () => {}, // the filter offers every table only; the figures load anyway
   );
 
-  let decisions = [];
-  const rounds = new Map(); // round id -> round view, to count the deviation spots' shoes
-  try {
-    let cursor;
-    for (let page = 0; page < MAX_PAGES && decisions.length < WINDOWS.at(-1); page++) {
-      const res = await api.rounds({ limit: 100, cursor });
-      for (const r of res.rounds || []) rounds.set(r.round_id, r);
-      decisions = decisions.concat(decisionsOf(res.rounds));
-      cursor = res.next_cursor;
-      if (!cursor) break;
+  let generation = 0;
+  const fill = async (table) => {
+    const mine = ++generation;
+    const current = () => isCurrent() && mine === generation;
+    const put = (box, id, title, ...body) => clear(box).append(h("h2", { id }, title), ...body.filter(Boolean));
+    const putStats = (stats, where) => {
+      const note = () => (where ? h("p", { class: "muted small" }, where) : null);
+      put(statsBox, "trainer-stats-title", "Accuracy", note(), statsView(stats));
+      put(perfectBox, "trainer-perfect-title", "Perfect play", note(), perfectView(stats));
+    };
+    if (!table) {
+      api.me().then(
+        (me) => {
+          if (!current()) return;
+          setBalance(me.balance);
+          putStats(me.stats || {}, null);
+        },
+        (e) => {
+          if (!current()) return;
+          put(statsBox, "trainer-stats-title", "Accuracy", h("p", {}, errorText(e)));
+          put(perfectBox, "trainer-perfect-title", "Perfect play", h("p", {}, errorText(e)));
+          reportError(e);
+        },
+      );
     }
-  } catch (e) {
-    if (!isCurrent()) return;
-    reportError(e);
-  }
-  if (!isCurrent()) return;
-  clear(chartBox).append(
-    h("h2", { id: "trainer-recent-title" }, "Recent accuracy"),
-    recentChart(WINDOWS.map((n) => recentAccuracy(decisions, n))),
-    trendChart(rollingAccuracy(decisions, WINDOWS[0], WINDOWS.at(-1))),
-  );
-  clear(mistakesBox).append(h("h2", { id: "trainer-mistakes-title" }, "Latest mistakes"), mistakesView(decisions.filter(isMistake).slice(0, LATEST_MISTAKES)));
-  const spots = deviationsOf(decisions).slice(0, LATEST_DEVIATIONS);
-  const counts = await spotCounts(spots, rounds);
-  if (!isCurrent()) return;
-  clear(deviationsBox).append(h("h2", { id: "trainer-deviations-title" }, "Latest deviation spots"), deviationsView(spots, counts));
+
+    let decisions = [];
+    const rounds = new Map(); // round id -> round view, to count the deviation spots' shoes
+    try {
+      let cursor;
+      for (let page = 0; page < MAX_PAGES && decisions.length < WINDOWS.at(-1); page++) {
+        const res = await api.rounds({ table: table || undefined, limit: 100, cursor });
+        for (const r of res.rounds || []) rounds.set(r.round_id, r);
+        decisions = decisions.concat(decisionsOf(res.rounds));
+        cursor = res.next_cursor;
+        if (!cursor) break;
+      }
+    } catch (e) {
+      if (!current()) return;
+      reportError(e);
+    }
+    if (!current()) return;
+    if (table) {
+      const where = `At ${names[table] || table}: your last ${decisions.length.toLocaleString("en-US")} decisions there (the history's, up to ${WINDOWS.at(-1).toLocaleString("en-US")}).`;
+      putStats(statsOf(decisions), where);
+    }
+    put(
+      chartBox,
+      "trainer-recent-title",
+      "Recent accuracy",
+      recentChart(WINDOWS.map((n) => recentAccuracy(decisions, n))),
+      trendChart(rollingAccuracy(decisions, WINDOWS[0], WINDOWS.at(-1))),
+    );
+    put(mistakesBox, "trainer-mistakes-title", "Latest mistakes", mistakesView(decisions.filter(isMistake).slice(0, LATEST_MISTAKES)));
+    const spots = deviationsOf(decisions).slice(0, LATEST_DEVIATIONS);
+    const counts = await spotCounts(spots, rounds);
+    if (!current()) return;
+    put(deviationsBox, "trainer-deviations-title", "Latest deviation spots", deviationsView(spots, counts));
+  };
+  await fill(filteredTable);
 }
 
 /**
@@ -310,8 +354,8 @@ function perfectView(s) {
 function deviationsView(spots, counts) {
   if (spots.length === 0)
     return h("p", { class: "muted", testid: "trainer-no-deviations" }, "No deviation spot in your recent rounds: basic strategy was perfect play every time.");
-  const play = (action) => ACTION_LABEL[action] || action;
   const row = (d, count) => {
+    const play = (action) => decisionActionLabel(d, action);
     const worth = deviationWorth(d);
     const against = parseCard(d.up)?.label ?? "—";
     return h(
@@ -571,8 +615,8 @@ function mistakesView(mistakes) {
               h("span", { class: "muted small" }, decisionHandLabel(d)),
             ),
             h("td", {}, d.up ? card(d.up, { small: true }) : "—"),
-            h("td", {}, ACTION_LABEL[d.action] || d.action),
-            h("td", {}, ACTION_LABEL[d.best] || d.best),
+            h("td", {}, decisionActionLabel(d, d.action)),
+            h("td", {}, decisionActionLabel(d, d.best)),
             h("td", { class: "loss" }, formatLoss(d.loss), h("br"), h("span", { class: "muted small" }, `${formatCoins(Number(d.loss) * d.bet)} coins`)),
             h(
               "td",
@@ -630,13 +674,13 @@ async function showGradedRound(main, roundId, isCurrent) {
                 h(
                   "li",
                   {},
-                  `${decisionHandLabel(d)}: ${ACTION_LABEL[d.action] || d.action}`,
-                  isMistake(d) ? ` · ${ACTION_LABEL[d.best] || d.best} was better: ${formatLoss(d.loss)}` : " ✓",
+                  `${decisionHandLabel(d)}: ${decisionActionLabel(d, d.action)}`,
+                  isMistake(d) ? ` · ${decisionActionLabel(d, d.best)} was better: ${formatLoss(d.loss)}` : " ✓",
                   d.expert_best !== undefined && d.expert_best !== d.best
                     ? h(
                         "span",
                         { class: "deviation", testid: "trainer-round-deviation" },
-                        ` · perfect play for this shoe: ${ACTION_LABEL[d.expert_best] || d.expert_best}${isExpertMistake(d) ? ` (${formatLoss(d.expert_loss)})` : " ✓"}`,
+                        ` · perfect play for this shoe: ${decisionActionLabel(d, d.expert_best)}${isExpertMistake(d) ? ` (${formatLoss(d.expert_loss)})` : " ✓"}`,
                       )
                     : null,
                 ),

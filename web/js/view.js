@@ -12,6 +12,23 @@ export const ACTIONS = [
 ];
 export const ACTION_BY_KEY = Object.fromEntries(ACTIONS.map((a) => [a.key, a.name]));
 export const ACTION_LABEL = Object.fromEntries(ACTIONS.map((a) => [a.name, a.label]));
+/** Between rounds: the chips' keys, left to right (the row above the digits), and the boxes' digits. */
+export const CHIP_KEYS = ["q", "w", "e", "r", "t", "y"];
+export const BOX_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9"];
+
+/**
+ * An action's name where the question asked gives it another meaning: API.md's
+ * `decline_insurance` declines even money when even money is what is offered.
+ */
+export function actionLabel(name, legal) {
+  if (name === "decline_insurance" && (legal || []).includes("even_money")) return "Decline even money";
+  return ACTION_LABEL[name] || name;
+}
+
+/** A graded decision's action (`action` or `best`) in words: declining even money as such. */
+export function decisionActionLabel(decision, name) {
+  return actionLabel(name, [decision.action, decision.best]);
+}
 
 /** Coins: whole numbers or halves ("7.5"), thousands separated. */
 export function formatCoins(n) {
@@ -124,6 +141,11 @@ export function insuranceSentence(box, dealerHasBlackjack) {
 const MISTAKE = 0.0005;
 export const isMistake = (decision) => Number(decision.loss) >= MISTAKE;
 
+/** An action's EV on the table, with its unit as the trainer's losses have it: "EV −0.505 of the bet". */
+export function evLabel(ev) {
+  return `EV ${formatEv(ev)} of the bet`;
+}
+
 /** "−0.27 of the bet" for a loss per unit bet (four decimals, the API's, under 0.01). */
 export function formatLoss(loss) {
   return `−${Number(loss).toFixed(Number(loss) >= 0.01 ? 2 : 4)} of the bet`;
@@ -132,7 +154,7 @@ export function formatLoss(loss) {
 /** The trainer's mark on one graded decision: "✓", or "hit was better: −0.06 of the bet". */
 export function decisionMark(decision) {
   if (!isMistake(decision)) return { ok: true, text: "✓" };
-  const better = (ACTION_LABEL[decision.best] || decision.best).toLowerCase();
+  const better = decisionActionLabel(decision, decision.best).toLowerCase();
   return { ok: false, text: `${better} was better: ${formatLoss(decision.loss)}` };
 }
 
@@ -186,6 +208,81 @@ export function roundStatusLabel(round) {
   if (round.status === "settled") return "Place your bets.";
   return round.status;
 }
+
+/** The box and hand in turn (hand 0 while insurance is asked), or nulls. */
+function inTurn(round) {
+  const t = round?.turn;
+  const box = t ? (round.boxes || []).find((b) => b.box === t.box) || null : null;
+  return { box, hand: box?.hands?.[t.hand] || null };
+}
+
+/**
+ * What an action stakes from the balance: a double or a split the hand's bet again,
+ * insurance half the box's bet (at `up_to_half`, at least 0.5); nothing for the others.
+ */
+export function actionCost(round, table, name) {
+  const { box, hand } = inTurn(round);
+  if (!box) return 0;
+  if (name === "double" || name === "split") return Number(hand?.bet ?? box.bet);
+  if (name === "insurance") return table.rules?.insurance === "up_to_half" ? 0.5 : Number(box.bet) / 2;
+  return 0;
+}
+
+const FOR_ACTION = { double: "to double", split: "to split", insurance: "for insurance" };
+
+/** Why a legal action cannot be taken: the balance does not cover its stake (API.md: 409 `insufficient_funds`); else null. */
+export function fundsReason(round, table, balance, name) {
+  const cost = actionCost(round, table, name);
+  if (!cost || balance === null || balance === undefined || cost <= Number(balance)) return null;
+  const least = name === "insurance" && table.rules?.insurance === "up_to_half" ? "at least " : "";
+  return `Not enough coins ${FOR_ACTION[name]}: it costs ${least}${formatCoins(cost)}, your balance is ${formatCoins(balance)}.`;
+}
+
+const rankOf = (code) => String(code).slice(0, -1);
+
+/**
+ * Why an action's key did nothing, in a sentence: nothing is asked, another question is,
+ * the table's rules or the hand do not allow it, or the balance does not cover it. Null
+ * when the action can be taken.
+ */
+export function whyNot(round, table, balance, name) {
+  const legal = round?.legal_actions || [];
+  const label = actionLabel(name, legal);
+  if (!round || round.status === "settled") return `${label}: no round is in play. Place your bets, then Deal.`;
+  if (legal.length === 0) return `${label}: nothing is asked of you now.`;
+  if (legal.includes(name)) return fundsReason(round, table, balance, name);
+  const r = table.rules || {};
+  const keyOf = (n) => ACTIONS.find((a) => a.name === n)?.key.toUpperCase();
+  if (round.status === "insurance") {
+    if (name === "even_money") return "Even money is offered only on a blackjack: this hand is asked about insurance.";
+    if (name === "insurance") return "A blackjack is offered even money, not insurance.";
+    return `First answer the insurance question: ${legal.map((n) => `${actionLabel(n, legal)} (${keyOf(n)})`).join(" or ")}.`;
+  }
+  if (name === "insurance" || name === "decline_insurance")
+    return r.insurance === "none" ? "This table offers no insurance." : "Insurance is offered only when the dealer shows an ace, before you play.";
+  if (name === "even_money")
+    return r.even_money ? "Even money is offered only on a blackjack against an ace, before you play." : "This table offers no even money.";
+  const { hand } = inTurn(round);
+  const cards = hand?.cards || [];
+  if (name === "double") {
+    if (r.double === "none") return "This table allows no doubling.";
+    if (cards.length > 2) return "Double only on the first two cards of a hand.";
+    if (hand?.split && !r.double_after_split) return "No doubling after a split at this table.";
+    if (r.double === "9_10_11") return "Double only on a hard 9, 10 or 11 at this table.";
+  }
+  if (name === "split") {
+    if (r.split === "none") return "This table allows no splitting.";
+    const same = r.split === "same_rank" ? rankOf(cards[0]) === rankOf(cards[1]) : cardsTotal(cards.slice(0, 1)).total === cardsTotal(cards.slice(1, 2)).total;
+    if (cards.length !== 2 || !same) return `Split only a pair: two first cards of the same ${r.split === "same_rank" ? "rank" : "value"}.`;
+    return "No more splits on this box.";
+  }
+  if (name === "surrender") {
+    if (r.surrender === "none") return "This table allows no surrender.";
+    return "Surrender only as the first decision of a box (not after a split, not against an ace).";
+  }
+  return `${label} is not possible on this hand.`;
+}
+
 function hasSplit(round, box) {
   const b = (round.boxes || []).find((x) => x.box === box);
   return !!b && b.hands.length > 1;

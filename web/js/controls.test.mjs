@@ -1,0 +1,76 @@
+// The table's controls in words: what the balance cannot cover, why a key did nothing,
+// the labels that depend on the question asked, the EVs' unit.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { statsOf } from "./trainer.js";
+import { actionCost, actionLabel, decisionMark, evLabel, fundsReason, whyNot } from "./view.js";
+
+const casino = { rules: { double: "any", double_after_split: true, split: "same_value", surrender: "early_not_ace", insurance: "half", even_money: true } };
+const bicycle = { rules: { double: "9_10_11", double_after_split: false, split: "same_rank", surrender: "none", insurance: "up_to_half", even_money: false } };
+const round = (status, legal, cards = ["8H", "8D"], bet = 1000) => ({
+  status,
+  legal_actions: legal,
+  turn: { box: 0, hand: 0 },
+  boxes: [{ box: 0, bet, hands: [{ cards, bet, split: false }] }],
+});
+
+test("a double or split stakes the hand's bet again, insurance half the box's (at least 0.5 at up_to_half)", () => {
+  const r = round("player_turn", ["hit", "stand", "double", "split"]);
+  assert.equal(actionCost(r, casino, "double"), 1000);
+  assert.equal(actionCost(r, casino, "split"), 1000);
+  assert.equal(actionCost(r, casino, "insurance"), 500);
+  assert.equal(actionCost(r, bicycle, "insurance"), 0.5);
+  assert.equal(actionCost(r, casino, "hit"), 0);
+});
+
+test("what the balance cannot cover has its reason; what it covers has none", () => {
+  const r = round("player_turn", ["hit", "stand", "double", "split"]);
+  assert.equal(fundsReason(r, casino, 0, "double"), "Not enough coins to double: it costs 1,000, your balance is 0.");
+  assert.equal(fundsReason(r, casino, 999.5, "split"), "Not enough coins to split: it costs 1,000, your balance is 999.5.");
+  assert.equal(fundsReason(r, casino, 1000, "double"), null);
+  assert.equal(fundsReason(r, casino, 0, "stand"), null);
+  assert.equal(fundsReason(r, bicycle, 0, "insurance"), "Not enough coins for insurance: it costs at least 0.5, your balance is 0.");
+});
+
+test("a key pressed out of turn says why", () => {
+  const asked = round("insurance", ["insurance", "decline_insurance"]);
+  assert.equal(whyNot(asked, casino, 0, "insurance"), "Not enough coins for insurance: it costs 500, your balance is 0.");
+  assert.equal(whyNot(asked, casino, 5000, "insurance"), null);
+  assert.equal(whyNot(asked, casino, 5000, "split"), "First answer the insurance question: Insurance (I) or No insurance (N).");
+  assert.match(whyNot(asked, casino, 5000, "even_money"), /^Even money is offered only on a blackjack/);
+  const playing = round("player_turn", ["hit", "stand"], ["8H", "5D", "2C"]);
+  assert.equal(whyNot(playing, casino, 5000, "double"), "Double only on the first two cards of a hand.");
+  assert.equal(whyNot(playing, casino, 5000, "split"), "Split only a pair: two first cards of the same value.");
+  assert.equal(whyNot(playing, casino, 5000, "insurance"), "Insurance is offered only when the dealer shows an ace, before you play.");
+  assert.equal(whyNot(playing, bicycle, 5000, "even_money"), "This table offers no even money.");
+  assert.equal(whyNot(round("player_turn", ["hit", "stand"], ["KH", "QD"]), bicycle, 5000, "split"), "Split only a pair: two first cards of the same rank.");
+  assert.equal(whyNot(round("player_turn", ["hit", "stand"], ["8H", "4D"]), bicycle, 5000, "double"), "Double only on a hard 9, 10 or 11 at this table.");
+  assert.equal(whyNot(null, casino, 5000, "hit"), "Hit: no round is in play. Place your bets, then Deal.");
+  assert.equal(whyNot(round("settled", []), casino, 5000, "stand"), "Stand: no round is in play. Place your bets, then Deal.");
+});
+
+test("declining even money is named as such, at the table and in the marks", () => {
+  assert.equal(actionLabel("decline_insurance", ["insurance", "decline_insurance"]), "No insurance");
+  assert.equal(actionLabel("decline_insurance", ["even_money", "decline_insurance"]), "Decline even money");
+  assert.equal(decisionMark({ action: "even_money", best: "decline_insurance", loss: 0.04 }).text, "decline even money was better: −0.04 of the bet");
+  assert.equal(decisionMark({ action: "insurance", best: "decline_insurance", loss: 0.04 }).text, "no insurance was better: −0.04 of the bet");
+});
+
+test("an EV on the table carries its unit, as the trainer's losses do", () => {
+  assert.equal(evLabel(-0.5049), "EV −0.505 of the bet");
+  assert.equal(evLabel(0.151), "EV +0.151 of the bet");
+});
+
+test("the trainer's figures over one table's decisions count as the server's over all", () => {
+  const ds = [
+    { kind: "hard", loss: 0.2699, bet: 10, action: "stand", best: "hit", expert_best: "hit", expert_loss: 0.25 },
+    { kind: "hard", loss: 0, bet: 10, action: "hit", best: "hit", expert_best: "stand", expert_loss: 0.01 },
+    { kind: "insurance", loss: 0.0001, bet: 20, action: "insurance", best: "decline_insurance", expert_best: "insurance", expert_loss: 0 },
+  ];
+  const s = statsOf(ds);
+  assert.deepEqual([s.decisions, s.mistakes, s.ev_lost], [3, 1, 2.7]);
+  assert.deepEqual(s.by_kind.hard, { decisions: 2, mistakes: 1, ev_lost: 2.7 });
+  assert.deepEqual(s.by_kind.pairs, { decisions: 0, mistakes: 0, ev_lost: 0 });
+  assert.deepEqual([s.expert_mistakes, s.expert_ev_lost, s.deviations, s.deviations_taken], [2, 2.6, 2, 1]);
+});
