@@ -18,11 +18,14 @@ def _keyed_bet(player: Player, key: str) -> Any:
 
 
 def test_a_bet_deals_its_cards_in_order_and_an_action_its_own(alice: Player) -> None:
-    for attempt in range(20):  # a round that asks the user (a natural settles on the deal)
+    for attempt in range(20):  # a round that asks the user to play (not insurance first)
         key = f"deal-{attempt}"
         view = _keyed_bet(alice, key).body
         if view["status"] == "player_turn":
             break
+        while view["status"] != "settled":  # insurance: declined, then stand
+            action = "decline_insurance" if view["status"] == "insurance" else "stand"
+            view = act(alice, "casino", action).body
     dealt = view["dealt"]
     # casino: one card to the box, the dealer's one face-up card, the box's second card.
     assert dealt == [
