@@ -108,7 +108,7 @@ def second_card_shown(shown: list[tuple[Any, ...]]) -> int | None:
 
 def check_marks(log: list[dict[str, Any]]) -> int:
     assert all(s["overlaps"] == 0 for s in log), [s for s in log if s["overlaps"]]
-    return max(s["marks"] for s in log)
+    return int(max(s["marks"] for s in log))
 
 
 def check_insurance_waits(log: list[dict[str, Any]]) -> None:
