@@ -161,7 +161,8 @@ def test_a_generated_python_client_plays_a_whole_session(
     fetched = _parsed(
         operation("round_").sync_detailed(round_.round_id, client=player), models.Round
     )
-    assert fetched.to_dict() == round_.to_dict()
+    # The same round; only an answer to a bet or an action says what it dealt.
+    assert fetched.to_dict() == {**round_.to_dict(), "dealt": []}
     shoe = _parsed(operation("shoe").sync_detailed(round_.shoe_id, client=player), models.Shoe)
     assert round_.round_id in shoe.rounds
     drill = _parsed(operation("drill").sync_detailed(table.id, client=player), models.Drill)

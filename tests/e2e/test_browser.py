@@ -271,6 +271,8 @@ def test_classic_round_by_keyboard_then_verify_the_shoe(
     expect(tid(page, "shoe-nonce")).to_have_text("2")
 
     open_panel(page, "fairness")
+    # The panel shows the last retired shoe once it has read it: a request of its own.
+    expect(tid(page, "verify-last-shoe")).to_be_visible(timeout=20_000)
     tid(page, "verify-last-shoe").click()
     retired = stack.api.shoe(token, view["shoe_id"])
     assert retired["retired"] and retired["server_seed"] == seed
@@ -524,6 +526,8 @@ def test_casino_shoe_to_its_cut_card_then_verify(page: Page, stack: Stack) -> No
     if in_play and start + 3 > 156:  # the cut card came with the deal: said while in play
         assert saw_cut_card
     open_panel(page, "fairness")
+    # The panel shows the last retired shoe once it has read it: a request of its own.
+    expect(tid(page, "verify-last-shoe")).to_be_visible(timeout=20_000)
     tid(page, "verify-last-shoe").click()
     verify_in_browser(page, shoe)
 
