@@ -7,7 +7,7 @@ from typing import Any
 
 from blackjack.actions import Action
 
-from .helpers import Player, act, bet, problem
+from .helpers import Player, act, bet, player_record, problem
 
 COUNT_FIELDS = {"system", "running", "true", "cards_seen", "cards_unseen"}
 
@@ -82,3 +82,16 @@ def test_between_rounds_the_count_is_every_card_the_shoe_dealt(alice: Player) ->
 def _hi_lo(card: str) -> int:
     rank = card[0]
     return 1 if rank in "23456" else 0 if rank in "789" else -1
+
+
+def test_each_decisions_grade_against_perfect_play_is_kept_with_its_move(
+    alice: Player,
+) -> None:
+    _in_play(alice, "casino")
+    view = act(alice, "casino", "stand").body
+    stored = player_record(alice.login).seats["casino"].round
+    assert stored is not None and len(stored.expert) == len(stored.moves)
+    graded = [d for box in view["boxes"] for hand in box["hands"] for d in hand["decisions"]]
+    assert {(d["expert_best"], d["expert_loss"]) for d in graded} <= {
+        (action.value, float(loss)) for action, loss in stored.expert
+    }

@@ -95,16 +95,43 @@ def kind_of(view: PlayerView) -> Kind:
     return Kind.SOFT if hand_value(view.cards).soft else Kind.HARD
 
 
-def grade(view: PlayerView, action: Action, unseen: "Comp") -> Decision:
+ExpertGrade = tuple[Action, Decimal]  # a decision's `expert_best` and `expert_loss`
+
+
+def grade(
+    view: PlayerView, action: Action, unseen: "Comp", expert: ExpertGrade | None = None
+) -> Decision:
     """The decision `action` on `view`, valued as the `hard` hint values it and as the
-    `expert` hint values it with the `unseen` cards."""
+    `expert` hint values it with the `unseen` cards (unless its `expert` grade is known)."""
     from .strategy import action_values, expert_values  # on first use, as the players
 
-    values, expert = action_values(view), expert_values(view, unseen)
-    assert values is not None and expert is not None  # a legal action was taken: asked
+    values = action_values(view)
+    assert values is not None  # a legal action was taken: something was asked
     best, loss = best_and_loss(values, action)
-    expert_best, expert_loss = best_and_loss(expert, action)
-    return Decision(action, best, loss, kind_of(view), view.cards, expert_best, expert_loss)
+    if expert is None:
+        expert_values_now = expert_values(view, unseen)
+        assert expert_values_now is not None
+        expert = best_and_loss(expert_values_now, action)
+    return Decision(action, best, loss, kind_of(view), view.cards, *expert)
+
+
+class Replaying:
+    """The grader of a round played again from its moves. Grading against perfect play
+    runs the analysis on the shoe of that moment, so each decision's expert grade is kept
+    from when it was taken (`known`, in the order of the moves) and reused; a decision
+    without one is graded afresh. `expert` then holds every decision's, in order."""
+
+    def __init__(self, known: list[ExpertGrade]) -> None:
+        self.expert = list(known)
+        self._taken = 0
+
+    def __call__(self, view: PlayerView, action: Action, unseen: "Comp") -> Decision:
+        known = self.expert[self._taken] if self._taken < len(self.expert) else None
+        decision = grade(view, action, unseen, known)
+        if known is None:
+            self.expert.append((decision.expert_best, decision.expert_loss))
+        self._taken += 1
+        return decision
 
 
 def best_and_loss(values: dict[Action, float], action: Action) -> tuple[Action, Decimal]:

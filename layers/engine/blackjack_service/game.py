@@ -29,7 +29,7 @@ from blackjack import count, fairness
 from blackjack.actions import Move, Phase, Result
 from blackjack.cards import Card
 from blackjack.errors import BetOutOfLimits
-from blackjack.grading import Grader, grade
+from blackjack.grading import Replaying
 from blackjack.money import ZERO, to_json
 from blackjack.players import advice
 from blackjack.round import Round
@@ -115,6 +115,7 @@ class _Played:
     round_: Round
     record: RoundRecord
     shoe: ShoeState  # its seeds; the round starts at `record.start`
+    grader: Replaying | None = None  # what graded it: a move played on goes through it
     staked_before: Decimal = ZERO
     change_before: Decimal = ZERO  # returned - staked
 
@@ -268,11 +269,12 @@ class GameService:
             ):
                 raise StaleState(f"the round is at version {seat.version}")
             played = _in_play(table, seat, graded=True)
-            round_ = played.round_
+            round_, grader = played.round_, played.grader
             staked, change = round_.user_staked, round_.user_returned - round_.user_staked
-            round_.act(request.action, request.amount, grader=grade)  # IllegalAction, ...
+            round_.act(request.action, request.amount, grader=grader)  # IllegalAction, ...
             moves = [*played.record.moves, Move(request.action, request.amount)]
-            record = replace(played.record, moves=moves)
+            assert grader is not None
+            record = replace(played.record, moves=moves, expert=grader.expert)
             return replace(played, record=record, staked_before=staked, change_before=change)
 
         return self._play(identity, table, key, move)
@@ -576,10 +578,12 @@ def _replay(
     shoe: ShoeState,
     record: RoundRecord,
     steps: int | None = None,
-    grader: Grader | None = grade,
+    graded: bool = True,
 ) -> _Played:
-    """The round of `record` after its bet and its first `steps` moves (default: all)."""
+    """The round of `record` after its bet and its first `steps` moves (default: all),
+    each of the user's decisions graded unless told not to."""
     moves = record.moves if steps is None else record.moves[:steps]
+    grader = Replaying(record.expert[: len(moves)]) if graded else None
     dealt_from = _shoe(table, shoe, record.start)
     if record.snapshot is not None:  # stored before the player item: moves play on its state
         round_ = Round.from_state(record.snapshot, table, dealt_from)
@@ -587,8 +591,13 @@ def _replay(
             round_.act(move.action, move.amount, grader=grader)
     else:
         round_ = Round.replay(table, dealt_from, record.bets, record.ai, moves, grader=grader)
-    shown = replace(record, moves=list(moves), balances=record.balances[: len(moves) + 1])
-    return _Played(round_, shown, shoe)
+    shown = replace(
+        record,
+        moves=list(moves),
+        balances=record.balances[: len(moves) + 1],
+        expert=record.expert[: len(moves)],
+    )
+    return _Played(round_, shown, shoe, grader=grader)
 
 
 def seat_round(table: Table, seat: Seat) -> Round | None:
@@ -598,7 +607,7 @@ def seat_round(table: Table, seat: Seat) -> Round | None:
 
 def _in_play(table: Table, seat: Seat | None, graded: bool) -> _Played:
     if seat is not None and seat.round is not None and not _is_settled(seat.round):
-        return _replay(table, seat.shoe_of_round(), seat.round, grader=grade if graded else None)
+        return _replay(table, seat.shoe_of_round(), seat.round, graded=graded)
     raise NoRound("no round in play at this table; place a bet")
 
 

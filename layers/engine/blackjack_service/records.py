@@ -38,7 +38,7 @@ from pydantic import BeforeValidator, Field, PlainSerializer, TypeAdapter
 from blackjack.actions import Action, Move
 from blackjack.drills import CellState, Schedule, pack_state, unpack_state
 from blackjack.fairness import seed_hash
-from blackjack.grading import Kind
+from blackjack.grading import ExpertGrade, Kind
 
 _ZERO = Decimal(0)
 _R = TypeVar("_R")
@@ -211,6 +211,22 @@ def _move_of(value: Any) -> Any:
 MoveCode = Annotated[Move, BeforeValidator(_move_of), PlainSerializer(_move_code)]
 
 
+def _expert_code(grade: ExpertGrade) -> str:
+    return f"{grade[0].value} {grade[1]}"
+
+
+def _expert_of(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    action, _, loss = value.partition(" ")
+    return Action(action), Decimal(loss)
+
+
+ExpertCode = Annotated[
+    tuple[Action, Decimal], BeforeValidator(_expert_of), PlainSerializer(_expert_code)
+]
+
+
 @dataclass(slots=True)
 class ShoeState:
     """A shoe as its seeds and how far it has dealt: its cards are `shuffled_shoe` of the
@@ -245,6 +261,9 @@ class RoundRecord:
     bets: dict[int, Decimal]
     ai: dict[int, str] = field(default_factory=dict)
     moves: list[MoveCode] = field(default_factory=list)
+    # Each move's grade against perfect play, as it was taken: replays reuse it rather than
+    # run the analysis again (a round stored before it was kept has none: graded afresh).
+    expert: Annotated[list[ExpertCode], Field(alias="x")] = field(default_factory=list)
     # The user's balance after the bet and after each move (what each answer showed).
     balances: Annotated[list[Decimal], Field(alias="b")] = field(default_factory=list)
     settled_at: Annotated[int | None, Field(alias="s")] = None  # epoch milliseconds

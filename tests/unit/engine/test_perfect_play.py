@@ -2,8 +2,10 @@
 player and the grade of each decision against both levels, on shoes whose earlier rounds
 dealt many small cards."""
 
+from decimal import Decimal
+
 from blackjack.actions import Action, HandStatus, Phase
-from blackjack.grading import grade
+from blackjack.grading import Replaying, grade
 
 from .arrange import after_small_cards, deal
 
@@ -47,3 +49,17 @@ def test_the_count_shows_every_box_and_the_dealers_face_up_cards_only() -> None:
 def test_at_casino_the_dealer_has_no_face_down_card() -> None:
     round_ = deal("casino", "8S TH 6D 8H 7C", ai={1: "easy"})
     assert round_.hidden == 0 and round_.count()["cards_seen"] == 5
+
+
+def test_a_replay_takes_each_decisions_grade_against_perfect_play_as_kept() -> None:
+    taken = Replaying([])
+    round_ = after_small_cards("european", "TH TD 6H 9C 5S")
+    round_.act(Action.HIT, grader=taken)
+    assert taken.expert == [(Action.STAND, round_.boxes[0].hands[0].decisions[0].expert_loss)]
+    # Played again with a grade kept (here a made-up one): the analysis is not run again.
+    kept = (Action.STAND, Decimal("0.1234"))
+    again = Replaying([kept])
+    replayed = after_small_cards("european", "TH TD 6H 9C 5S")
+    replayed.act(Action.HIT, grader=again)
+    [decision] = replayed.boxes[0].hands[0].decisions
+    assert (decision.expert_best, decision.expert_loss) == kept and again.expert == [kept]

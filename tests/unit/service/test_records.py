@@ -125,6 +125,7 @@ ROUND = RoundRecord(
     bets={0: Decimal(10), 2: Decimal(25)},
     ai={1: "hard"},
     moves=[Move(Action.INSURANCE, Decimal("2.5")), Move(Action.HIT)],
+    expert=[(Action.DECLINE_INSURANCE, Decimal("0.0912")), (Action.HIT, Decimal(0))],
     balances=[Decimal(9965), Decimal("9962.5"), Decimal("9962.5")],
 )
 
