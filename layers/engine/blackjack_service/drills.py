@@ -22,6 +22,7 @@ from blackjack.drills import Cell, CellState, Graded, Section
 from blackjack.money import to_json
 from blackjack.rules import TABLES, Table
 
+from . import idempotency
 from .errors import Conflict, IdempotencyKeyReused, NotFound, Unauthorized, ValidationFailed
 from .idempotency import RequestKey
 from .identity import Identity
@@ -29,8 +30,6 @@ from .records import DrillKey, Drills
 from .store import Store
 
 ANY = "any"  # the `section` that draws from every cell
-KEYS_KEPT = 16  # API.md: a key replays while it is one of the user's last 16 at the table
-KEY_MINUTES = 24 * 60  # ... and was first sent within 24 hours
 _WRITE_ATTEMPTS = 4  # each lost write lost to another answer, which then counts first
 
 
@@ -84,7 +83,7 @@ class DrillService:
             stored = self._drills(identity, table)
             now = self.clock()
             if key is not None:
-                first = _key_entry(stored.keys, key, now)
+                first = idempotency.entry_of(stored.keys, key, now)
                 if first is not None:
                     if first.body != key.body:
                         raise IdempotencyKeyReused(
@@ -94,12 +93,9 @@ class DrillService:
             graded = drills.grade(table, cards, up_card, action)  # InvalidHand, IllegalAction
             schedule = stored.schedule.answer(graded.cell, graded.right)
             state = schedule.state(graded.cell)
-            keys = _kept_keys(stored.keys, now)
+            keys = idempotency.kept(stored.keys, now)
             if key is not None:
-                keys = [
-                    *keys[-(KEYS_KEPT - 1) :],
-                    DrillKey(key.key, key.body, int(now // 60), state),
-                ]
+                keys = idempotency.adding(keys, DrillKey(key.key, key.body, int(now // 60), state))
             written = Drills(version=(stored.version or 0) + 1, schedule=schedule, keys=keys)
             try:
                 self.store.put_drills(identity.key, table.id, written, stored.version)
@@ -161,17 +157,3 @@ def _section(section: str) -> Section:
     except ValueError:
         choices = ", ".join([ANY, *Section])
         raise ValidationFailed(f"section is one of {choices}, not {section!r}") from None
-
-
-def _key_entry(keys: list[DrillKey], key: RequestKey, now: float) -> DrillKey | None:
-    minute = int(now // 60)
-    for entry in reversed(keys):
-        if entry.key == key.key and minute - entry.minute <= KEY_MINUTES:
-            return entry
-    return None
-
-
-def _kept_keys(keys: list[DrillKey], now: float) -> list[DrillKey]:
-    """The keys still within their 24 hours."""
-    minute = int(now // 60)
-    return [entry for entry in keys if minute - entry.minute <= KEY_MINUTES]

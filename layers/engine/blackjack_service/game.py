@@ -37,6 +37,7 @@ from blackjack.rules import TABLES, Shuffle, Table
 from blackjack.shoe import Shoe
 from blackjack.views import dealt_view, round_view
 
+from . import idempotency
 from .errors import (
     Conflict,
     IdempotencyKeyReused,
@@ -70,9 +71,6 @@ if TYPE_CHECKING:
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
-KEYS_KEPT = 16  # API.md: a key replays while it is one of the user's last 16 at the table
-# ... and was first sent within 24 hours: kept to the end of the minute it is 24 hours old.
-KEY_MINUTES = 24 * 60
 _ONE = Decimal(1)
 _WRITE_ATTEMPTS = 4  # a write that lost only to the user's requests at other tables retries
 # An id that cannot be ours is 404 without a read (a long one is more than a key holds).
@@ -306,7 +304,10 @@ class GameService:
             except Conflict:
                 fresh = self._player(identity)
                 moved_on = fresh.seats.get(table.id) != seat
-                retried = key is not None and _key_entry(fresh, table, key, now) is not None
+                retried = (
+                    key is not None
+                    and idempotency.entry_of(fresh.keys.get(table.id, []), key, now) is not None
+                )
                 if attempt + 1 == _WRITE_ATTEMPTS or (moved_on and not retried):
                     raise
                 player = fresh
@@ -358,7 +359,7 @@ class GameService:
         keys = _kept_keys(player, now)
         if key is not None:
             entry = RetryKey(key.key, key.body, new_seat.version, int(now // 60))
-            keys[table.id] = [*keys.get(table.id, [])[-(KEYS_KEPT - 1) :], entry]
+            keys[table.id] = idempotency.adding(keys.get(table.id, []), entry)
         new_player = Player(
             version=(player.version or 0) + 1,
             balance=balance,
@@ -395,7 +396,7 @@ class GameService:
         self, identity: Identity, table: Table, player: Player, key: RequestKey, now: float
     ) -> Outcome | None:
         """The first answer to a key the user sent at this table, or None for a new key."""
-        entry = _key_entry(player, table, key, now)
+        entry = idempotency.entry_of(player.keys.get(table.id, []), key, now)
         if entry is None:
             return None
         if entry.body != key.body:
@@ -705,21 +706,9 @@ def _table(table_id: str) -> Table:
     return table
 
 
-def _key_entry(player: Player, table: Table, key: RequestKey, now: float) -> RetryKey | None:
-    minute = int(now // 60)
-    for entry in reversed(player.keys.get(table.id, [])):
-        if entry.key == key.key and minute - entry.minute <= KEY_MINUTES:
-            return entry
-    return None
-
-
 def _kept_keys(player: Player, now: float) -> dict[str, list[RetryKey]]:
     """The keys still within their 24 hours, by table."""
-    minute = int(now // 60)
-    kept = {
-        table: [entry for entry in keys if minute - entry.minute <= KEY_MINUTES]
-        for table, keys in player.keys.items()
-    }
+    kept = {table: idempotency.kept(keys, now) for table, keys in player.keys.items()}
     return {table: keys for table, keys in kept.items() if keys}
 
 

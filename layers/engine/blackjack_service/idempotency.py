@@ -8,11 +8,15 @@ but for once in 4 billion reuses, which are a client's bug in the first place.
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 KEY_BYTES = 8
 BODY_BYTES = 4
+KEYS_KEPT = 16  # API.md: a key replays while it is one of the user's last 16 at the table
+# ... and was first sent within 24 hours: kept to the end of the minute it is 24 hours old.
+KEY_MINUTES = 24 * 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,3 +32,32 @@ class RequestKey:
 def _digest(value: Any, size: int) -> bytes:
     canonical = json.dumps(value, sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(canonical.encode(), digest_size=size).digest()
+
+
+class KeptKey(Protocol):
+    """A key as an item keeps it: its digest and the minute it was first sent."""
+
+    @property
+    def key(self) -> bytes: ...
+
+    @property
+    def minute(self) -> int: ...
+
+
+_K = TypeVar("_K", bound=KeptKey)
+
+
+def kept(entries: Sequence[_K], now: float) -> list[_K]:
+    """The keys still within their 24 hours."""
+    minute = int(now // 60)
+    return [entry for entry in entries if minute - entry.minute <= KEY_MINUTES]
+
+
+def entry_of(entries: Sequence[_K], key: RequestKey, now: float) -> _K | None:
+    """The kept entry of `key`, if it was sent within its 24 hours."""
+    return next((entry for entry in reversed(kept(entries, now)) if entry.key == key.key), None)
+
+
+def adding(entries: Sequence[_K], entry: _K) -> list[_K]:
+    """The last keys with `entry` added, at most KEYS_KEPT."""
+    return [*entries[-(KEYS_KEPT - 1) :], entry]
