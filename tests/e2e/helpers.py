@@ -15,6 +15,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, Response, expect
 
 from tests.integration.local_stack.harness import Client
+from tests.integration.seeds import value
 
 ROOT = Path(__file__).resolve().parents[2]
 E2E_TIMEOUT_MS = 5_000
@@ -312,3 +313,32 @@ HEX64 = re.compile(r"^[0-9a-f]{64}$")
 def check_axe(page: Page, where: str) -> None:
     results = Axe().run(page)
     assert results.violations_count == 0, f"{where}: {results.generate_report()}"
+
+
+# The sizes the browser tests look at: a laptop, a phone and a small phone.
+VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844), "small-phone": (360, 640)}
+
+
+def total(cards: list[str]) -> int:
+    points = sum(value(c) for c in cards)
+    aces = sum(c[0] == "A" for c in cards)
+    while points > 21 and aces:
+        points -= 10
+        aces -= 1
+    return points
+
+
+def natural(a: str, b: str) -> bool:
+    return {a[0], b[0]} & {"A"} != set() and total([a, b]) == 21
+
+
+def hard(cards: list[str]) -> bool:
+    return all(c[0] != "A" for c in cards)
+
+
+def european_dealer_draws(shoe: list[str]) -> bool:
+    """European, one box (the player's cards 1st and 3rd, the dealer's up card 2nd and hole
+    card 4th): no ace, and the dealer holds a hard 11 or less, so draws after the player
+    stands, at the pace of the cards."""
+    no_aces = all(card[0] != "A" for card in shoe[:4])
+    return no_aces and value(shoe[1]) + value(shoe[3]) <= 11

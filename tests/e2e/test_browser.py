@@ -35,7 +35,9 @@ from .helpers import (
     check_settled,
     coins,
     deal,
+    hard,
     login_ui,
+    natural,
     net_of,
     new_login,
     new_player,
@@ -47,6 +49,7 @@ from .helpers import (
     set_bet,
     signed,
     tid,
+    total,
     user_boxes,
     wait_round_shown,
 )
@@ -65,29 +68,12 @@ HINT_TEXT = re.compile(
 EV_TEXT = re.compile(r"^EV ([+\u2212]\d\.\d{3}|0\.000) of the bet$")
 
 
-def total(cards: list[str]) -> int:
-    points = sum(value(c) for c in cards)
-    aces = sum(c[0] == "A" for c in cards)
-    while points > 21 and aces:
-        points -= 10
-        aces -= 1
-    return points
-
-
-def natural(a: str, b: str) -> bool:
-    return {a[0], b[0]} & {"A"} != set() and total([a, b]) == 21
-
-
 def cards_of(view: dict[str, Any]) -> list[str]:
     dealt = list(view["dealer"]["cards"])
     for box in view["boxes"]:
         for hand in box["hands"]:
             dealt += hand["cards"]
     return dealt
-
-
-def hard(cards: list[str]) -> bool:
-    return all(c[0] != "A" for c in cards)
 
 
 def check_hint(page: Page, key: str | None = None) -> str:

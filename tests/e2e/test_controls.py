@@ -18,8 +18,10 @@ from tests.integration.seeds import find_seed, value
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
+    VIEWPORTS,
     check_axe,
     coins,
+    european_dealer_draws,
     new_player,
     open_table,
     posted,
@@ -33,7 +35,6 @@ if chromium_missing():
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"laptop": (1280, 800), "phone": (390, 844), "small-phone": (360, 640)}
 CHIP_KEYS = "qwerty"  # the chips' keys, left to right (web/js/view.js CHIP_KEYS)
 
 
@@ -122,12 +123,12 @@ def press_for(page: Page, table: str, key: str, action: str) -> dict[str, Any]:
     return view
 
 
-@pytest.mark.parametrize("size", SIZES, ids=list(SIZES))
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_a_broke_player_is_told_what_the_balance_cannot_cover(
     size: str, contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Path
 ) -> None:
     seeds.use(broke_seed())
-    width, height = SIZES[size]
+    width, height = VIEWPORTS[size]
     page = contexts.page(width, height, mobile=width < 600)
     _, token = new_player(page, stack.api, "broke")
     first = stack.api.play_round(token, "casino", 1000, boxes=5)
@@ -220,7 +221,7 @@ def test_the_balance_flash_is_the_rounds_net(
     size: str, contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Path
 ) -> None:
     seeds.use(find_seed(6, stand_on_20_and_win))
-    width, height = SIZES[size]
+    width, height = VIEWPORTS[size]
     page = contexts.page(width, height, mobile=width < 600)
     new_player(page, stack.api, "flash")
     open_table(page, "european")
@@ -240,13 +241,7 @@ def test_the_balance_flash_is_the_rounds_net(
 def test_the_coach_is_quiet_while_nothing_is_asked(
     contexts: Contexts, stack: Stack, seeds: StackSeeds
 ) -> None:
-    # european, one box: the dealer (2nd and 4th cards) holds 11 or less, so draws after
-    # the player stands, at the pace of the cards
-    def dealer_draws(shoe: list[str]) -> bool:
-        no_aces = all(card[0] != "A" for card in shoe[:4])
-        return no_aces and value(shoe[1]) + value(shoe[3]) <= 11
-
-    seeds.use(find_seed(6, dealer_draws))
+    seeds.use(find_seed(6, european_dealer_draws))
     page = contexts.page(1280, 800, paced=True)
     new_player(page, stack.api, "quiet")
     open_table(page, "european")

@@ -12,14 +12,13 @@ import pytest
 from playwright.sync_api import Page, Response, expect
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
-from .helpers import Api, check_axe, new_player, posted, tid
+from .helpers import VIEWPORTS, Api, check_axe, new_player, posted, tid
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
 pytestmark = pytest.mark.e2e
 
-VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844), "small-phone": (360, 640)}
 KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
 RANKS = "23456789TA"
 

@@ -21,8 +21,18 @@ from blackjack.fairness import shuffled_shoe
 from tests.integration.seeds import CLIENT_SEED, find_seed
 
 from .environment import Contexts, Stack, StackSeeds
-from .helpers import act, check_axe, deal, new_player, open_table, set_bet, tid
-from .test_browser import hard, natural, total
+from .helpers import (
+    act,
+    check_axe,
+    deal,
+    hard,
+    natural,
+    new_player,
+    open_table,
+    set_bet,
+    tid,
+    total,
+)
 
 SIZES = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
 

@@ -10,13 +10,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.integration.seeds import find_seed, value
+from tests.integration.seeds import find_seed
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
+    VIEWPORTS,
     act,
     check_axe,
     deal,
+    european_dealer_draws,
     new_player,
     open_panel,
     open_table,
@@ -32,7 +34,6 @@ if chromium_missing():
 
 pytestmark = pytest.mark.e2e
 
-VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844), "small-phone": (360, 640)}
 TABLES = ("classic", "bicycle", "casino", "european")
 
 
@@ -113,13 +114,7 @@ def test_one_screen_per_round_at_every_table(
 def test_cards_land_one_at_a_time_and_the_result_after_the_last(
     contexts: Contexts, stack: Stack, seeds: StackSeeds
 ) -> None:
-    # european, one box: mine 1st and 3rd, the dealer's up card 2nd and hole card 4th; the
-    # dealer holds a hard 11 or less, so draws at least one card after turning the hole card
-    def dealer_draws(shoe: list[str]) -> bool:
-        no_aces = all(card[0] != "A" for card in shoe[:4])
-        return no_aces and value(shoe[1]) + value(shoe[3]) <= 11
-
-    seeds.use(find_seed(6, dealer_draws))
+    seeds.use(find_seed(6, european_dealer_draws))
     page = contexts.page(1280, 800, paced=True)
     new_player(page, stack.api, "pace")
     open_table(page, "european")

@@ -24,24 +24,25 @@ from playwright.sync_api import Page, expect
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
+    VIEWPORTS,
     check_axe,
     check_cards_shown,
     deal,
+    natural,
     new_player,
     open_table,
     posted,
     set_bet,
     tid,
+    total,
     wait_round_shown,
 )
-from .test_browser import natural, total
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"laptop": (1280, 800), "phone": (390, 844), "small-phone": (360, 640)}
 USER_BOXES = (0, 2, 4)
 AI_BOXES = (1, 3)
 TEN = {"T", "J", "Q", "K"}
@@ -289,11 +290,11 @@ def page_widths(page: Page, shoe_id: str) -> dict[str, int]:
     return widths
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_every_step_of_a_five_box_round_is_in_view(
     contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str
 ) -> None:
-    width, height = SIZES[size]
+    width, height = VIEWPORTS[size]
     seeds.use(*shoe_seeds())  # the first shoe committed is casino's, the second european's
     page = contexts.page(width, height, mobile=width < 600, paced=True)
     page.add_init_script(MEASURE)
