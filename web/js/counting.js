@@ -4,6 +4,7 @@
 // arithmetic, the shoe, the grading and the personal bests are pure functions (tested with
 // node); the table's count badge uses the same arithmetic.
 import { card, clear, h } from "./dom.js";
+import { remember, remembered, savedObject } from "./settings.js";
 import { parseCard } from "./view.js";
 
 const DECK = 52;
@@ -142,12 +143,7 @@ export function withPass(bests, setup, graded, answerMs) {
 
 /** The setup as remembered, each part one the page offers, else the default. */
 export function parseSetup(raw) {
-  let saved = {};
-  try {
-    saved = JSON.parse(raw || "{}") || {};
-  } catch {
-    saved = {};
-  }
+  const saved = savedObject(raw);
   return {
     cards: PASS_LENGTHS.includes(saved.cards) ? saved.cards : 52,
     group: GROUPS.includes(saved.group) ? saved.group : 1,
@@ -156,40 +152,18 @@ export function parseSetup(raw) {
 }
 
 /** The stored bests, or none when they are missing or unreadable. */
-export function parseBests(raw) {
-  try {
-    const b = JSON.parse(raw || "{}");
-    return b && typeof b === "object" && !Array.isArray(b) ? b : {};
-  } catch {
-    return {};
-  }
-}
+export const parseBests = savedObject;
 
 /** 2345 ms → "2.3 s". */
 export const formatSeconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 // ---------------------------------------------------------------- the page
 
-function stored(key) {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-function store(key, value) {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    /* private mode: kept for this page only */
-  }
-}
-
 let P = null; // the page on screen
 
 export function showCounting(main, isCurrent) {
   if (P) clearTimeout(P.timer);
-  P = { main, isCurrent, setup: parseSetup(stored(SETUP_KEY)), bests: parseBests(stored(BESTS_KEY)), phase: "ready", timer: null };
+  P = { main, isCurrent, setup: parseSetup(remembered(SETUP_KEY)), bests: parseBests(remembered(BESTS_KEY)), phase: "ready", timer: null };
   P.stage = h("section", { class: "panel count-stage", testid: "count-stage", "aria-labelledby": "count-stage-title" });
   P.bestsBox = h("section", { class: "panel count-bests", testid: "count-bests", "aria-labelledby": "count-bests-title" });
   clear(main).appendChild(
@@ -228,7 +202,7 @@ function setupForm() {
             checked: P.setup[name] === value,
             onchange: () => {
               P.setup = { ...P.setup, [name]: value };
-              store(SETUP_KEY, JSON.stringify(P.setup));
+              remember(SETUP_KEY, JSON.stringify(P.setup));
               renderBests();
             },
           }),
@@ -387,7 +361,7 @@ function grade(answer) {
   const answerMs = now - P.lastCardAt;
   const bestBefore = P.bests[setupKey(P.setup)]?.fastest ?? null;
   P.bests = withPass(P.bests, P.setup, graded, answerMs);
-  store(BESTS_KEY, JSON.stringify(P.bests));
+  remember(BESTS_KEY, JSON.stringify(P.bests));
   P.result = { answer, graded, answerMs, totalMs: now - P.startedAt, newBest: graded.right && (bestBefore === null || answerMs < bestBefore) };
   P.phase = "result";
   lockSetup(false);

@@ -5,6 +5,7 @@
 // pure functions (tested with node).
 import { api, loadTables } from "./api.js";
 import { card, clear, h } from "./dom.js";
+import { remember, remembered, savedObject } from "./settings.js";
 import { accuracy, decisionHandLabel, formatAccuracy, KINDS } from "./trainer.js";
 import { errorText, lockControls, reportError } from "./ui.js";
 import { ACTION_BY_KEY, ACTION_LABEL, ACTIONS, CHART_LETTER, chartRowKeys, chartRowLabel, decisionMark, formatEv, isMistake, UP_CARDS } from "./view.js";
@@ -120,12 +121,7 @@ export function drillKey(key, { legal, answered }) {
 
 /** The table and section to drill: the remembered ones while they still exist, else the first table and all hands. */
 export function parseChoice(raw, tableIds) {
-  let saved = {};
-  try {
-    saved = JSON.parse(raw || "{}") || {};
-  } catch {
-    saved = {};
-  }
+  const saved = savedObject(raw);
   return {
     table: tableIds.includes(saved.table) ? saved.table : tableIds[0],
     section: SECTIONS.some((s) => s.name === saved.section) ? saved.section : "any",
@@ -173,7 +169,7 @@ export async function showDrills(main, isCurrent) {
   }
   if (!isCurrent()) return;
   const choice = parseChoice(
-    localStorage.getItem(CHOICE_KEY),
+    remembered(CHOICE_KEY),
     tables.map((t) => t.id),
   );
   S = { main, tables, isCurrent, ...choice, tableGen: 0, drillGen: 0, drill: null, answer: null, progress: null, chart: null, problem: null, busy: false };
@@ -229,7 +225,7 @@ function choiceForm() {
 
 function choose(change) {
   Object.assign(S, change);
-  localStorage.setItem(CHOICE_KEY, JSON.stringify({ table: S.table, section: S.section }));
+  remember(CHOICE_KEY, JSON.stringify({ table: S.table, section: S.section }));
   if (change.table) loadTable();
   else nextDrill(false);
 }

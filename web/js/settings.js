@@ -12,54 +12,65 @@ const KEYS = {
 /** The hint's levels (API.md), as the coach offers them; `hard` unless the player picks another. */
 export const COACH_LEVELS = { medium: "Chart (medium)", hard: "Exact, fresh shoe (hard)", expert: "Perfect play for this shoe (expert)" };
 
-function read(key) {
+/** What is remembered under `key`: null when nothing is, or storage is closed (private mode). */
+export function remembered(key) {
   try {
     return localStorage.getItem(key);
   } catch {
     return null;
   }
 }
-function write(key, value) {
+/** Remember `value` under `key`; in private mode it lasts for this page only. */
+export function remember(key, value) {
   try {
     localStorage.setItem(key, value);
   } catch {
-    /* private mode: the setting lasts for this page only */
+    /* private mode */
+  }
+}
+/** A remembered JSON object, or {} when it is missing, unreadable or not an object. */
+export function savedObject(raw) {
+  try {
+    const saved = JSON.parse(raw || "{}");
+    return saved && typeof saved === "object" && !Array.isArray(saved) ? saved : {};
+  } catch {
+    return {};
   }
 }
 
 export const settings = {
   get speed() {
-    const s = read(KEYS.speed);
+    const s = remembered(KEYS.speed);
     return s in SPEEDS ? s : "normal";
   },
   set speed(value) {
-    write(KEYS.speed, value);
+    remember(KEYS.speed, value);
   },
   get sound() {
-    return read(KEYS.sound) === "on";
+    return remembered(KEYS.sound) === "on";
   },
   set sound(on) {
-    write(KEYS.sound, on ? "on" : "off");
+    remember(KEYS.sound, on ? "on" : "off");
   },
   get holdMarks() {
-    return read(KEYS.holdMarks) === "on";
+    return remembered(KEYS.holdMarks) === "on";
   },
   set holdMarks(on) {
-    write(KEYS.holdMarks, on ? "on" : "off");
+    remember(KEYS.holdMarks, on ? "on" : "off");
   },
   /** The count badge: hidden unless the player shows it. */
   get showCount() {
-    return read(KEYS.showCount) === "on";
+    return remembered(KEYS.showCount) === "on";
   },
   set showCount(on) {
-    write(KEYS.showCount, on ? "on" : "off");
+    remember(KEYS.showCount, on ? "on" : "off");
   },
   get coachLevel() {
-    const level = read(KEYS.coachLevel);
+    const level = remembered(KEYS.coachLevel);
     return level !== null && Object.hasOwn(COACH_LEVELS, level) ? level : "hard";
   },
   set coachLevel(level) {
-    write(KEYS.coachLevel, level);
+    remember(KEYS.coachLevel, level);
   },
 };
 
