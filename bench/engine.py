@@ -11,6 +11,12 @@ from blackjack.players import medium
 from blackjack.round import Round
 from blackjack.rules import TABLES, Table
 from blackjack.shoe import Shoe
+from blackjack.snapshots import (
+    round_from_snapshot,
+    round_snapshot,
+    shoe_from_snapshot,
+    shoe_snapshot,
+)
 
 
 def new_shoe(table: Table, nonce: int) -> Shoe:
@@ -42,17 +48,17 @@ def save_and_load_microseconds(repeat: int = 5000) -> tuple[float, float, int]:
     table = TABLES["european"]
     shoe = new_shoe(table, 1)
     round_ = Round.deal(table, shoe, {0: Decimal(100), 2: Decimal(50)}, {1: "medium"})
-    state = {"shoe": shoe.to_state(), "round": round_.to_state()}
+    snapshot = {"shoe": shoe_snapshot(shoe), "round": round_snapshot(round_)}
     start = time.perf_counter()
     for _ in range(repeat):
-        saved = json.dumps({"shoe": shoe.to_state(), "round": round_.to_state()})
+        saved = json.dumps({"shoe": shoe_snapshot(shoe), "round": round_snapshot(round_)})
     save = (time.perf_counter() - start) / repeat * 1e6
     start = time.perf_counter()
     for _ in range(repeat):
         loaded = json.loads(saved)
-        Round.from_state(loaded["round"], table, Shoe.from_state(loaded["shoe"]))
+        round_from_snapshot(loaded["round"], table, shoe_from_snapshot(loaded["shoe"]))
     load = (time.perf_counter() - start) / repeat * 1e6
-    return save, load, len(json.dumps(state))
+    return save, load, len(json.dumps(snapshot))
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .actions import Action, Phase
 from .cards import Card, hand_value
@@ -57,31 +57,6 @@ class Decision:
     def deviation(self) -> bool:
         """A spot where the shoe's cards change the best play."""
         return self.expert_best is not self.best
-
-    def to_state(self) -> dict[str, Any]:
-        return {
-            "action": self.action.value,
-            "best": self.best.value,
-            "loss": str(self.loss),
-            "kind": self.kind.value,
-            "cards": "".join(self.cards),
-            "expert_best": self.expert_best.value,
-            "expert_loss": str(self.expert_loss),
-        }
-
-    @classmethod
-    def from_state(cls, state: dict[str, Any]) -> "Decision":
-        cards: str = state["cards"]
-        return cls(
-            action=Action(state["action"]),
-            best=Action(state["best"]),
-            loss=Decimal(state["loss"]),
-            kind=Kind(state["kind"]),
-            cards=tuple(cards[i : i + 2] for i in range(0, len(cards), 2)),
-            # Graded before perfect play was: as `hard` graded it.
-            expert_best=Action(state.get("expert_best", state["best"])),
-            expert_loss=Decimal(state.get("expert_loss", state["loss"])),
-        )
 
 
 Grader = Callable[[PlayerView, Action, "Comp"], Decision]

@@ -463,29 +463,6 @@ class Round:
             return None
         return self.user_returned - self.user_staked
 
-    # ---- storage --------------------------------------------------------------------
-
-    def to_state(self) -> dict[str, Any]:
-        """The whole round (hidden cards included, the shoe apart) for storage only."""
-        return {
-            "table": self.table.id,
-            "phase": self.phase.value,
-            "dealer": "".join(self.dealer),
-            "hidden": self.hidden,
-            "boxes": [_box_state(box) for box in self.boxes],
-        }
-
-    @classmethod
-    def from_state(cls, state: Mapping[str, Any], table: Table, shoe: Shoe) -> "Round":
-        return cls(
-            table=table,
-            shoe=shoe,
-            boxes=[_box_from_state(box) for box in state["boxes"]],
-            dealer=_unpack(state["dealer"]),
-            hidden=int(state["hidden"]),
-            phase=Phase(state["phase"]),
-        )
-
 
 def _check_seats(table: Table, bets: Mapping[int, Decimal], ai: Mapping[int, str]) -> None:
     if not bets:
@@ -505,63 +482,3 @@ def _check_seats(table: Table, bets: Mapping[int, Decimal], ai: Mapping[int, str
     for level in ai.values():
         if level not in AI_LEVELS:
             raise BetOutOfLimits(f"AI players are {', '.join(AI_LEVELS)}")
-
-
-def _unpack(cards: str) -> list[Card]:
-    return [cards[i : i + 2] for i in range(0, len(cards), 2)]
-
-
-def _money(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)
-
-
-def _money_from(value: str | None) -> Decimal | None:
-    return None if value is None else Decimal(value)
-
-
-def _box_state(box: Box) -> dict[str, Any]:
-    return {
-        "box": box.index,
-        "player": box.player,
-        "bet": str(box.bet),
-        "insurance": _money(box.insurance),
-        "insurance_payout": _money(box.insurance_payout),
-        "insurance_decided": box.insurance_decided,
-        "hands": [
-            {
-                "cards": "".join(hand.cards),
-                "bet": str(hand.bet),
-                "doubled": hand.doubled,
-                "split": hand.split,
-                "status": hand.status.value,
-                "result": None if hand.result is None else hand.result.value,
-                "payout": _money(hand.payout),
-                "decisions": [decision.to_state() for decision in hand.decisions],
-            }
-            for hand in box.hands
-        ],
-    }
-
-
-def _box_from_state(state: Mapping[str, Any]) -> Box:
-    return Box(
-        index=int(state["box"]),
-        player=state["player"],
-        bet=Decimal(state["bet"]),
-        insurance=_money_from(state["insurance"]),
-        insurance_payout=_money_from(state["insurance_payout"]),
-        insurance_decided=bool(state["insurance_decided"]),
-        hands=[
-            Hand(
-                cards=_unpack(hand["cards"]),
-                bet=Decimal(hand["bet"]),
-                doubled=bool(hand["doubled"]),
-                split=bool(hand["split"]),
-                status=HandStatus(hand["status"]),
-                result=None if hand["result"] is None else Result(hand["result"]),
-                payout=_money_from(hand["payout"]),
-                decisions=[Decision.from_state(d) for d in hand.get("decisions", ())],
-            )
-            for hand in state["hands"]
-        ],
-    )

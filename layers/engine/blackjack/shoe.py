@@ -2,7 +2,6 @@
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
 from .cards import Card
 from .fairness import cut_index, seed_hash, shuffled_shoe
@@ -64,29 +63,3 @@ class Shoe:
         card = self.cards[self.position]
         self.position += 1
         return card
-
-    # A shoe as plain values, cards included (the service stores only the seeds and the
-    # position, and shuffles again: a 6-deck shoe takes about 0.3 ms).
-    def to_state(self) -> dict[str, Any]:
-        return {
-            "server_seed": self.server_seed,
-            "client_seed": self.client_seed,
-            "nonce": self.nonce,
-            "decks": self.decks,
-            "cut_index": self.cut_index,
-            "cards": "".join(self.cards),
-            "position": self.position,
-        }
-
-    @classmethod
-    def from_state(cls, state: dict[str, Any]) -> "Shoe":
-        packed: str = state["cards"]
-        return cls(
-            server_seed=state["server_seed"],
-            client_seed=state["client_seed"],
-            nonce=int(state["nonce"]),
-            decks=int(state["decks"]),
-            cut_index=None if state["cut_index"] is None else int(state["cut_index"]),
-            cards=[packed[i : i + 2] for i in range(0, len(packed), 2)],
-            position=int(state["position"]),
-        )

@@ -35,6 +35,7 @@ from blackjack.players import advice
 from blackjack.round import Round
 from blackjack.rules import TABLES, Shuffle, Table
 from blackjack.shoe import Shoe
+from blackjack.snapshots import round_from_snapshot
 from blackjack.views import dealt_view, round_view
 
 from . import idempotency
@@ -586,8 +587,8 @@ def _replay(
     moves = record.moves if steps is None else record.moves[:steps]
     grader = Replaying(record.expert[: len(moves)]) if graded else None
     dealt_from = _shoe(table, shoe, record.start)
-    if record.snapshot is not None:  # stored before the player item: moves play on its state
-        round_ = Round.from_state(record.snapshot, table, dealt_from)
+    if record.snapshot is not None:  # stored before the player item: moves play on its snapshot
+        round_ = round_from_snapshot(record.snapshot, table, dealt_from)
         for move in moves:
             round_.act(move.action, move.amount, grader=grader)
     else:

@@ -10,7 +10,7 @@ The layouts, as they were written:
 
 - seat `USER#<login>` / `SEAT#<table>`: `table`, `version`, and one JSON document `state`
   holding the shoe's document (below), `round_id`, `round_shoe_id`, `round` (the round as
-  `Round.to_state`, hidden cards included), `round_started_at` and `round_settled_at`
+  `snapshots.round_snapshot`, hidden cards included), `round_started_at` and `round_settled_at`
   (RFC 3339; absent in seats stored before the round times);
 - shoe `USER#<login>` / `SHOE#<shoe_id>`: one JSON document `state`: `shoe_id`, `table`,
   `state` (seeds, nonce, decks, cut index, the cards and the position), `server_seed_hash`,

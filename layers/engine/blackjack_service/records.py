@@ -267,8 +267,8 @@ class RoundRecord:
     # The user's balance after the bet and after each move (what each answer showed).
     balances: Annotated[list[Decimal], Field(alias="b")] = field(default_factory=list)
     settled_at: Annotated[int | None, Field(alias="s")] = None  # epoch milliseconds
-    # Rounds stored before the player item: their own id, and their state at migration
-    # (`Round.to_state`), which the moves after it play on.
+    # Rounds stored before the player item: their own id, and their snapshot at migration
+    # (`snapshots.round_snapshot`), which the moves after it play on.
     round_id: Annotated[str | None, Field(alias="id")] = None
     snapshot: dict[str, Any] | None = None
 

@@ -13,6 +13,7 @@ from blackjack.fairness import (
     shuffled_shoe,
 )
 from blackjack.shoe import Shoe, ShoeExhausted
+from blackjack.snapshots import shoe_from_snapshot, shoe_snapshot
 
 ZERO_SEED = "00" * 32
 
@@ -93,7 +94,7 @@ def test_cut_card_comes_out_with_the_card_at_the_cut_index() -> None:
 def test_shoe_state_round_trip_and_exhaustion() -> None:
     shoe = Shoe.shuffle(ZERO_SEED, "player", 2, 6, Decimal("0.75"))
     dealt = [shoe.draw() for _ in range(5)]
-    loaded = Shoe.from_state(shoe.to_state())
+    loaded = shoe_from_snapshot(shoe_snapshot(shoe))
     assert loaded == shoe
     assert loaded.dealt == dealt
     assert loaded.cards_remaining == 312 - 5

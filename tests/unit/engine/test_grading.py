@@ -12,6 +12,7 @@ import pytest
 from blackjack.actions import Action, Phase
 from blackjack.grading import Decision, Kind, grade
 from blackjack.round import Round
+from blackjack.snapshots import round_from_snapshot, round_snapshot
 from blackjack.strategy import action_values, strategy_card
 from blackjack.views import round_view
 from blackjack_service import responses
@@ -124,7 +125,7 @@ def test_an_illegal_action_or_amount_records_nothing() -> None:
 
 def test_decisions_survive_storage() -> None:
     round_ = act(deal("european", "2S 6D 6H 3C 9S TH TD"), "hit", "stand")
-    stored = Round.from_state(round_.to_state(), round_.table, round_.shoe)
+    stored = round_from_snapshot(round_snapshot(round_), round_.table, round_.shoe)
     assert stored.boxes[0].hands[0].decisions == round_.boxes[0].hands[0].decisions
 
 

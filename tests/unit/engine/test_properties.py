@@ -12,6 +12,12 @@ from blackjack.players import LEVELS
 from blackjack.round import Round
 from blackjack.rules import TABLES, Insurance, Table
 from blackjack.shoe import Shoe
+from blackjack.snapshots import (
+    round_from_snapshot,
+    round_snapshot,
+    shoe_from_snapshot,
+    shoe_snapshot,
+)
 from blackjack.views import round_view
 
 HALF = Decimal("0.5")
@@ -94,8 +100,8 @@ def insurance_amount(data: st.DataObject, round_: Round) -> Decimal | None:
 
 
 def reloaded(round_: Round) -> Round:
-    shoe = Shoe.from_state(json.loads(json.dumps(round_.shoe.to_state())))
-    return Round.from_state(json.loads(json.dumps(round_.to_state())), round_.table, shoe)
+    shoe = shoe_from_snapshot(json.loads(json.dumps(shoe_snapshot(round_.shoe))))
+    return round_from_snapshot(json.loads(json.dumps(round_snapshot(round_))), round_.table, shoe)
 
 
 @settings(max_examples=400, deadline=None)
