@@ -36,7 +36,7 @@ def new_login(prefix: str = "e2e") -> str:
     return f"{prefix}{next(_counter)}x{id(_counter) % 10_000}"
 
 
-# ---- money as web/js/view.js writes it ----------------------------------------------
+# ---- money as web/js/format.js writes it ----------------------------------------------
 
 
 def coins(amount: Any) -> str:
@@ -168,7 +168,7 @@ def open_table(page: Page, table_id: str) -> None:
     if not tid(page, f"table-link-{table_id}").is_visible():
         tid(page, "nav-lobby").click()
     tid(page, f"table-link-{table_id}").click()
-    expect(tid(page, "table-view")).to_have_attribute("data-table", table_id)
+    expect(tid(page, "table-page")).to_have_attribute("data-table", table_id)
     expect(tid(page, "deal").or_(tid(page, "actions"))).to_be_visible()
 
 

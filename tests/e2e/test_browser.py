@@ -205,7 +205,7 @@ def test_register_log_in_and_errors_in_words(page: Page, stack: Stack) -> None:
     tid(page, "login-login").fill(login)
     tid(page, "login-password").fill(PASSWORD)
     tid(page, "login-submit").click()  # and back to the page that was asked for
-    expect(tid(page, "table-view")).to_have_attribute("data-table", "casino")
+    expect(tid(page, "table-page")).to_have_attribute("data-table", "casino")
 
 
 # ---- classic: hit and stand by keyboard, the coach, the fairness check ----------------
@@ -267,7 +267,7 @@ def test_classic_round_by_keyboard_then_verify_the_shoe(
 
     # classic's story 4: a 21 of three cards wins 3:2 at once, whatever the dealer holds
     page.go_back()
-    expect(tid(page, "table-view")).to_have_attribute("data-table", "classic")
+    expect(tid(page, "table-page")).to_have_attribute("data-table", "classic")
     check_fresh_shoe(page, second, 2)
     view = deal(page, "classic")
     view = act(page, "classic", "hit", key="h")
@@ -906,7 +906,7 @@ def test_lost_answers_are_retried_and_count_once(
     # a reload in the middle of the round shows the same round, the hole card still hidden
     page.unroute_all()
     page.reload()
-    expect(tid(page, "table-view")).to_have_attribute("data-table", "classic")
+    expect(tid(page, "table-page")).to_have_attribute("data-table", "classic")
     expect(tid(page, "round-status")).to_have_attribute("data-status", "player_turn")
     check_cards_shown(page, view)
     view = act(page, "classic", "stand")

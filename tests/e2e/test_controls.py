@@ -35,7 +35,7 @@ if chromium_missing():
 
 pytestmark = pytest.mark.e2e
 
-CHIP_KEYS = "qwerty"  # the chips' keys, left to right (web/js/view.js CHIP_KEYS)
+CHIP_KEYS = "qwerty"  # the chips' keys, left to right (web/js/format.js CHIP_KEYS)
 
 
 def two_card_total(cards: list[str]) -> int:

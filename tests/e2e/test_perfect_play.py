@@ -23,7 +23,7 @@ pytestmark = pytest.mark.e2e
 
 VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844)}
 SHOE = 6 * 52  # casino's six decks
-LABEL = {  # web/js/view.js's ACTIONS
+LABEL = {  # web/js/format.js's ACTIONS
     "hit": "Hit",
     "stand": "Stand",
     "double": "Double",

@@ -133,7 +133,7 @@ PHONE_RESULT = {**RESULT, "summary": '[data-testid="round-summary"]'}
 # The logged-in pages, each by its hash and an element that shows once it has loaded.
 PAGES = {
     "lobby": ("#/lobby", "table-list"),
-    "table": ("#/table/european", "table-view"),
+    "table": ("#/table/european", "table-page"),
     "history": ("#/history", "history-list"),
     "trainer": ("#/trainer", "trainer"),
     "drills": ("#/drills", "drills"),

@@ -3,6 +3,7 @@ import { clearSession, getSession, setUnauthorizedHandler } from "./api.js";
 import { showCounting } from "./counting.js";
 import { clear, h } from "./dom.js";
 import { showDrills } from "./drills.js";
+import { formatCoins } from "./format.js";
 import { showHistory } from "./history.js";
 import { showLobby } from "./lobby.js";
 import { showLogin } from "./login.js";
@@ -11,7 +12,6 @@ import { leaveTable, showTable } from "./table.js";
 import { showTrainer } from "./trainer.js";
 import { go, toast } from "./ui.js";
 import { showVerify } from "./verify.js";
-import { formatCoins } from "./view.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");

@@ -1,6 +1,7 @@
 // Under the felt: the decisions while a round is in play, the chips and Deal between rounds.
 import { h } from "./dom.js";
-import { ACTIONS, actionLabel, buildRoundRequest, CHIP_KEYS, chipValues, evLabel, formatCoins, fundsReason, insuranceAmounts } from "./view.js";
+import { ACTIONS, actionLabel, CHIP_KEYS, evLabel, formatCoins } from "./format.js";
+import { buildRoundRequest, chipValues, fundsReason, insuranceAmounts } from "./input.js";
 
 export function renderActions(ctl) {
   const S = ctl.state;

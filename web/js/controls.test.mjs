@@ -3,8 +3,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { statsOf } from "./trainer.js";
-import { actionCost, actionLabel, decisionMark, evLabel, fundsReason, whyNot } from "./view.js";
+import { actionLabel, decisionMark, evLabel } from "./format.js";
+import { actionCost, fundsReason, whyNot } from "./input.js";
 
 const casino = { rules: { double: "any", double_after_split: true, split: "same_value", surrender: "early_not_ace", insurance: "half", even_money: true } };
 const bicycle = { rules: { double: "9_10_11", double_after_split: false, split: "same_rank", surrender: "none", insurance: "up_to_half", even_money: false } };
@@ -60,17 +60,4 @@ test("declining even money is named as such, at the table and in the marks", () 
 test("an EV on the table carries its unit, as the trainer's losses do", () => {
   assert.equal(evLabel(-0.5049), "EV −0.505 of the bet");
   assert.equal(evLabel(0.151), "EV +0.151 of the bet");
-});
-
-test("the trainer's figures over one table's decisions count as the server's over all", () => {
-  const ds = [
-    { kind: "hard", loss: 0.2699, bet: 10, action: "stand", best: "hit", expert_best: "hit", expert_loss: 0.25 },
-    { kind: "hard", loss: 0, bet: 10, action: "hit", best: "hit", expert_best: "stand", expert_loss: 0.01 },
-    { kind: "insurance", loss: 0.0001, bet: 20, action: "insurance", best: "decline_insurance", expert_best: "insurance", expert_loss: 0 },
-  ];
-  const s = statsOf(ds);
-  assert.deepEqual([s.decisions, s.mistakes, s.ev_lost], [3, 1, 2.7]);
-  assert.deepEqual(s.by_kind.hard, { decisions: 2, mistakes: 1, ev_lost: 2.7 });
-  assert.deepEqual(s.by_kind.pairs, { decisions: 0, mistakes: 0, ev_lost: 0 });
-  assert.deepEqual([s.expert_mistakes, s.expert_ev_lost, s.deviations, s.deviations_taken], [2, 2.6, 2, 1]);
 });

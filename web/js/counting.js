@@ -4,8 +4,8 @@
 // arithmetic, the shoe, the grading and the personal bests are pure functions (tested with
 // node); the table's count badge uses the same arithmetic.
 import { card, clear, h } from "./dom.js";
+import { parseCard } from "./format.js";
 import { remember, remembered, savedObject } from "./settings.js";
-import { parseCard } from "./view.js";
 
 const DECK = 52;
 export const DRILL_DECKS = 6;
@@ -53,7 +53,7 @@ export function shiftCount(count, cards, sign = 1) {
 /** The count of a shoe of `decks` decks before any card. */
 export const freshCount = (decks) => ({ system: "hi_lo", running: 0, true: 0, cards_seen: 0, cards_unseen: DECK * decks });
 
-/** Every face-up card of a round view: the dealer's and every hand's (AI boxes' included). */
+/** Every face-up card of a round: the dealer's and every hand's (AI boxes' included). */
 export function roundCards(round) {
   if (!round) return [];
   return [...(round.dealer?.cards || []), ...(round.boxes || []).flatMap((b) => b.hands.flatMap((hd) => hd.cards))];

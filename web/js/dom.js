@@ -1,5 +1,5 @@
 // Tiny DOM helpers: h() builds elements, card() draws a playing card with CSS only.
-import { dealerTotalLabel, parseCard } from "./view.js";
+import { dealerTotalLabel, parseCard } from "./format.js";
 
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);

@@ -5,10 +5,23 @@
 // pure functions (tested with node).
 import { api, loadTables } from "./api.js";
 import { card, clear, h } from "./dom.js";
+import {
+  ACTION_BY_KEY,
+  ACTION_LABEL,
+  ACTIONS,
+  CHART_LETTER,
+  chartRowKeys,
+  chartRowLabel,
+  decisionHandLabel,
+  decisionMark,
+  formatAccuracy,
+  formatEv,
+  isMistake,
+  UP_CARDS,
+} from "./format.js";
 import { remember, remembered, savedObject } from "./settings.js";
-import { accuracy, decisionHandLabel, formatAccuracy, KINDS } from "./trainer.js";
+import { accuracy, KINDS } from "./stats.js";
 import { errorText, lockControls, reportError } from "./ui.js";
-import { ACTION_BY_KEY, ACTION_LABEL, ACTIONS, CHART_LETTER, chartRowKeys, chartRowLabel, decisionMark, formatEv, isMistake, UP_CARDS } from "./view.js";
 
 const CHOICE_KEY = "blackjack.drills";
 export const SECTIONS = [
@@ -360,7 +373,9 @@ function renderDrill(waiting) {
         ),
       ),
     ),
-    ...(S.answer ? [answerView(S.answer)] : [h("p", { class: "drill-question", testid: "drill-question" }, drillQuestion(d)), actionButtons(d.legal_actions)]),
+    ...(S.answer
+      ? [gradedAnswer(S.answer)]
+      : [h("p", { class: "drill-question", testid: "drill-question" }, drillQuestion(d)), actionButtons(d.legal_actions)]),
   );
 }
 
@@ -386,7 +401,7 @@ function actionButtons(legal) {
   );
 }
 
-function answerView(graded) {
+function gradedAnswer(graded) {
   const { right, text } = verdict(graded);
   return h(
     "div",

@@ -72,8 +72,8 @@ export async function wordSource(serverSeedHex, clientSeed, nonce, batch = 16) {
     words = [];
     pos = 0;
     for (const buf of blocks) {
-      const view = new DataView(buf);
-      for (let w = 0; w < 8; w++) words.push(view.getUint32(w * 4, false));
+      const data = new DataView(buf);
+      for (let w = 0; w < 8; w++) words.push(data.getUint32(w * 4, false));
     }
   }
   return {

@@ -1,14 +1,9 @@
 // The felt: the dealer's cards, each box (its hands, or its betting circle between rounds),
 // the round's status and result. Cards appear as they land (pacing.js).
 import { card, h } from "./dom.js";
-import { dealerDraws, feltCards, slotOf } from "./pacing.js";
-import { tableCapabilities } from "./rules.js";
-import { settings } from "./settings.js";
 import {
-  addChip,
   cardsTotal,
   chipStack,
-  chipValues,
   dealerTotalLabel,
   decisionMark,
   formatCoins,
@@ -20,7 +15,11 @@ import {
   resultTone,
   roundStatusLabel,
   statusLabel,
-} from "./view.js";
+} from "./format.js";
+import { addChip, chipValues } from "./input.js";
+import { dealerDraws, feltCards, slotOf } from "./pacing.js";
+import { tableCapabilities } from "./rules.js";
+import { settings } from "./settings.js";
 
 export function renderFelt(ctl) {
   const S = ctl.state;
@@ -28,8 +27,8 @@ export function renderFelt(ctl) {
   const betting = !r || (r.status === "settled" && !S.pace);
   const landed = feltCards(r, S.shown);
   const fresh = r && S.justLanded ? slotOf(r, S.justLanded) : null;
-  const seats = betting ? Array.from({ length: tableCapabilities(S.table).boxes }, (_, n) => n) : (r.boxes || []).map((b) => b.box);
-  const boxes = seats.map((n) => renderBox(ctl, n, (r?.boxes || []).find((b) => b.box === n) || null, landed, betting, fresh));
+  const boxNumbers = betting ? Array.from({ length: tableCapabilities(S.table).boxes }, (_, n) => n) : (r.boxes || []).map((b) => b.box);
+  const boxes = boxNumbers.map((n) => renderBox(ctl, n, (r?.boxes || []).find((b) => b.box === n) || null, landed, betting, fresh));
   return h(
     "div",
     { class: "felt", testid: "felt", onclick: ctl.skip },
@@ -145,7 +144,7 @@ function renderBox(ctl, n, box, landed, betting, fresh) {
     "div",
     {
       class: `box ${isUser ? "box-user" : "box-ai"} ${turn ? "box-turn" : ""}`,
-      testid: box ? `box-${n}` : `seat-${n}`,
+      testid: box ? `box-${n}` : `empty-box-${n}`,
       "aria-label": `Box ${n + 1}${who ? `, ${who}` : ""}`,
     },
     h("div", { class: "box-head" }, h("span", { class: "box-no" }, `Box ${n + 1}`), who ? h("span", { class: "who" }, who) : null),

@@ -2,8 +2,8 @@
 import { api, loadTables } from "./api.js";
 import { card, clear, dealerRow, h } from "./dom.js";
 import { insuranceLine } from "./felt.js";
+import { formatCoins, formatSigned, handTotalLabel, resultLabel, resultTone } from "./format.js";
 import { errorText, reportError, setBalance } from "./ui.js";
-import { formatCoins, formatSigned, handTotalLabel, resultLabel, resultTone } from "./view.js";
 
 /** "30 Nov 2026, 12:34" in the player's time zone, or null without a time. */
 function roundTime(round) {

@@ -1,8 +1,8 @@
 // Log in and register.
 import { api, primeTables, saveSession } from "./api.js";
 import { clear, field, h } from "./dom.js";
+import { credentialError } from "./input.js";
 import { errorText, toast } from "./ui.js";
-import { credentialError } from "./view.js";
 
 const CREDENTIAL_HINT = "4–32 letters and digits";
 

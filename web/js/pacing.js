@@ -1,12 +1,12 @@
 // Pure: the order in which a round's cards land on the felt, and what of a round is on the
-// felt once some of them have landed. The order is the round view's `dealt` (API.md): the
-// cards the request dealt, as they came off the shoe. Every other card of the view was on
-// the felt before that request, and a view without `dealt` (a GET) is shown as it is.
+// felt once some of them have landed. The order is the round's `dealt` (API.md): the
+// cards the request dealt, as they came off the shoe. Every other card of the round was on
+// the felt before that request, and a round without `dealt` (a GET) is shown as it is.
 
 export const SPEEDS = { normal: 300, fast: 120, instant: 0 };
 
 /**
- * The cards a round view deals, in the order they came off the shoe: `{key, place, index,
+ * The cards a round deals, in the order they came off the shoe: `{key, place, index,
  * code}`, `place` "dealer" or "hand" (with `box` and `hand`), `code` null for a card dealt
  * face down; `turn` marks the dealer's face-down card getting its face. Keys name one
  * answer's cards only (its round and version), so that a card of an earlier answer never
@@ -37,7 +37,7 @@ function holeIndex(dealer, before, code) {
 }
 
 /**
- * Where each card dealt to a hand sits in the view: the hand named, or, when a split later
+ * Where each card dealt to a hand sits among the round's hands: the hand named, or, when a split later
  * in the same answer moved it (an AI player's resplit), a later hand of that box. Found by
  * its face, so that the cards a hand held before the answer stay the ones it shows first.
  */
@@ -56,7 +56,7 @@ function handPlaces(round, dealt) {
         }
       }
     }
-    return { hand: entry.hand, index: -1 }; // not in the view: it never shows
+    return { hand: entry.hand, index: -1 }; // in none of the hands: it never shows
   });
 }
 
@@ -78,16 +78,16 @@ export function slotOf(round, key) {
 export function feltCards(round, shown) {
   const order = dealOrder(round);
   const dealer = round?.dealer || { cards: [], hidden: 0 };
-  const state = [...dealer.cards, ...Array(dealer.hidden || 0).fill(null)];
+  const places = [...dealer.cards, ...Array(dealer.hidden || 0).fill(null)];
   for (const slot of order) {
     if (slot.place !== "dealer") continue;
     // Dealt by this answer: not on the felt yet. Turned by it: face down until the turn lands.
-    if (!slot.turn) state[slot.index] = undefined;
-    else if (state[slot.index] !== undefined) state[slot.index] = null;
+    if (!slot.turn) places[slot.index] = undefined;
+    else if (places[slot.index] !== undefined) places[slot.index] = null;
   }
-  for (const slot of order) if (slot.place === "dealer" && shown.has(slot.key)) state[slot.index] = slot.code;
+  for (const slot of order) if (slot.place === "dealer" && shown.has(slot.key)) places[slot.index] = slot.code;
   const landedDealer = [];
-  for (const code of state) {
+  for (const code of places) {
     if (code === undefined) break;
     landedDealer.push(code);
   }

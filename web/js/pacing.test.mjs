@@ -136,7 +136,7 @@ test("insurance then settlement: the dealer's second card lands after the insura
   assert.equal(dealerDraws(busted), false);
 });
 
-test("a view without `dealt` (a GET) is on the felt as it is", () => {
+test("a round without `dealt` (a GET) is on the felt as it is", () => {
   const round = { round_id: "r8", version: 5, boxes: [box(0, "user", hand(["9S", "7D"]))], dealer: { cards: ["KH"], hidden: 1 } };
   assert.deepEqual(pendingCards(round, new Set()), []);
   assert.deepEqual(feltCards(round, new Set()), { dealer: ["KH", null], hands: { "0:0": ["9S", "7D"] } });

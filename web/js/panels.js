@@ -4,10 +4,11 @@
 import { api } from "./api.js";
 import { formatCount } from "./counting.js";
 import { h } from "./dom.js";
+import { formatPercent } from "./format.js";
+import { clientSeedError, isShoeFresh } from "./input.js";
 import { SPEEDS } from "./pacing.js";
 import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";
 import { COACH_LEVELS, settings } from "./settings.js";
-import { clientSeedError, formatPercent, isShoeFresh } from "./view.js";
 
 const PANELS = [
   { name: "rules", label: "Rules" },

@@ -1,7 +1,7 @@
 // Plain-words rule sentences derived from a table's `rules` object (API.md).
 // Never keyed on the table's id or name: a new table with new fields values reads right.
 
-import { formatCoins, formatPercent } from "./view.js";
+import { formatCoins, formatPercent } from "./format.js";
 
 /** Short one-line summary for the lobby card header. */
 export function tableSummary(table) {
@@ -37,10 +37,10 @@ export function ruleSentences(table) {
     out.push(`${deckWords}.`);
   }
 
-  // Seats and bets
-  let seats = table.boxes === 1 ? "One box to play" : `Up to ${table.boxes} boxes to bet on`;
-  if (r.ai_players) seats += "; AI players (easy, medium, hard) may take the free boxes at the house's expense";
-  out.push(`${seats}.`);
+  // Boxes and bets
+  let boxes = table.boxes === 1 ? "One box to play" : `Up to ${table.boxes} boxes to bet on`;
+  if (r.ai_players) boxes += "; AI players (easy, medium, hard) may take the free boxes at the house's expense";
+  out.push(`${boxes}.`);
   out.push(`Bets from ${formatCoins(table.min_bet)} to ${formatCoins(table.max_bet)} coins per box, whole coins.`);
 
   // Dealer

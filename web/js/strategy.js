@@ -1,8 +1,8 @@
 // A table's strategy card.
 import { api, loadTables } from "./api.js";
 import { clear, h } from "./dom.js";
+import { ACTION_LABEL, CHART_LETTER, chartRowKeys, chartRowLabel, formatCoins, formatEv, formatSigned, rowHandEvs, UP_CARDS } from "./format.js";
 import { errorText } from "./ui.js";
-import { ACTION_LABEL, CHART_LETTER, chartRowKeys, chartRowLabel, formatCoins, formatEv, formatSigned, rowHandEvs, UP_CARDS } from "./view.js";
 
 export async function showStrategy(main, id, isCurrent) {
   clear(main).appendChild(h("p", { class: "loading" }, "Loading the strategy card…"));

@@ -1,30 +1,18 @@
-// The table: its state, the requests, the pace of the cards, the keyboard, the count; the
-// views are in felt.js (dealer and boxes), controls.js (bets and decisions) and panels.js
+// The table: its state, the requests, the pace of the cards, the keyboard, the count; what
+// is drawn is in felt.js (dealer and boxes), controls.js (bets and decisions) and panels.js
 // (the head, the count badge, the drawers).
 import { api, updateSessionUser } from "./api.js";
 import { pickChip, renderActions, renderBetting } from "./controls.js";
 import { roundCards, shiftCount } from "./counting.js";
 import { clear, h } from "./dom.js";
 import { renderFelt } from "./felt.js";
+import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, netSentence, resultLabel, roundStatusLabel, statusLabel } from "./format.js";
+import { buildRoundRequest, chipValues, insuranceAmounts, isShoeFresh, whyNot } from "./input.js";
 import { cardDelay, dealOrder, feltCards, pendingCards } from "./pacing.js";
 import { lastRetiredShoe, renderCountBadge, renderPanels, renderToolbar } from "./panels.js";
 import { reducedMotion, settings } from "./settings.js";
 import { play as sound } from "./sound.js";
 import { errorText, lockControls, reportError, setBalance, toast } from "./ui.js";
-import {
-  ACTION_BY_KEY,
-  BOX_KEYS,
-  buildRoundRequest,
-  CHIP_KEYS,
-  chipValues,
-  insuranceAmounts,
-  isShoeFresh,
-  netSentence,
-  resultLabel,
-  roundStatusLabel,
-  statusLabel,
-  whyNot,
-} from "./view.js";
 
 const slips = new Map(); // table id -> bet slip, kept while the tab lives
 const COACH_KEY = "blackjack.coach";
@@ -42,9 +30,9 @@ export function leaveTable() {
 export async function showTable(main, id, isCurrent) {
   leaveTable();
   clear(main).appendChild(h("p", { class: "loading", testid: "loading" }, "Loading the table…"));
-  let view;
+  let seat;
   try {
-    view = await api.table(id);
+    seat = await api.table(id);
   } catch (e) {
     if (!isCurrent()) return;
     clear(main).appendChild(h("div", { class: "panel" }, h("p", { testid: "table-error" }, errorText(e)), h("a", { href: "#/lobby" }, "Back to the lobby")));
@@ -55,20 +43,20 @@ export async function showTable(main, id, isCurrent) {
   S = {
     id,
     main,
-    table: view.table,
-    balance: view.balance,
-    shoe: view.shoe,
-    round: view.round,
-    slip: slips.get(id) || initialSlip(view.table, view.round),
+    table: seat.table,
+    balance: seat.balance,
+    shoe: seat.shoe,
+    round: seat.round,
+    slip: slips.get(id) || initialSlip(seat.table, seat.round),
     chip: null,
     clientSeed: "",
-    cut: view.table.rules?.cut_default ?? null,
+    cut: seat.table.rules?.cut_default ?? null,
     cutTouched: false,
     busy: false,
     hint: null,
     coach: sessionStorage.getItem(COACH_KEY) === "1",
     insuranceAmount: null,
-    shown: new Set(dealOrder(view.round).map((slot) => slot.key)), // a reload shows the round as it is
+    shown: new Set(dealOrder(seat.round).map((slot) => slot.key)), // a reload shows the round as it is
     pace: null,
     justLanded: null,
     panel: null,
@@ -78,7 +66,7 @@ export async function showTable(main, id, isCurrent) {
     lastRetired: null,
     countBase: null,
   };
-  learnCount(view.shoe?.count, view.shoe?.shoe_id, view.round);
+  learnCount(seat.shoe?.count, seat.shoe?.shoe_id, seat.round);
   slips.set(id, S.slip);
   const chips = chipValues(S.table.min_bet, S.table.max_bet);
   S.chip = chips.includes(S.table.min_bet) ? S.table.min_bet : chips[0];
@@ -154,10 +142,10 @@ function landAll() {
 // The badge shows the count over the cards on the felt: a count the server gave (the seat
 // on load and after each deal and settlement, each hint), less the cards of its round,
 // is the count before that round (`countBase`); the round's cards that have landed are
-// added to it. An action's answer needs no request: its round view holds every public
+// added to it. An action's answer needs no request: its round holds every public
 // card of the round, and the cards before the round are known already.
 
-/** A count from the server, given with the round view it came with, at shoe `shoeId`. */
+/** A count from the server, given with the round it came with, at shoe `shoeId`. */
 function learnCount(count, shoeId, round) {
   if (!count || !shoeId) return;
   const inShoe = !!round && round.shoe_id === shoeId;
@@ -203,13 +191,13 @@ async function withBusy(fn) {
 
 async function refresh() {
   const me = S;
-  const view = await api.table(me.id);
+  const seat = await api.table(me.id);
   if (S !== me) return;
-  S.table = view.table;
-  S.shoe = view.shoe;
-  const same = S.round && view.round && view.round.round_id === S.round.round_id;
-  if (!S.round || !view.round || !same || view.round.version > S.round.version) showRound(view.round);
-  learnCount(view.shoe?.count, view.shoe?.shoe_id, view.round);
+  S.table = seat.table;
+  S.shoe = seat.shoe;
+  const same = S.round && seat.round && seat.round.round_id === S.round.round_id;
+  if (!S.round || !seat.round || !same || seat.round.version > S.round.version) showRound(seat.round);
+  learnCount(seat.shoe?.count, seat.shoe?.shoe_id, seat.round);
 }
 
 async function deal() {
@@ -322,7 +310,7 @@ async function findLastRetired() {
   }
 }
 
-// A persistent live region (outside the re-rendered view) so screen readers hear every result.
+// A persistent live region (outside the re-rendered page) so screen readers hear every result.
 function announce(round) {
   const live = document.getElementById("announcer");
   if (!live) return;
@@ -412,7 +400,7 @@ function setCoach(on) {
   else render();
 }
 
-/** The controls' view of the table: the state, and what they may do to it. */
+/** The table as the controls get it: its state, and what they may do to it. */
 const controls = {
   get state() {
     return S;
@@ -438,7 +426,7 @@ function render() {
   clear(main).appendChild(
     h(
       "section",
-      { class: "table-view", testid: "table-view", "aria-labelledby": "table-title", dataset: { table: S.table.id } },
+      { class: "table-page", testid: "table-page", "aria-labelledby": "table-title", dataset: { table: S.table.id } },
       renderToolbar(controls),
       // The chips and Deal come before the boxes to the keyboard (app.css shows them under the felt).
       betting ? renderBetting(controls) : null,

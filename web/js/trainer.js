@@ -2,161 +2,20 @@
 // fresh shoe (`best`, `loss`) and against perfect play for the shoe (`expert_best`,
 // `expert_loss`). Reads GET /v1/me `stats` and the history (GET /v1/rounds);
 // `#/trainer/{round_id}` shows one round's graded decisions. The figures below the stats
-// are pure functions (tested with node) over the history's decisions.
+// come from stats.js, pure functions over the history's decisions.
 import { api, loadTables } from "./api.js";
-import { formatCount, freshCount, roundCards, shiftCount } from "./counting.js";
+import { formatCount } from "./counting.js";
 import { card, clear, dealerRow, h } from "./dom.js";
+import { decisionActionLabel, decisionHandLabel, formatAccuracy, formatCoins, formatLoss, formatSigned, isMistake, parseCard } from "./format.js";
+import { accuracy, countAt, decisionsOf, deviationsOf, deviationWorth, isExpertMistake, KINDS, recentAccuracy, rollingAccuracy, statsOf } from "./stats.js";
 import { errorText, reportError, setBalance } from "./ui.js";
-import { cardsTotal, decisionActionLabel, formatCoins, formatLoss, formatSigned, isMistake, parseCard } from "./view.js";
 
-export const KINDS = [
-  { name: "hard", label: "Hard totals" },
-  { name: "soft", label: "Soft totals" },
-  { name: "pairs", label: "Pairs" },
-  { name: "insurance", label: "Insurance" },
-];
 export const WINDOWS = [50, 200, 1000];
 const MAX_PAGES = 10; // 100 rounds a page: enough for the last 1,000 decisions
 const LATEST_MISTAKES = 10;
 const LATEST_DEVIATIONS = 10;
 /** At most this many rounds fetched one by one to count the shoes of the deviation spots. */
 const MAX_ROUND_FETCHES = 30;
-
-// ---------------------------------------------------------------- pure figures
-
-/** Every graded decision of the rounds (last settled first), latest first. */
-export function decisionsOf(rounds) {
-  const out = [];
-  for (const r of rounds || []) {
-    const inRound = [];
-    for (const box of r.boxes || []) {
-      (box.hands || []).forEach((hand, index) => {
-        for (const d of hand.decisions || []) {
-          inRound.push({
-            ...d,
-            round_id: r.round_id,
-            shoe_id: r.shoe_id,
-            table: r.table,
-            up: r.dealer?.cards?.[0] ?? null,
-            bet: Number(box.bet),
-            box: box.box,
-            hand: index,
-          });
-        }
-      });
-    }
-    out.push(...inRound.reverse());
-  }
-  return out;
-}
-
-/** The decisions where perfect play for the shoe differs from basic strategy for a fresh shoe. */
-export const deviationsOf = (decisions) => decisions.filter((d) => d.expert_best !== undefined && d.expert_best !== d.best);
-
-/** API.md: a decision whose `expert_loss` is 0.0005 or more is a mistake against perfect play. */
-export const isExpertMistake = (d) => Number(d.expert_loss) >= 0.0005;
-
-/**
- * What a deviation spot was worth: perfect play's edge over the basic play, per unit bet.
- * The API grades a decision against the play taken, so this is known when the basic play
- * was taken (its `expert_loss`); null otherwise.
- */
-export const deviationWorth = (d) => (d.action === d.best ? Number(d.expert_loss) : null);
-
-/** The two cards a box was dealt (a split box's are its first two hands' first cards). */
-const dealtCards = (box) => (box.hands.length === 1 ? box.hands[0].cards.slice(0, 2) : [box.hands[0].cards[0], box.hands[1].cards[0]]);
-
-/**
- * The round's public cards at the moment of decision `d` (RULES.md, "Public cards", and the
- * order of the deal): the up card, every card of the boxes played before `d`'s box, the
- * hand's cards as `d` saw them, the dealt cards of the boxes after it; insurance is asked
- * before any draw. Null where the settled round cannot tell: in a box that was split,
- * which of its hands had drawn what at that moment.
- */
-export function cardsSeenAt(round, d) {
-  const boxes = round.boxes || [];
-  const up = round.dealer?.cards?.slice(0, 1) || [];
-  if (d.kind === "insurance") return [...up, ...boxes.flatMap(dealtCards)];
-  const own = boxes.find((b) => b.box === d.box);
-  if (own?.hands.length !== 1) return null;
-  return [...up, ...boxes.flatMap((b) => (b.box < d.box ? b.hands.flatMap((hd) => hd.cards) : b.box === d.box ? d.cards : dealtCards(b)))];
-}
-
-/**
- * The count at decision `d` of `round`: every card of the shoe's earlier rounds (`earlier`,
- * settled, so all their cards are public) and the round's cards seen then; null if not known.
- */
-export function countAt(decks, earlier, round, d) {
-  const seen = cardsSeenAt(round, d);
-  if (seen === null || earlier === null) return null;
-  return shiftCount(freshCount(decks), [...earlier.flatMap(roundCards), ...seen]);
-}
-
-const twoDecimals = (x) => Math.round(x * 100) / 100;
-
-/**
- * GET /v1/me's trainer figures (API.md) over some decisions, as the server counts them over
- * all: for the Trainer filtered to one table, whose figures the server does not split.
- */
-export function statsOf(decisions) {
-  const count = (ds) => ({
-    decisions: ds.length,
-    mistakes: ds.filter(isMistake).length,
-    ev_lost: twoDecimals(ds.reduce((sum, d) => sum + Number(d.loss) * d.bet, 0)),
-  });
-  const deviations = deviationsOf(decisions);
-  return {
-    ...count(decisions),
-    by_kind: Object.fromEntries(KINDS.map((k) => [k.name, count(decisions.filter((d) => d.kind === k.name))])),
-    expert_mistakes: decisions.filter(isExpertMistake).length,
-    expert_ev_lost: twoDecimals(decisions.reduce((sum, d) => sum + Number(d.expert_loss ?? 0) * d.bet, 0)),
-    deviations: deviations.length,
-    deviations_taken: deviations.filter((d) => d.action === d.expert_best).length,
-  };
-}
-
-/** Share of decisions that were not mistakes; null without decisions. */
-export function accuracy(decisions, mistakes) {
-  return decisions > 0 ? (decisions - mistakes) / decisions : null;
-}
-
-/** Accuracy over the last `n` decisions (fewer if there are fewer). */
-export function recentAccuracy(decisions, n) {
-  const last = decisions.slice(0, n);
-  return { n, count: last.length, accuracy: accuracy(last.length, last.filter(isMistake).length) };
-}
-
-/** Accuracy of each run of `window` decisions over the last `span`, oldest first. */
-export function rollingAccuracy(decisions, window, span) {
-  const marks = decisions
-    .slice(0, span)
-    .reverse()
-    .map((d) => (isMistake(d) ? 0 : 1));
-  const out = [];
-  let good = 0;
-  marks.forEach((mark, i) => {
-    good += mark - (i >= window ? marks[i - window] : 0);
-    if (i >= window - 1) out.push(good / window);
-  });
-  return out;
-}
-
-export function formatAccuracy(value) {
-  return value === null ? "—" : `${(Math.round(value * 1000) / 10).toFixed(1)}%`;
-}
-
-/** The hand as it was decided on, in words: "hard 8", "soft 17", "pair of 8s". */
-export function decisionHandLabel(d) {
-  const cards = d.cards || [];
-  if (d.kind === "pairs") {
-    const first = cardsTotal(cards.slice(0, 1)).total;
-    return `pair of ${first === 11 ? "aces" : `${first}s`}`;
-  }
-  const { total, soft } = cardsTotal(cards);
-  return `${soft ? "soft" : "hard"} ${total}`;
-}
-
-// ---------------------------------------------------------------- the page
 
 // The table the Trainer is filtered to ("" for every table), kept while the tab lives.
 let filteredTable = "";
@@ -217,8 +76,8 @@ export async function showTrainer(main, roundId, isCurrent) {
     const put = (box, id, title, ...body) => clear(box).append(h("h2", { id }, title), ...body.filter(Boolean));
     const putStats = (stats, where) => {
       const note = () => (where ? h("p", { class: "muted small" }, where) : null);
-      put(statsBox, "trainer-stats-title", "Accuracy", note(), statsView(stats));
-      put(perfectBox, "trainer-perfect-title", "Perfect play", note(), perfectView(stats));
+      put(statsBox, "trainer-stats-title", "Accuracy", note(), accuracyFigures(stats));
+      put(perfectBox, "trainer-perfect-title", "Perfect play", note(), perfectPlayFigures(stats));
     };
     if (!table) {
       api.me().then(
@@ -237,7 +96,7 @@ export async function showTrainer(main, roundId, isCurrent) {
     }
 
     let decisions = [];
-    const rounds = new Map(); // round id -> round view, to count the deviation spots' shoes
+    const rounds = new Map(); // round id -> round, to count the deviation spots' shoes
     try {
       let cursor;
       for (let page = 0; page < MAX_PAGES && decisions.length < WINDOWS.at(-1); page++) {
@@ -263,18 +122,18 @@ export async function showTrainer(main, roundId, isCurrent) {
       recentChart(WINDOWS.map((n) => recentAccuracy(decisions, n))),
       trendChart(rollingAccuracy(decisions, WINDOWS[0], WINDOWS.at(-1))),
     );
-    put(mistakesBox, "trainer-mistakes-title", "Latest mistakes", mistakesView(decisions.filter(isMistake).slice(0, LATEST_MISTAKES)));
+    put(mistakesBox, "trainer-mistakes-title", "Latest mistakes", mistakesTable(decisions.filter(isMistake).slice(0, LATEST_MISTAKES)));
     const spots = deviationsOf(decisions).slice(0, LATEST_DEVIATIONS);
     const counts = await spotCounts(spots, rounds);
     if (!current()) return;
-    put(deviationsBox, "trainer-deviations-title", "Latest deviation spots", deviationsView(spots, counts));
+    put(deviationsBox, "trainer-deviations-title", "Latest deviation spots", deviationSpotsTable(spots, counts));
   };
   await fill(filteredTable);
 }
 
 /**
- * The count at each spot, from its shoe's round list (GET /v1/shoes/{id}) and those rounds'
- * views (the history loaded, else fetched, at most MAX_ROUND_FETCHES); null where unknown.
+ * The count at each spot, from its shoe's round list (GET /v1/shoes/{id}) and those rounds
+ * (the history loaded, else fetched, at most MAX_ROUND_FETCHES); null where unknown.
  */
 async function spotCounts(spots, rounds) {
   const decks = {};
@@ -285,7 +144,7 @@ async function spotCounts(spots, rounds) {
   } catch {
     return spots.map(() => null);
   }
-  const view = async (id) => {
+  const roundById = async (id) => {
     if (!rounds.has(id) && fetches < MAX_ROUND_FETCHES) {
       fetches++;
       rounds.set(id, await api.round(id));
@@ -298,7 +157,7 @@ async function spotCounts(spots, rounds) {
       if (!shoes.has(d.shoe_id)) shoes.set(d.shoe_id, (await api.shoe(d.shoe_id)).rounds || []);
       const order = shoes.get(d.shoe_id);
       const at = order.indexOf(d.round_id);
-      const earlier = at < 0 ? null : await Promise.all(order.slice(0, at).map(view));
+      const earlier = at < 0 ? null : await Promise.all(order.slice(0, at).map(roundById));
       out.push(countAt(decks[d.table], earlier?.includes(null) ? null : earlier, rounds.get(d.round_id), d));
     } catch {
       out.push(null);
@@ -307,7 +166,7 @@ async function spotCounts(spots, rounds) {
   return out;
 }
 
-function perfectView(s) {
+function perfectPlayFigures(s) {
   const decisions = s.decisions ?? 0;
   const deviations = s.deviations ?? 0;
   const taken = s.deviations_taken ?? 0;
@@ -351,7 +210,7 @@ function perfectView(s) {
   );
 }
 
-function deviationsView(spots, counts) {
+function deviationSpotsTable(spots, counts) {
   if (spots.length === 0)
     return h("p", { class: "muted", testid: "trainer-no-deviations" }, "No deviation spot in your recent rounds: basic strategy was perfect play every time.");
   const row = (d, count) => {
@@ -440,7 +299,7 @@ function deviationsView(spots, counts) {
   );
 }
 
-function statsView(s) {
+function accuracyFigures(s) {
   const byKind = s.by_kind || {};
   const row = (label, g, testid) =>
     h(
@@ -578,7 +437,7 @@ function trendChart(values) {
   return h("figure", { class: "trainer-figure" }, chart, h("figcaption", { class: "muted small" }, caption));
 }
 
-function mistakesView(mistakes) {
+function mistakesTable(mistakes) {
   if (mistakes.length === 0) return h("p", { class: "muted", testid: "trainer-no-mistakes" }, "No mistakes in your recent rounds. Well played.");
   return h(
     "div",

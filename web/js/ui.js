@@ -2,7 +2,7 @@
 
 import { getSession, updateSessionUser } from "./api.js";
 import { h } from "./dom.js";
-import { formatCoins, formatSigned } from "./view.js";
+import { formatCoins, formatSigned } from "./format.js";
 
 let toastTimer = null;
 // The toast on screen: `pages` counts the pages it has been on, `passing` marks a problem

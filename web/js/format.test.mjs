@@ -1,36 +1,33 @@
+// format.js: how the client words and writes what it shows.
+
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
   ACTION_BY_KEY,
   ACTIONS,
-  addChip,
-  buildRoundRequest,
   cardsTotal,
   chartRowKeys,
   chartRowLabel,
+  chartRowOfHand,
   chipStack,
-  chipValues,
-  clientSeedError,
-  credentialError,
   dealerTotalLabel,
+  decisionHandLabel,
   decisionMark,
   formatCoins,
   formatEv,
+  formatLoss,
   formatPercent,
   formatSigned,
   handNet,
   handTotalLabel,
-  insuranceAmounts,
   insuranceSentence,
-  isShoeFresh,
+  isMistake,
   netSentence,
   parseCard,
   resultLabel,
   roundStatusLabel,
-} from "./view.js";
-
-const casino = { id: "casino", boxes: 5, min_bet: 10, max_bet: 1000, rules: { decks: 6, ai_players: true, cut_range: [0.5, 0.85], cut_default: 0.75 } };
-const bicycle = { id: "bicycle", boxes: 1, min_bet: 5, max_bet: 200, rules: { decks: 1, ai_players: false, cut_range: null } };
+  rowHandEvs,
+} from "./format.js";
 
 test("money keeps halves", () => {
   assert.equal(formatCoins(7.5), "7.5");
@@ -80,18 +77,6 @@ test("results and net in words", () => {
   assert.equal(roundStatusLabel(split), "Your turn: box 2, hand 2.");
 });
 
-test("chips start at the table minimum", () => {
-  assert.deepEqual(chipValues(10, 1000), [10, 25, 50, 100, 250, 500]);
-  assert.deepEqual(chipValues(5, 200), [5, 10, 25, 50, 100]);
-  assert.deepEqual(chipValues(10, 500), [10, 25, 50, 100, 250, 500]);
-});
-
-test("insurance amounts in steps of 0.5 up to half the bet", () => {
-  assert.deepEqual(insuranceAmounts(5), [0.5, 1, 1.5, 2, 2.5]);
-  assert.deepEqual(insuranceAmounts(1), [0.5]);
-  assert.equal(insuranceAmounts(200).at(-1), 100);
-});
-
 test("keyboard shortcuts", () => {
   assert.equal(ACTION_BY_KEY.h, "hit");
   assert.equal(ACTION_BY_KEY.s, "stand");
@@ -101,64 +86,6 @@ test("keyboard shortcuts", () => {
   assert.equal(new Set(ACTIONS.map((a) => a.key)).size, ACTIONS.length);
 });
 
-test("credentials and client seeds validated like the API", () => {
-  assert.equal(credentialError("Login", "abcd"), null);
-  assert.ok(credentialError("Login", "abc"));
-  assert.ok(credentialError("Login", "ab cd"));
-  assert.ok(credentialError("Login", "a".repeat(33)));
-  assert.ok(credentialError("Login", "äbcd"));
-  assert.equal(clientSeedError(""), null);
-  assert.equal(clientSeedError("my-seed!~"), null);
-  assert.ok(clientSeedError("has space"));
-  assert.ok(clientSeedError("x".repeat(65)));
-});
-
-test("fresh shoe = nothing dealt yet", () => {
-  assert.equal(isShoeFresh({ decks: 6, cards_remaining: 312 }), true);
-  assert.equal(isShoeFresh({ decks: 6, cards_remaining: 300 }), false);
-  assert.equal(isShoeFresh(null), false);
-});
-
-test("round request: bets, AI seats, seed and cut only on a fresh shoe", () => {
-  const fresh = { decks: 6, cards_remaining: 312 };
-  const used = { decks: 6, cards_remaining: 290 };
-  const slip = { bets: { 0: 100, 2: 25 }, ai: { 1: "hard", 2: "easy" } };
-  let r = buildRoundRequest(casino, slip, 10000, { shoe: fresh, clientSeed: "lucky", cut: 0.6, cutTouched: true });
-  assert.deepEqual(r.errors, []);
-  assert.deepEqual(r.body, {
-    bets: [
-      { box: 0, amount: 100 },
-      { box: 2, amount: 25 },
-    ],
-    ai: [{ box: 1, level: "hard" }],
-    client_seed: "lucky",
-    cut: 0.6,
-  });
-  r = buildRoundRequest(casino, slip, 10000, { shoe: used, clientSeed: "lucky", cut: 0.6, cutTouched: true });
-  assert.deepEqual(r.body, {
-    bets: [
-      { box: 0, amount: 100 },
-      { box: 2, amount: 25 },
-    ],
-    ai: [{ box: 1, level: "hard" }],
-  });
-  r = buildRoundRequest(casino, slip, 10000, { shoe: fresh, clientSeed: "", cut: 0.6, cutTouched: false });
-  assert.equal(r.body.cut, undefined);
-  assert.equal(r.body.client_seed, undefined);
-  // no cut where the player may not place it, no AI where the table has none
-  r = buildRoundRequest(bicycle, { bets: { 0: 5 }, ai: { 1: "hard" } }, 100, { shoe: { decks: 1, cards_remaining: 52 }, cut: 0.6, cutTouched: true });
-  assert.deepEqual(r.body, { bets: [{ box: 0, amount: 5 }] });
-});
-
-test("round request: limits and balance", () => {
-  assert.ok(buildRoundRequest(casino, { bets: { 0: 5 } }, 10000).errors.length);
-  assert.ok(buildRoundRequest(casino, { bets: { 0: 1001 } }, 10000).errors.length);
-  assert.ok(buildRoundRequest(casino, { bets: {} }, 10000).errors.length);
-  assert.ok(buildRoundRequest(casino, { bets: { 0: 600, 1: 600 } }, 1000).errors.length);
-  assert.equal(buildRoundRequest(casino, { bets: { 0: 600, 1: 400 } }, 1000).errors.length, 0);
-  assert.ok(buildRoundRequest(casino, { bets: { 0: 100 } }, 10000, { shoe: { decks: 6, cards_remaining: 312 }, clientSeed: "bad seed" }).errors.length);
-});
-
 test("chart rows in reading order", () => {
   assert.deepEqual(chartRowKeys("hard", { 10: {}, 5: {}, 19: {}, 9: {} }), ["5", "9", "10", "19"]);
   assert.deepEqual(chartRowKeys("pairs", { A: {}, T: {}, 2: {}, 9: {} }), ["2", "9", "T", "A"]);
@@ -166,8 +93,6 @@ test("chart rows in reading order", () => {
   assert.equal(chartRowLabel("soft", "21"), "Soft 21 (A,T)");
   assert.equal(chartRowLabel("pairs", "T"), "10,10");
 });
-
-import { chartRowOfHand, rowHandEvs } from "./view.js";
 
 test("two-card hands map to chart rows", () => {
   assert.deepEqual(chartRowOfHand("2,9"), { section: "hard", row: "11" });
@@ -203,13 +128,10 @@ test("decision marks: a tick, or the better action and what it was worth", () =>
   assert.equal(decisionMark({ action: "stand", best: "hit", loss: 0.0004 }).ok, true);
 });
 
-test("chips: stacks largest first, a word when a bet is capped", () => {
+test("chips: stacks largest first", () => {
   assert.deepEqual(chipStack(30, [5, 10, 25, 50]), [25, 5]);
   assert.deepEqual(chipStack(0, [5, 10]), []);
   assert.equal(chipStack(1000, [1, 5]).length, 8);
-  assert.deepEqual(addChip(500, 500, 1000), { amount: 1000, capped: false });
-  assert.deepEqual(addChip(1000, 500, 1000), { amount: 1000, capped: true });
-  assert.deepEqual(addChip(undefined, 25, 1000), { amount: 25, capped: false });
 });
 
 test("the total of the cards landed so far", () => {
@@ -217,4 +139,19 @@ test("the total of the cards landed so far", () => {
   assert.deepEqual(cardsTotal(["AS", "6D", "KC"]), { total: 17, soft: false });
   assert.deepEqual(cardsTotal(["AS", "AD"]), { total: 12, soft: true });
   assert.deepEqual(cardsTotal(["TS", "QD", "2C"]), { total: 22, soft: false });
+});
+
+test("a mistake is a loss of 0.0005 or more", () => {
+  assert.equal(isMistake({ loss: 0.0005 }), true);
+  assert.equal(isMistake({ loss: 0.0004 }), false);
+  assert.equal(formatLoss(0.2699), "−0.27 of the bet");
+  assert.equal(formatLoss(0.0006), "−0.0006 of the bet");
+});
+
+test("the hand as decided on, in words", () => {
+  assert.equal(decisionHandLabel({ kind: "hard", cards: ["2S", "6H"] }), "hard 8");
+  assert.equal(decisionHandLabel({ kind: "soft", cards: ["AS", "6D"] }), "soft 17");
+  assert.equal(decisionHandLabel({ kind: "pairs", cards: ["8S", "8D"] }), "pair of 8s");
+  assert.equal(decisionHandLabel({ kind: "pairs", cards: ["AS", "AD"] }), "pair of aces");
+  assert.equal(decisionHandLabel({ kind: "hard", cards: ["TS", "6D", "AC"] }), "hard 17");
 });

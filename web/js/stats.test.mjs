@@ -1,22 +1,21 @@
-// The Trainer page's figures over the history's graded decisions.
+// stats.js: the Trainer's statistics over the history's graded decisions.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { trueCount } from "./counting.js";
+import { formatAccuracy } from "./format.js";
 import {
   accuracy,
   cardsSeenAt,
   countAt,
-  decisionHandLabel,
   decisionsOf,
   deviationsOf,
   deviationWorth,
-  formatAccuracy,
   isExpertMistake,
   recentAccuracy,
   rollingAccuracy,
-} from "./trainer.js";
-import { formatLoss, isMistake } from "./view.js";
+  statsOf,
+} from "./stats.js";
 
 const round = (id, decisions) => ({
   round_id: id,
@@ -51,21 +50,6 @@ test("accuracy over the last n decisions, fewer when there are fewer", () => {
   assert.equal(accuracy(0, 0), null);
   assert.equal(formatAccuracy(null), "—");
   assert.equal(formatAccuracy(0.75), "75.0%");
-});
-
-test("a mistake is a loss of 0.0005 or more", () => {
-  assert.equal(isMistake({ loss: 0.0005 }), true);
-  assert.equal(isMistake({ loss: 0.0004 }), false);
-  assert.equal(formatLoss(0.2699), "−0.27 of the bet");
-  assert.equal(formatLoss(0.0006), "−0.0006 of the bet");
-});
-
-test("the hand as decided on, in words", () => {
-  assert.equal(decisionHandLabel(stand8), "hard 8");
-  assert.equal(decisionHandLabel({ kind: "soft", cards: ["AS", "6D"] }), "soft 17");
-  assert.equal(decisionHandLabel({ kind: "pairs", cards: ["8S", "8D"] }), "pair of 8s");
-  assert.equal(decisionHandLabel({ kind: "pairs", cards: ["AS", "AD"] }), "pair of aces");
-  assert.equal(decisionHandLabel({ kind: "hard", cards: ["TS", "6D", "AC"] }), "hard 17");
 });
 
 test("rolling accuracy: each run of `window` decisions of the last `span`, oldest first", () => {
@@ -132,4 +116,17 @@ test("deviations: perfect play differs from basic; their worth is known where ba
   assert.equal(deviationsOf([{ action: "hit", best: "hit", loss: 0 }]).length, 0, "a decision graded before perfect play");
   assert.equal(isExpertMistake({ expert_loss: 0.0005 }), true);
   assert.equal(isExpertMistake({ expert_loss: 0.0004 }), false);
+});
+
+test("the trainer's figures over one table's decisions count as the server's over all", () => {
+  const ds = [
+    { kind: "hard", loss: 0.2699, bet: 10, action: "stand", best: "hit", expert_best: "hit", expert_loss: 0.25 },
+    { kind: "hard", loss: 0, bet: 10, action: "hit", best: "hit", expert_best: "stand", expert_loss: 0.01 },
+    { kind: "insurance", loss: 0.0001, bet: 20, action: "insurance", best: "decline_insurance", expert_best: "insurance", expert_loss: 0 },
+  ];
+  const s = statsOf(ds);
+  assert.deepEqual([s.decisions, s.mistakes, s.ev_lost], [3, 1, 2.7]);
+  assert.deepEqual(s.by_kind.hard, { decisions: 2, mistakes: 1, ev_lost: 2.7 });
+  assert.deepEqual(s.by_kind.pairs, { decisions: 0, mistakes: 0, ev_lost: 0 });
+  assert.deepEqual([s.expert_mistakes, s.expert_ev_lost, s.deviations, s.deviations_taken], [2, 2.6, 2, 1]);
 });
