@@ -38,8 +38,8 @@ def history(
 
 @app.get("/v1/rounds/<round_id>", **operation("One round", responses.Round, errors=(404, 503)))
 def one_round(round_id: str) -> Response[str]:
-    view = factories.game().round(current_identity(app), round_id)
-    return json_response(responses.Round, view, headers=etag(view["version"]))
+    round_ = factories.game().round(current_identity(app), round_id)
+    return json_response(responses.Round, round_, headers=etag(round_["version"]))
 
 
 handler = lambda_handler(app)

@@ -43,7 +43,7 @@ def start_round(
     identity, key = current_identity(app), request_key(app, idempotency_key)
     outcome = factories.game().start_round(identity, table_id, request, key)
     record_outcome(outcome.started, outcome.house_net)
-    return json_response(responses.Round, outcome.view, status=201, headers=etag(outcome.version))
+    return json_response(responses.Round, outcome.round, status=201, headers=etag(outcome.version))
 
 
 @app.post(
@@ -64,7 +64,7 @@ def act(
     identity, key = current_identity(app), request_key(app, idempotency_key)
     outcome = factories.game().act(identity, table_id, request, expected_version(if_match), key)
     record_outcome(outcome.started, outcome.house_net)
-    return json_response(responses.Round, outcome.view, headers=etag(outcome.version))
+    return json_response(responses.Round, outcome.round, headers=etag(outcome.version))
 
 
 @app.get(

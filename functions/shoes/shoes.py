@@ -16,7 +16,7 @@ app = create_app()
     ),
 )
 def shoe(shoe_id: str) -> Response[str]:
-    return json_response(responses.Shoe, factories.game().shoe(current_identity(app), shoe_id))
+    return json_response(responses.Shoe, factories.shoes().shoe(current_identity(app), shoe_id))
 
 
 handler = lambda_handler(app)

@@ -37,8 +37,8 @@ def list_tables() -> Response[str]:
     ),
 )
 def seat(table_id: TableId) -> Response[str]:
-    view, version = factories.game().table_view(current_identity(app), table_id)
-    return json_response(responses.Seat, view, headers=etag(version))
+    seat, version = factories.game().seat(current_identity(app), table_id)
+    return json_response(responses.Seat, seat, headers=etag(version))
 
 
 handler = lambda_handler(app)

@@ -113,8 +113,8 @@ def test_concurrent_first_views(alice: Player) -> None:
     winner: list[str] = []
 
     def other_view_creates_the_seat() -> None:
-        view, _ = factories.game().table_view(Identity("alice1", "Nickalice1"), "bicycle")
-        winner.append(view["shoe"]["shoe_id"])
+        seat, _ = factories.game().seat(Identity("alice1", "Nickalice1"), "bicycle")
+        winner.append(seat["shoe"]["shoe_id"])
 
     snapshots = after_first_read(other_view_creates_the_seat)
     reply = alice.get("/v1/tables/bicycle")

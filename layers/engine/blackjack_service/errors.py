@@ -53,7 +53,7 @@ class Conflict(ServiceError):
     status, code = 409, "conflict"
 
 
-class StaleState(ServiceError):
+class StaleVersion(ServiceError):
     status, code = 412, "stale_state"
 
 

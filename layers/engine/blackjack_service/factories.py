@@ -1,7 +1,7 @@
-"""The factories of the objects a function uses (the store, the account and game
-services), each built once per Lambda environment from settings. Each factory imports its
-service when first called, so a function imports only what its routes use (argon2 for
-accounts, the engine for the game)."""
+"""The factories of the objects a function uses (the store; the account, game, shoe and
+drill services), each built once per Lambda environment from settings. Each factory
+imports its service when first called, so a function imports only what its routes use
+(argon2 for accounts, the engine for the game)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .accounts import AccountService
     from .drills import DrillService
     from .game import GameService
+    from .shoes import FairShoes
 
 
 @functools.cache
@@ -31,9 +32,17 @@ def accounts() -> AccountService:
 
 @functools.cache
 def game() -> GameService:
-    from .game import GameService, SystemSeeds
+    from .game import GameService
+    from .shoes import SystemSeeds
 
     return GameService(store(), seeds=SystemSeeds())
+
+
+@functools.cache
+def shoes() -> FairShoes:
+    from .shoes import FairShoes, SystemSeeds
+
+    return FairShoes(store(), seeds=SystemSeeds())
 
 
 @functools.cache
@@ -45,6 +54,6 @@ def drills() -> DrillService:
 
 def reset() -> None:
     """Forget the built objects (a new environment: tests start each case afresh)."""
-    for factory in (store, accounts, game, drills):
+    for factory in (store, accounts, game, shoes, drills):
         factory.cache_clear()
     settings.cache_clear()

@@ -1,4 +1,4 @@
-"""The game at a user's seats: table views, rounds, actions, hints, history and shoes.
+"""The game at a user's seats: the seat, its rounds, actions, hints and history.
 
 Pure of AWS: it reads and writes only through `Store`. Everything a bet or an action
 changes (the balance, the counters, the seat with its shoe and round, the keys that
@@ -6,39 +6,32 @@ replay) is in the player's one item, so every request is one read of it and (at 
 one conditional write; a request that settles a round first puts the round's history
 item. The engine plays; this module decides what to store and what to show.
 
-A round is stored as its bets and the user's moves, a shoe as its seeds: every view is
+A round is stored as its bets and the user's moves, a shoe as its seeds: every round shown is
 the engine's replay of them (a shuffle and a round take well under a millisecond), so
-the seat stays small and a retried request is answered exactly as it first was.
-
-Seeds: the service takes a `SeedSource`. The deployed functions build the service with
-`SystemSeeds` (the operating system's generator, FAIRNESS.md) and nothing in the
-environment, a request or the table can change that; a test that needs a known shoe builds
-its own `GameService` with its own source, in its own process.
+the seat stays small and a retried request is answered exactly as it first was. The
+shoes themselves, their commitments and seeds, are `shoes.FairShoes`'.
 """
 
-import functools
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from blackjack import count, fairness
+from blackjack import count
 from blackjack.actions import Move, Phase, Result
-from blackjack.cards import Card
 from blackjack.errors import BetOutOfLimits
 from blackjack.grading import Replaying
 from blackjack.money import ZERO, to_json
 from blackjack.players import advice
 from blackjack.round import Round
 from blackjack.rules import TABLES, Shuffle, Table
-from blackjack.shoe import Shoe
 from blackjack.snapshots import round_from_snapshot
 from blackjack.views import dealt_view, round_view
 
-from . import idempotency
+from . import idempotency, shoes
 from .errors import (
     Conflict,
     IdempotencyKeyReused,
@@ -47,8 +40,7 @@ from .errors import (
     NotFound,
     RoundInProgress,
     ShoeNotCommitted,
-    StaleState,
-    Unauthorized,
+    StaleVersion,
     ValidationFailed,
 )
 from .idempotency import RequestKey
@@ -61,13 +53,14 @@ from .records import (
     RoundRecord,
     Seat,
     SettledRound,
-    ShoeState,
+    ShoeRecord,
     Stats,
 )
+from .shoes import FairShoes, SeedSource, SystemSeeds
 from .store import Store
 
 if TYPE_CHECKING:
-    from .legacy import LegacyShoe
+    pass
 
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
@@ -79,27 +72,11 @@ _SHOE_ID = re.compile(SHOE_ID_PATTERN)
 _ROUND_ID = re.compile(ROUND_ID_PATTERN)
 
 
-class SeedSource(Protocol):
-    def server_seed(self) -> str: ...
-
-    def client_seed(self) -> str: ...
-
-
-class SystemSeeds:
-    """The production source: the operating system's secure generator."""
-
-    def server_seed(self) -> str:
-        return fairness.new_server_seed()
-
-    def client_seed(self) -> str:
-        return fairness.new_client_seed()
-
-
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """A round view after a bet or an action, and what it means for the metrics."""
+    """The round after a bet or an action, and what it means for the metrics."""
 
-    view: dict[str, Any]
+    round: dict[str, Any]
     version: int
     started: bool
     house_net: Decimal | None  # the house's gain on the user's boxes once settled
@@ -113,7 +90,7 @@ class _Played:
 
     round_: Round
     record: RoundRecord
-    shoe: ShoeState  # its seeds; the round starts at `record.start`
+    shoe: ShoeRecord  # its seeds; the round starts at `record.start`
     grader: Replaying | None = None  # what graded it: a move played on goes through it
     staked_before: Decimal = ZERO
     change_before: Decimal = ZERO  # returned - staked
@@ -131,31 +108,33 @@ class GameService:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
-        self.seeds: SeedSource = seeds or SystemSeeds()
+        self.shoes = FairShoes(store, seeds or SystemSeeds())
         self.clock = clock
 
     # ---- reads ------------------------------------------------------------------------
 
-    def table_view(self, identity: Identity, table_id: str) -> tuple[dict[str, Any], int]:
-        """The user's seat; the first view commits the table's first shoe."""
+    def seat(self, identity: Identity, table_id: str) -> tuple[dict[str, Any], int]:
+        """The user's seat and its version; the first look at a table commits its first shoe."""
         table = _table(table_id)
-        player = self._player(identity)
+        player = self.store.existing_player(identity.key)
         seat = player.seats.get(table.id)
         if seat is None:
-            player = self._first_view(identity, table, player)
+            player = self._seated(identity, table, player)
             seat = player.seats[table.id]
         played = None if seat.round is None else _replay(table, seat.shoe_of_round(), seat.round)
-        view = {
+        answer = {
             "table": table.as_dict(),
             "balance": to_json(player.balance),
-            "shoe": {**_shoe_view(table, seat.shoe), "count": _count(table, seat, played)},
-            "round": None if played is None else _view(played, player.balance),
+            "shoe": {**shoes.seat_shoe(table, seat.shoe), "count": _count(table, seat, played)},
+            "round": None if played is None else _round_view(played, player.balance),
         }
-        return view, seat.version
+        return answer, seat.version
 
     def hint(self, identity: Identity, table_id: str, level: str) -> dict[str, Any]:
         table = _table(table_id)
-        round_ = _in_play(table, self._player(identity).seats.get(table.id), graded=False).round_
+        round_ = _in_play(
+            table, self.store.existing_player(identity.key).seats.get(table.id), graded=False
+        ).round_
         view = round_.player_view()
         assert view is not None  # a round in play always asks someone
         action, values = advice(level, view, round_.unseen())
@@ -163,7 +142,7 @@ class GameService:
             "action": action.value,
             "level": level,
             "ev": None if values is None else {str(a): v for a, v in values.items()},
-            "count": _count_view(round_.count()),
+            "count": _count_json(round_.count()),
         }
 
     def history(
@@ -173,48 +152,28 @@ class GameService:
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
         page = self.store.list_rounds(identity.key, table, limit, before)
-        player = self._player(identity)  # a login that does not exist has no rounds: 401
-        views = (self._settled_view(player, stored) for stored in page.rounds)
-        return replace(page, rounds=[view for view in views if view is not None])
+        player = self.store.existing_player(
+            identity.key
+        )  # a login that does not exist has no rounds: 401
+        shown = (self._history_round(player, stored) for stored in page.rounds)
+        return replace(page, rounds=[round_ for round_ in shown if round_ is not None])
 
     def round(self, identity: Identity, round_id: str) -> dict[str, Any]:
         if not _ROUND_ID.fullmatch(round_id):
             raise NotFound(f"no round {round_id}")
-        player = self._player(identity)
+        player = self.store.existing_player(identity.key)
         for table_id, seat in player.seats.items():
             record = seat.round
             if record is None or (record.snapshot is not None and _is_settled(record)):
                 continue  # a round settled before the player item: its stored view is it
             if _round_id(seat.shoe_of_round(), record) == round_id:
                 played = _replay(TABLES[table_id], seat.shoe_of_round(), record)
-                return _view(played, None if played.settled else player.balance)
+                return _round_view(played, None if played.settled else player.balance)
         stored = self.store.get_round(identity.key, round_id)
-        view = None if stored is None else self._settled_view(player, stored)
-        if view is None:
+        shown = None if stored is None else self._history_round(player, stored)
+        if shown is None:
             raise NotFound(f"no round {round_id}")
-        return view
-
-    def shoe(self, identity: Identity, shoe_id: str) -> dict[str, Any]:
-        if not _SHOE_ID.fullmatch(shoe_id):
-            raise NotFound(f"no shoe {shoe_id}")
-        player = self._player(identity)
-        for table_id, seat in player.seats.items():
-            if seat.shoe.shoe_id == shoe_id:
-                return self._shoe_record_view(identity, TABLES[table_id], seat.shoe, None)
-            if seat.round_shoe is not None and seat.round_shoe.shoe_id == shoe_id:
-                retired = seat.round_shoe
-                return self._shoe_record_view(identity, TABLES[table_id], retired, retired.position)
-        settled = self.store.rounds_of_shoe(identity.key, shoe_id)
-        if settled:
-            return self._retired_view(identity, settled[-1])
-        old, _ = self.store.get_legacy_shoe(identity.key, shoe_id)
-        if old is None:
-            raise NotFound(f"no shoe {shoe_id}")
-        if old.in_play and old.rounds:  # it may have retired after its last round
-            final = self.store.get_round(identity.key, old.rounds[-1])
-            if isinstance(final, SettledRound) and final.shoe.shoe_id == shoe_id:
-                return self._retired_view(identity, final)
-        return _legacy_shoe_view(old)
+        return shown
 
     # ---- writes -----------------------------------------------------------------------
 
@@ -229,13 +188,13 @@ class GameService:
 
         def bet(seat: Seat | None, now_ms: int) -> _Played:
             if seat is None:  # its first shoe's hash must be seen before any bet (FAIRNESS.md)
-                raise ShoeNotCommitted(f"view the table first: GET /v1/tables/{table.id}")
+                raise ShoeNotCommitted(f"look at the table first: GET /v1/tables/{table.id}")
             if seat.round is not None and not _is_settled(seat.round):
                 raise RoundInProgress("finish the round in play first")
             bets = _distinct({bet.box: bet.amount for bet in request.bets}, len(request.bets))
             ai = _distinct({seat_.box: seat_.level for seat_ in request.ai}, len(request.ai))
-            shoe = self._shoe_for_round(table, seat.shoe, request)
-            round_ = Round.deal(table, _shoe(table, shoe), bets, ai)  # BetOutOfLimits
+            shoe = shoes.for_first_round(table, seat.shoe, request.client_seed, request.cut)
+            round_ = Round.deal(table, shoes.engine_shoe(table, shoe), bets, ai)  # BetOutOfLimits
             record = RoundRecord(
                 number=shoe.rounds + 1,
                 version=seat.version + 1,
@@ -266,7 +225,7 @@ class GameService:
                 and seat is not None
                 and expected_version != seat.version
             ):
-                raise StaleState(f"the round is at version {seat.version}")
+                raise StaleVersion(f"the round is at version {seat.version}")
             played = _in_play(table, seat, graded=True)
             round_, grader = played.round_, played.grader
             staked, change = round_.user_staked, round_.user_returned - round_.user_staked
@@ -290,7 +249,7 @@ class GameService:
         """Play `step` on the seat and write the result as one conditional write of the
         player item, or answer a retried key as it was first answered. A write that lost
         only to the user's requests at other tables is played again on what they wrote."""
-        player = self._player(identity)
+        player = self.store.existing_player(identity.key)
         for attempt in range(_WRITE_ATTEMPTS):
             now = self.clock()
             if key is not None:
@@ -303,7 +262,7 @@ class GameService:
             try:
                 return self._write(identity, table, player, seat, played, key, now)
             except Conflict:
-                fresh = self._player(identity)
+                fresh = self.store.existing_player(identity.key)
                 moved_on = fresh.seats.get(table.id) != seat
                 retried = (
                     key is not None
@@ -350,7 +309,7 @@ class GameService:
                 end=round_.shoe.position,
             )
             if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
-                round_shoe, shoe = shoe, self._commit_shoe(table, nonce=shoe.nonce + 1)
+                round_shoe, shoe = shoe, self.shoes.commit(nonce=shoe.nonce + 1)
         new_seat = Seat(
             version=record.version + len(record.moves),
             shoe=shoe,
@@ -383,9 +342,8 @@ class GameService:
             # An item was there: one that a request losing this race, or one stopped between
             # its two writes, left. This write won: its round is the round.
             self.store.put_round(identity.key, settled)
-        view = _view(replace(played, record=record), balance, answer=True)
         return Outcome(
-            view=view,
+            round=_round_view(replace(played, record=record), balance, answer=True),
             version=new_seat.version,
             started=not record.moves,
             house_net=None if net is None else -net,
@@ -410,8 +368,8 @@ class GameService:
         steps = entry.version - record.version
         played = _replay(table, shoe, record, steps)
         balance = record.balances[steps]
-        view = _view(played, balance, answer=True)
-        return Outcome(view=view, version=entry.version, started=False, house_net=None)
+        shown = _round_view(played, balance, answer=True)
+        return Outcome(round=shown, version=entry.version, started=False, house_net=None)
 
     def _settled_at(self, identity: Identity, table: Table, entry: RetryKey) -> SettledRound:
         """The settled round at the table that the keyed request was part of: the first one
@@ -430,17 +388,11 @@ class GameService:
 
     # ---- helpers ----------------------------------------------------------------------
 
-    def _player(self, identity: Identity) -> Player:
-        player = self.store.load_player(identity.key)
-        if player is None:
-            raise Unauthorized("this account no longer exists")
-        return player
-
-    def _first_view(self, identity: Identity, table: Table, player: Player) -> Player:
+    def _seated(self, identity: Identity, table: Table, player: Player) -> Player:
         """The player with a seat at the table: its first shoe committed and written. A
         concurrent request's write is read again; its seat, if it made one, is the seat."""
         for _ in range(_WRITE_ATTEMPTS):
-            seat = Seat(version=1, shoe=self._commit_shoe(table, nonce=1))
+            seat = Seat(version=1, shoe=self.shoes.commit(nonce=1))
             seated = replace(
                 player,
                 version=(player.version or 0) + 1,
@@ -451,133 +403,39 @@ class GameService:
                 self.store.put_player(identity.key, seated, expected_version=player.version)
                 return seated
             except Conflict:
-                player = self._player(identity)
+                player = self.store.existing_player(identity.key)
                 if table.id in player.seats:
                     return player
         raise Conflict("lost a race with concurrent requests; read the table again")
 
-    def _commit_shoe(self, table: Table, nonce: int) -> ShoeState:
-        """The next shoe's commitment: its server seed fixed (and hashed), not shuffled."""
-        return ShoeState(
-            server_seed=self.seeds.server_seed(),
-            client_seed=self.seeds.client_seed(),
-            nonce=nonce,
-        )
-
-    @staticmethod
-    def _shoe_for_round(table: Table, shoe: ShoeState, request: StartRoundRequest) -> ShoeState:
-        """The shoe in play, or the committed one with the player's seed and cut."""
-        if shoe.position > 0:
-            if request.client_seed is not None or request.cut is not None:
-                raise ValidationFailed(
-                    "client_seed and cut are allowed only on the round that starts a new shoe"
-                )
-            return shoe
-        rules = table.rules
-        if request.cut is not None:
-            if rules.cut_range is None:
-                raise ValidationFailed(f"the player does not place the cut at {table.id}")
-            low, high = rules.cut_range
-            if not low <= request.cut <= high:
-                raise ValidationFailed(f"cut is from {low} to {high}")
-        cut = request.cut if request.cut is not None else rules.cut_default
-        return replace(
-            shoe,
-            client_seed=request.client_seed or shoe.client_seed,
-            cut_index=(
-                fairness.cut_index(rules.decks, cut)
-                if rules.shuffle is Shuffle.CUT_CARD and cut is not None
-                else None
-            ),
-        )
-
-    def _settled_view(
+    def _history_round(
         self, player: Player, stored: SettledRound | dict[str, Any]
     ) -> dict[str, Any] | None:
-        """A history item's view, or None for no round of the history. The player item
-        is the truth: a round the seat holds is shown as the seat has it (one still in
-        play is no history yet), and one it never recorded was not played."""
+        """A history item's round as the player sees it, or None for no round of the
+        history. The player item is the truth: a round the seat holds is shown as the seat
+        has it (one still in play is no history yet), and one it never recorded was not
+        played."""
         if not isinstance(stored, SettledRound):
             return stored
         seat = player.seats.get(stored.table)
         if seat and seat.round and _round_id(seat.shoe_of_round(), seat.round) == stored.round_id:
             played = _replay(TABLES[stored.table], seat.shoe_of_round(), seat.round)
-            return _view(played, None) if played.settled else None
+            return _round_view(played, None) if played.settled else None
         if (
             seat
             and stored.shoe.shoe_id == seat.shoe.shoe_id
             and stored.round.number > seat.shoe.rounds
         ):
             return None  # a round the seat never recorded: its request's write did not land
-        return _view(_replay(TABLES[stored.table], stored.shoe, stored.round), None)
-
-    def _retired_view(self, identity: Identity, last: SettledRound) -> dict[str, Any]:
-        """A retired shoe, from its last round's history item."""
-        state = replace(last.shoe, rounds=last.round.number)
-        return self._shoe_record_view(identity, TABLES[last.table], state, last.end)
-
-    def _shoe_record_view(
-        self, identity: Identity, table: Table, state: ShoeState, retired_at: int | None
-    ) -> dict[str, Any]:
-        """A shoe of the player item or the history; `retired_at`: the position it was
-        retired at (None: committed or in play)."""
-        retired = retired_at is not None
-        cut = state.cut_index
-        if cut is None and state.position == 0 and not retired:
-            cut = _default_cut_index(table)
-        cards = None
-        if retired:
-            cards = _cards(state.server_seed, state.client_seed, state.nonce, table.rules.decks)
-        return {
-            "shoe_id": state.shoe_id,
-            "table": table.id,
-            "server_seed_hash": fairness.seed_hash(state.server_seed),
-            "client_seed": state.client_seed,
-            "nonce": state.nonce,
-            "decks": table.rules.decks,
-            "cut_index": cut,
-            "retired": retired,
-            "server_seed": state.server_seed if retired else None,
-            "cards": None if cards is None else list(cards[:retired_at]),
-            "rounds": self._shoe_rounds(identity, table, state),
-        }
-
-    def _shoe_rounds(self, identity: Identity, table: Table, state: ShoeState) -> list[str]:
-        """The shoe's round ids: `<shoe_id>-<n>`, after those of the rounds dealt before the
-        player item existed (in its old items: the seat's copy of the shoe is the latest)."""
-        old_shoe, old_seat = self.store.get_legacy_shoe(identity.key, state.shoe_id, table.id)
-        if old_seat is not None and old_seat.shoe.shoe_id == state.shoe_id:
-            old_shoe = old_seat.shoe
-        before = [] if old_shoe is None else old_shoe.rounds
-        numbered = range(len(before) + 1, state.rounds + 1)
-        return [*before, *(f"{state.shoe_id}-{n}" for n in numbered)]
+        return _round_view(_replay(TABLES[stored.table], stored.shoe, stored.round), None)
 
 
-# ---- replays and views ----------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=64)
-def _cards(server_seed: str, client_seed: str, nonce: int, decks: int) -> tuple[Card, ...]:
-    return tuple(fairness.shuffled_shoe(server_seed, client_seed, nonce, decks))
-
-
-def _shoe(table: Table, state: ShoeState, position: int | None = None) -> Shoe:
-    """The engine's shoe of a stored one, at `position` (default: as far as it has dealt)."""
-    decks = table.rules.decks
-    return Shoe(
-        server_seed=state.server_seed,
-        client_seed=state.client_seed,
-        nonce=state.nonce,
-        decks=decks,
-        cut_index=state.cut_index,
-        cards=list(_cards(state.server_seed, state.client_seed, state.nonce, decks)),
-        position=state.position if position is None else position,
-    )
+# ---- replays and rounds shown ----------------------------------------------------------------
 
 
 def _replay(
     table: Table,
-    shoe: ShoeState,
+    shoe: ShoeRecord,
     record: RoundRecord,
     steps: int | None = None,
     graded: bool = True,
@@ -586,7 +444,7 @@ def _replay(
     each of the user's decisions graded unless told not to."""
     moves = record.moves if steps is None else record.moves[:steps]
     grader = Replaying(record.expert[: len(moves)]) if graded else None
-    dealt_from = _shoe(table, shoe, record.start)
+    dealt_from = shoes.engine_shoe(table, shoe, record.start)
     if record.snapshot is not None:  # stored before the player item: moves play on its snapshot
         round_ = round_from_snapshot(record.snapshot, table, dealt_from)
         for move in moves:
@@ -620,14 +478,14 @@ def _is_settled(record: RoundRecord) -> bool:
     return record.snapshot is not None and record.snapshot["phase"] == Phase.SETTLED
 
 
-def _round_id(shoe: ShoeState, record: RoundRecord) -> str:
+def _round_id(shoe: ShoeRecord, record: RoundRecord) -> str:
     return record.round_id or f"{shoe.shoe_id}-{record.number}"
 
 
-def _view(played: _Played, balance: Decimal | None, answer: bool = False) -> dict[str, Any]:
-    """The round view of API.md: the engine's, with what the service keeps about it. The
-    balance is the one after the round's last step shown, unless given. The answer to a
-    bet or an action (`answer`) shows what it did to the cards; other views, nothing."""
+def _round_view(played: _Played, balance: Decimal | None, answer: bool = False) -> dict[str, Any]:
+    """The round of API.md: the engine's view of it, with what the service keeps about
+    it. The balance is the one after the round's last step shown, unless given. The answer
+    to a bet or an action (`answer`) shows what it did to the cards; others, nothing."""
     record, snapshot = played.record, played.record.snapshot
     return {
         "round_id": _round_id(played.shoe, record),
@@ -649,55 +507,17 @@ def _timestamp(epoch_ms: int | None) -> str | None:
     return moment.replace("+00:00", "Z")
 
 
-def _shoe_view(table: Table, shoe: ShoeState) -> dict[str, Any]:
-    decks = table.rules.decks
-    return {
-        "shoe_id": shoe.shoe_id,
-        "server_seed_hash": fairness.seed_hash(shoe.server_seed),
-        "client_seed": shoe.client_seed,
-        "nonce": shoe.nonce,
-        "decks": decks,
-        "cards_remaining": 52 * decks - shoe.position,
-        "cut_card_out": shoe.cut_index is not None and shoe.position > shoe.cut_index,
-    }
-
-
 def _count(table: Table, seat: Seat, played: "_Played | None") -> dict[str, Any]:
     """The count of the seat's shoe (API.md): over the round in play's public cards and
     its shoe's earlier rounds, or over all the shoe has dealt."""
     if played is not None and not played.settled:
-        return _count_view(played.round_.count())
-    shoe = _shoe(table, seat.shoe)
-    return _count_view(count.hi_lo(table.rules.decks, count.public_cards(shoe)))
+        return _count_json(played.round_.count())
+    shoe = shoes.engine_shoe(table, seat.shoe)
+    return _count_json(count.hi_lo(table.rules.decks, count.public_cards(shoe)))
 
 
-def _count_view(counted: dict[str, Any]) -> dict[str, Any]:
+def _count_json(counted: dict[str, Any]) -> dict[str, Any]:
     return {**counted, "true": to_json(counted["true"])}
-
-
-def _legacy_shoe_view(shoe: "LegacyShoe") -> dict[str, Any]:
-    """A shoe retired before the player item, as its item has it."""
-    state = shoe.state
-    return {
-        "shoe_id": shoe.shoe_id,
-        "table": shoe.table,
-        "server_seed_hash": shoe.server_seed_hash,
-        "client_seed": state["client_seed"],
-        "nonce": state["nonce"],
-        "decks": state["decks"],
-        "cut_index": state["cut_index"],
-        "retired": shoe.retired,
-        "server_seed": state["server_seed"] if shoe.retired else None,
-        "cards": _unpack(shoe.dealt) if shoe.retired and shoe.dealt is not None else None,
-        "rounds": shoe.rounds,
-    }
-
-
-def _default_cut_index(table: Table) -> int | None:
-    rules = table.rules
-    if rules.shuffle is not Shuffle.CUT_CARD or rules.cut_default is None:
-        return None
-    return fairness.cut_index(rules.decks, rules.cut_default)
 
 
 def _table(table_id: str) -> Table:
@@ -749,7 +569,3 @@ def _distinct(by_box: dict[int, _V], given: int) -> dict[int, _V]:
 def _exact(amount: Decimal) -> Decimal:
     """The amount without trailing zeros (10, not 10.0: the item stores it as written)."""
     return amount.quantize(_ONE) if amount == amount.to_integral_value() else amount.normalize()
-
-
-def _unpack(cards: str) -> list[str]:
-    return [cards[i : i + 2] for i in range(0, len(cards), 2)]

@@ -6,12 +6,13 @@ were stored (`Store.get_legacy`) and `player_of` makes the player item of them, 
 that request writes. The old items stay as they are (the history and the retired shoes
 still read from them); nothing writes them again.
 
-The layouts, as they were written:
+The layouts, as they were written (their attribute `state` is a snapshot, read into
+`snapshot` fields here):
 
 - seat `USER#<login>` / `SEAT#<table>`: `table`, `version`, and one JSON document `state`
   holding the shoe's document (below), `round_id`, `round_shoe_id`, `round` (the round as
-  `snapshots.round_snapshot`, hidden cards included), `round_started_at` and `round_settled_at`
-  (RFC 3339; absent in seats stored before the round times);
+  `snapshots.round_snapshot`, hidden cards included), `round_started_at` and
+  `round_settled_at` (RFC 3339; absent in seats stored before the round times);
 - shoe `USER#<login>` / `SHOE#<shoe_id>`: one JSON document `state`: `shoe_id`, `table`,
   `state` (seeds, nonce, decks, cut index, the cards and the position), `server_seed_hash`,
   `rounds` (its round ids), `in_play`, `retired`, `dealt` (every card dealt, once retired);
@@ -27,14 +28,14 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from .records import Codec, Player, Profile, RoundRecord, Seat, ShoeState
+from .records import Codec, Player, Profile, RoundRecord, Seat, ShoeRecord
 
 
 @dataclass(slots=True)
 class LegacyShoe:
     shoe_id: str
     table: str
-    state: dict[str, Any]
+    snapshot: Annotated[dict[str, Any], Field(alias="state")]  # `snapshots.shoe_snapshot`
     server_seed_hash: str
     rounds: list[str] = field(default_factory=list)
     in_play: bool = False
@@ -49,7 +50,7 @@ class LegacySeat:
     shoe: LegacyShoe
     round_id: str | None = None
     round_shoe_id: str | None = None
-    round_state: Annotated[dict[str, Any] | None, Field(alias="round")] = None
+    round_snapshot: Annotated[dict[str, Any] | None, Field(alias="round")] = None
     round_started_at: str | None = None
     round_settled_at: str | None = None
 
@@ -95,18 +96,18 @@ def player_of(profile: Profile, seats: Mapping[str, LegacySeat]) -> Player:
 
 
 def _seat_of(old: LegacySeat, balance: Decimal) -> Seat:
-    state = old.shoe.state
-    shoe = ShoeState(
+    snapshot = old.shoe.snapshot
+    shoe = ShoeRecord(
         stored_id=old.shoe.shoe_id,
-        server_seed=state["server_seed"],
-        client_seed=state["client_seed"],
-        nonce=int(state["nonce"]),
-        cut_index=state["cut_index"],
-        position=int(state["position"]) if old.shoe.in_play else 0,
+        server_seed=snapshot["server_seed"],
+        client_seed=snapshot["client_seed"],
+        nonce=int(snapshot["nonce"]),
+        cut_index=snapshot["cut_index"],
+        position=int(snapshot["position"]) if old.shoe.in_play else 0,
         rounds=len(old.shoe.rounds),
     )
     round_ = None
-    if old.round_state is not None and old.round_id is not None:
+    if old.round_snapshot is not None and old.round_id is not None:
         number = old.shoe.rounds.index(old.round_id) + 1 if old.round_id in old.shoe.rounds else 0
         round_ = RoundRecord(
             number=number,
@@ -117,8 +118,8 @@ def _seat_of(old: LegacySeat, balance: Decimal) -> Seat:
             balances=[balance],
             settled_at=_ms(old.round_settled_at),
             round_id=old.round_id,
-            # The round's cards are in its state; its shoe id too, as its shoe may be retired.
-            snapshot={**old.round_state, "shoe_id": old.round_shoe_id or old.shoe.shoe_id},
+            # The round's cards are in its snapshot; its shoe id too, as its shoe may be retired.
+            snapshot={**old.round_snapshot, "shoe_id": old.round_shoe_id or old.shoe.shoe_id},
         )
     return Seat(version=old.version, shoe=shoe, round=round_)
 

@@ -36,7 +36,7 @@ from typing import Annotated, Any, Generic, TypeVar
 from pydantic import BeforeValidator, Field, PlainSerializer, TypeAdapter
 
 from blackjack.actions import Action, Move
-from blackjack.drills import CellState, Schedule, pack_state, unpack_state
+from blackjack.drills import CellProgress, Schedule, pack_progress, unpack_progress
 from blackjack.fairness import seed_hash
 from blackjack.grading import ExpertGrade, Kind
 
@@ -228,7 +228,7 @@ ExpertCode = Annotated[
 
 
 @dataclass(slots=True)
-class ShoeState:
+class ShoeRecord:
     """A shoe as its seeds and how far it has dealt: its cards are `shuffled_shoe` of the
     seeds. `position` 0: committed, not yet shuffled (the bet that starts it may still give
     the client seed and the cut). Its round ids are `<shoe_id>-<n>`, n from 1 (the rounds
@@ -278,12 +278,12 @@ class Seat:
     """The user's seat at one table. `version` counts its writes (the round's ETag)."""
 
     version: int
-    shoe: ShoeState  # in play, or committed next
+    shoe: ShoeRecord  # in play, or committed next
     round: RoundRecord | None = None  # the current or last round
     # The retired shoe the last round was dealt from, while that round is the seat's.
-    round_shoe: Annotated[ShoeState | None, Field(alias="retired")] = None
+    round_shoe: Annotated[ShoeRecord | None, Field(alias="retired")] = None
 
-    def shoe_of_round(self) -> ShoeState:
+    def shoe_of_round(self) -> ShoeRecord:
         return self.round_shoe or self.shoe
 
 
@@ -328,7 +328,7 @@ class SettledRound:
 
     round_id: str
     table: str
-    shoe: ShoeState
+    shoe: ShoeRecord
     round: RoundRecord
     net: Decimal
     end: int  # the shoe's position after the round
@@ -362,21 +362,21 @@ class DrillKey:
     key: bytes  # 8 bytes
     body: bytes  # 4 bytes
     minute: int
-    cell: CellState
+    cell: CellProgress
 
 
-_DRILL_KEY = struct.Struct(">8s4sI")  # then the cell, as `pack_state` packs it
+_DRILL_KEY = struct.Struct(">8s4sI")  # then the cell, as `pack_progress` packs it
 
 
 def pack_drill_keys(keys: list[DrillKey]) -> bytes:
-    return b"".join(_DRILL_KEY.pack(k.key, k.body, k.minute) + pack_state(k.cell) for k in keys)
+    return b"".join(_DRILL_KEY.pack(k.key, k.body, k.minute) + pack_progress(k.cell) for k in keys)
 
 
 def unpack_drill_keys(packed: bytes) -> list[DrillKey]:
     keys, at = [], 0
     while at < len(packed):
         key, body, minute = _DRILL_KEY.unpack_from(packed, at)
-        cell, at = unpack_state(packed, at + _DRILL_KEY.size)
+        cell, at = unpack_progress(packed, at + _DRILL_KEY.size)
         keys.append(DrillKey(key, body, minute, cell))
     return keys
 

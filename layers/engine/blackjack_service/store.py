@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from blackjack.rules import TABLES
 
-from .errors import Conflict, LoginTaken
+from .errors import Conflict, LoginTaken, Unauthorized
 from .records import (
     Drills,
     LoginAttempts,
@@ -285,6 +285,14 @@ class Store:
             TableName=self.table_name, Key=_key(_user_key(login_key), PLAYER), ConsistentRead=True
         ).get("Item")
         return None if item is None else player_codec.record(_from_item(item))
+
+    def existing_player(self, login_key: str) -> Player:
+        """The player item (see `load_player`) of a user who must exist: a token can
+        outlive its account."""
+        player = self.load_player(login_key)
+        if player is None:
+            raise Unauthorized("this account no longer exists")
+        return player
 
     def load_player(self, login_key: str) -> Player | None:
         """The player item; for a player who has none yet, the one their profile and seats

@@ -22,7 +22,7 @@ from blackjack_service.records import (
     RoundRecord,
     Seat,
     SettledRound,
-    ShoeState,
+    ShoeRecord,
     Stats,
     attempts_codec,
     player_codec,
@@ -116,7 +116,7 @@ def test_the_api_stats_have_the_records_fields() -> None:
     assert list(responses.Stats.model_fields) == grades + stats + expert
 
 
-SHOE = ShoeState(stored_id="s1", server_seed="5", client_seed="c", nonce=4, position=30, rounds=2)
+SHOE = ShoeRecord(stored_id="s1", server_seed="5", client_seed="c", nonce=4, position=30, rounds=2)
 ROUND = RoundRecord(
     number=2,
     version=7,
@@ -174,7 +174,7 @@ def test_a_settled_round_reads_back_what_it_wrote() -> None:
 
 def test_a_seat_stored_before_the_player_item_becomes_a_seat() -> None:
     old = legacy.seat({"pk": "USER#alice1", "sk": "SEAT#classic", **STORED_SEAT})
-    assert (old.table, old.version, old.round_id, old.round_state) == (
+    assert (old.table, old.version, old.round_id, old.round_snapshot) == (
         "classic",
         9,
         "r1",
@@ -185,7 +185,7 @@ def test_a_seat_stored_before_the_player_item_becomes_a_seat() -> None:
     assert player.version is None and player.balance == Decimal("9980.5")
     seat = player.seats["classic"]
     assert seat.version == 9
-    assert seat.shoe == ShoeState(
+    assert seat.shoe == ShoeRecord(
         stored_id="s1", server_seed="5", client_seed="c", nonce=4, rounds=1
     )
     assert seat.round is not None
