@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from blackjack.actions import Action
-from blackjack.drills import CellState, Schedule, cells, deal, grade, legal_actions
+from blackjack.drills import CellProgress, Schedule, cells, deal, grade, legal_actions
 from blackjack.rules import TABLES
 
 from .backend import moto_backend
@@ -33,13 +33,13 @@ def heavy_schedule(table_id: str, rng: random.Random) -> Schedule:
     """Every cell answered 1,000 times, under 16 of them wrong but for ten cells marked
     wrong (200 wrong each)."""
     order = cells(table_id)
-    states = {
-        cell: CellState(rng.randrange(1, 5), 1000, 1000 - rng.randrange(16)) for cell in order
+    progress = {
+        cell: CellProgress(rng.randrange(1, 5), 1000, 1000 - rng.randrange(16)) for cell in order
     }
     missed = order[::33]
     for cell in missed:
-        states[cell] = CellState(0, 1000, 800)
-    return Schedule(states, missed, order[0])
+        progress[cell] = CellProgress(0, 1000, 800)
+    return Schedule(progress, missed, order[0])
 
 
 def billed_bytes(item: dict[str, Any]) -> int:
@@ -108,7 +108,10 @@ def write_units() -> None:
         )
         keys = [
             DrillKey(
-                rng.randbytes(8), rng.randbytes(4), int(time.time() // 60), CellState(4, 1000, 990)
+                rng.randbytes(8),
+                rng.randbytes(4),
+                int(time.time() // 60),
+                CellProgress(4, 1000, 990),
             )
             for _ in range(16)
         ]

@@ -11,7 +11,7 @@ import pytest
 
 from bench.drills import WRITE_UNIT, billed_bytes, heavy_schedule
 from blackjack.actions import Action
-from blackjack.drills import CellState, grade, legal_actions
+from blackjack.drills import CellProgress, grade, legal_actions
 from blackjack.errors import IllegalAction
 from blackjack.rules import TABLES
 from blackjack_service import factories
@@ -165,7 +165,7 @@ def test_the_item_of_a_user_who_answered_every_cell_many_times_is_under_2_kb(
     each of a cell answered thousands of times: then one more answer."""
     rng = random.Random(31)
     keys = [
-        DrillKey(rng.randbytes(8), rng.randbytes(4), 30_000_000, CellState(4, 99_999, 99_000))
+        DrillKey(rng.randbytes(8), rng.randbytes(4), 30_000_000, CellProgress(4, 99_999, 99_000))
         for _ in range(16)
     ]
     heavy = Drills(version=7, schedule=heavy_schedule("casino", rng), keys=keys)

@@ -58,7 +58,9 @@ class Cell:
 
 
 @dataclass(frozen=True, slots=True)
-class CellState:
+class CellProgress:
+    """How far a cell is learnt: its Leitner box (0: missed or new) and its answers."""
+
     box: int = 0
     attempts: int = 0
     correct: int = 0
@@ -222,35 +224,35 @@ class Schedule:
     answer moves its cell up one box (at most 4), a wrong one back to box 0, marked wrong
     until it is answered right."""
 
-    answered: dict[Cell, CellState] = field(default_factory=dict)
+    answered: dict[Cell, CellProgress] = field(default_factory=dict)
     missed: tuple[Cell, ...] = ()  # the cells marked wrong, answered longest ago first
     last: Cell | None = None  # the cell answered last
 
-    def state(self, cell: Cell) -> CellState:
-        return self.answered.get(cell, CellState())
+    def progress_of(self, cell: Cell) -> CellProgress:
+        return self.answered.get(cell, CellProgress())
 
     def answer(self, cell: Cell, right: bool) -> "Schedule":
         """The schedule after an answer on `cell`."""
-        before = self.state(cell)
+        before = self.progress_of(cell)
         box = min(before.box + 1, TOP_BOX) if right else 0
-        state = CellState(box, before.attempts + 1, before.correct + right)
+        progress = CellProgress(box, before.attempts + 1, before.correct + right)
         missed = tuple(c for c in self.missed if c != cell) + (() if right else (cell,))
-        return Schedule({**self.answered, cell: state}, missed, cell)
+        return Schedule({**self.answered, cell: progress}, missed, cell)
 
     def draw(self, candidates: Sequence[Cell], rng: random.Random) -> Cell:
         """The next cell to drill among `candidates` (a section's cells): of the lowest box
         that has any, never the cell answered last; in box 0 the cells marked wrong first,
         the one answered longest ago first; otherwise any cell of that box at random."""
         pool = [cell for cell in candidates if cell != self.last]
-        lowest = min(self.state(cell).box for cell in pool)
+        lowest = min(self.progress_of(cell).box for cell in pool)
         if lowest == 0:
             waiting = set(pool)
             for cell in self.missed:
                 if cell in waiting:
                     return cell
-        return rng.choice([cell for cell in pool if self.state(cell).box == lowest])
+        return rng.choice([cell for cell in pool if self.progress_of(cell).box == lowest])
 
-    def progress(self, table_id: str) -> Iterator[tuple[Cell, CellState]]:
+    def progress(self, table_id: str) -> Iterator[tuple[Cell, CellProgress]]:
         """The answered cells in chart order."""
         for cell in cells(table_id):
             if cell in self.answered:
@@ -260,8 +262,8 @@ class Schedule:
 
     def packed(self, table_id: str) -> bytes:
         """The layout byte; the cell answered last (its index in chart order plus one, 0 for
-        none); a bitmap of the answered cells; each answered cell's state in chart order
-        (`pack_state`); then the indices of the cells marked wrong, in their order (how
+        none); a bitmap of the answered cells; each answered cell's progress in chart order
+        (`pack_progress`); then the indices of the cells marked wrong, in their order (how
         many there are is the number of answered cells in box 0). Numbers are varints: a
         cell answered under 128 times takes 2 bytes, under 16384 times 3 or 4."""
         order, index = cells(table_id), _index(table_id)
@@ -271,8 +273,8 @@ class Schedule:
         for cell in self.answered:
             bitmap[index[cell] // 8] |= 1 << index[cell] % 8
         out += bitmap
-        for _, state in self.progress(table_id):
-            out += pack_state(state)
+        for _, progress in self.progress(table_id):
+            out += pack_progress(progress)
         for cell in self.missed:
             out += _varint(index[cell])
         return bytes(out)
@@ -284,29 +286,29 @@ class Schedule:
             raise ValueError(f"unknown schedule layout {data[0]}")
         last, at = _read_varint(data, 1)
         bitmap, at = data[at : at + (len(order) + 7) // 8], at + (len(order) + 7) // 8
-        answered: dict[Cell, CellState] = {}
+        answered: dict[Cell, CellProgress] = {}
         for i, cell in enumerate(order):
             if bitmap[i // 8] >> i % 8 & 1:
-                answered[cell], at = unpack_state(data, at)
+                answered[cell], at = unpack_progress(data, at)
         missed = []
-        for _ in range(sum(state.box == 0 for state in answered.values())):
+        for _ in range(sum(progress.box == 0 for progress in answered.values())):
             i, at = _read_varint(data, at)
             missed.append(order[i])
         return cls(answered, tuple(missed), None if last == 0 else order[last - 1])
 
 
-def pack_state(state: CellState) -> bytes:
-    """A cell's state as two varints: its attempts, then its wrong answers times 8 plus its
+def pack_progress(progress: CellProgress) -> bytes:
+    """A cell's progress as two varints: its attempts, then its wrong answers times 8 plus its
     box (a cell the user has learnt has few wrong answers: one byte)."""
-    wrong = state.attempts - state.correct
-    return _varint(state.attempts) + _varint(wrong << 3 | state.box)
+    wrong = progress.attempts - progress.correct
+    return _varint(progress.attempts) + _varint(wrong << 3 | progress.box)
 
 
-def unpack_state(data: bytes, at: int) -> tuple[CellState, int]:
-    """The state packed at `at`, and where the bytes after it start."""
+def unpack_progress(data: bytes, at: int) -> tuple[CellProgress, int]:
+    """The progress packed at `at`, and where the bytes after it start."""
     attempts, at = _read_varint(data, at)
     wrong_box, at = _read_varint(data, at)
-    return CellState(wrong_box & 7, attempts, attempts - (wrong_box >> 3)), at
+    return CellProgress(wrong_box & 7, attempts, attempts - (wrong_box >> 3)), at
 
 
 def _varint(value: int) -> bytes:

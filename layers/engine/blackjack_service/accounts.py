@@ -110,9 +110,9 @@ class AccountService:
             "balance": money(balance),
             "stats": {
                 **{name: _number(total) for name, total in stats.totals().items()},
-                **_grades_view(*stats.by_kind.values()),
-                "by_kind": {str(kind): _grades_view(g) for kind, g in stats.by_kind.items()},
-                **_expert_view(stats.expert),
+                **_grades_json(*stats.by_kind.values()),
+                "by_kind": {str(kind): _grades_json(g) for kind, g in stats.by_kind.items()},
+                **_expert_json(stats.expert),
             },
         }
 
@@ -158,14 +158,14 @@ def _number(value: int | Decimal) -> int | float:
     return money(value) if isinstance(value, Decimal) else value
 
 
-def _expert_view(expert: ExpertGrades) -> dict[str, Any]:
+def _expert_json(expert: ExpertGrades) -> dict[str, Any]:
     return {
         **asdict(expert),
         "expert_ev_lost": money(expert.expert_ev_lost.quantize(CENT)),
     }
 
 
-def _grades_view(*grades: Grades) -> dict[str, Any]:
+def _grades_json(*grades: Grades) -> dict[str, Any]:
     """The trainer's figures of API.md over `grades`, summed: amounts (ev_lost) are rounded
     to cents only here."""
     sums = {name: sum(getattr(g, name) for g in grades) for name in GRADE_FIELDS}

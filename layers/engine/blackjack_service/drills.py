@@ -18,7 +18,7 @@ from typing import Any
 from blackjack import drills
 from blackjack.actions import Action
 from blackjack.cards import Card
-from blackjack.drills import Cell, CellState, Graded, Section
+from blackjack.drills import Cell, CellProgress, Graded, Section
 from blackjack.money import to_json
 from blackjack.rules import TABLES, Table
 
@@ -64,7 +64,7 @@ class DrillService:
             "cards": list(cards),
             "up_card": up_card,
             "legal_actions": [a.value for a in drills.legal_actions(table, cards, up_card)],
-            "cell": _cell_view(cell, schedule.state(cell)),
+            "cell": _cell_json(cell, schedule.progress_of(cell)),
         }
 
     def answer(
@@ -89,17 +89,19 @@ class DrillService:
                         raise IdempotencyKeyReused(
                             "this Idempotency-Key was sent with another body"
                         )
-                    return _answer_view(drills.grade(table, cards, up_card, action), first.cell)
+                    return _answer_json(drills.grade(table, cards, up_card, action), first.cell)
             graded = drills.grade(table, cards, up_card, action)  # InvalidHand, IllegalAction
             schedule = stored.schedule.answer(graded.cell, graded.right)
-            state = schedule.state(graded.cell)
+            progress = schedule.progress_of(graded.cell)
             keys = idempotency.kept(stored.keys, now)
             if key is not None:
-                keys = idempotency.adding(keys, DrillKey(key.key, key.body, int(now // 60), state))
+                keys = idempotency.adding(
+                    keys, DrillKey(key.key, key.body, int(now // 60), progress)
+                )
             written = Drills(version=(stored.version or 0) + 1, schedule=schedule, keys=keys)
             try:
                 self.store.put_drills(identity.key, table.id, written, stored.version)
-                return _answer_view(graded, state)
+                return _answer_json(graded, progress)
             except Conflict:
                 if attempt + 1 == _WRITE_ATTEMPTS:
                     raise
@@ -111,9 +113,9 @@ class DrillService:
         answered = list(self._drills(identity, table).schedule.progress(table.id))
         return {
             "table": table.id,
-            "attempts": sum(state.attempts for _, state in answered),
-            "correct": sum(state.correct for _, state in answered),
-            "cells": [_cell_view(cell, state) for cell, state in answered],
+            "attempts": sum(progress.attempts for _, progress in answered),
+            "correct": sum(progress.correct for _, progress in answered),
+            "cells": [_cell_json(cell, progress) for cell, progress in answered],
         }
 
     def _drills(self, identity: Identity, table: Table) -> Drills:
@@ -123,24 +125,24 @@ class DrillService:
         return stored or Drills(version=None)
 
 
-def _cell_view(cell: Cell, state: CellState) -> dict[str, Any]:
+def _cell_json(cell: Cell, progress: CellProgress) -> dict[str, Any]:
     return {
         "section": cell.section.value,
         "row": cell.row,
         "up": cell.up,
-        "box": state.box,
-        "attempts": state.attempts,
-        "correct": state.correct,
+        "box": progress.box,
+        "attempts": progress.attempts,
+        "correct": progress.correct,
     }
 
 
-def _answer_view(graded: Graded, state: CellState) -> dict[str, Any]:
+def _answer_json(graded: Graded, progress: CellProgress) -> dict[str, Any]:
     return {
         "action": graded.action.value,
         "best": graded.best.value,
         "loss": to_json(graded.loss),
         "ev": {action.value: value for action, value in graded.ev.items()},
-        "cell": _cell_view(graded.cell, state),
+        "cell": _cell_json(graded.cell, progress),
     }
 
 

@@ -11,7 +11,7 @@ from blackjack.actions import Action
 from blackjack.cards import RANKS, SUITS, TEN_RANKS, hand_value
 from blackjack.drills import (
     Cell,
-    CellState,
+    CellProgress,
     InvalidHand,
     Schedule,
     Section,
@@ -278,26 +278,26 @@ Z = cell(SOFT, "18", "9")
 
 
 def test_a_cell_never_answered_is_in_box_0() -> None:
-    assert Schedule().state(X) == CellState(box=0, attempts=0, correct=0)
+    assert Schedule().progress_of(X) == CellProgress(box=0, attempts=0, correct=0)
 
 
 def test_a_right_answer_moves_the_cell_up_one_box_to_at_most_4() -> None:
     schedule = Schedule()
     for box in (1, 2, 3, 4, 4, 4):
         schedule = schedule.answer(X, True)
-        assert schedule.state(X).box == box
-    assert schedule.state(X) == CellState(box=4, attempts=6, correct=6)
+        assert schedule.progress_of(X).box == box
+    assert schedule.progress_of(X) == CellProgress(box=4, attempts=6, correct=6)
     assert schedule.missed == () and schedule.last == X
 
 
 def test_a_wrong_answer_sends_the_cell_back_to_box_0_marked_until_answered_right() -> None:
     schedule = answered(Schedule(), (X, True), (X, True), (X, True), (X, False))
-    assert schedule.state(X) == CellState(box=0, attempts=4, correct=3)
+    assert schedule.progress_of(X) == CellProgress(box=0, attempts=4, correct=3)
     assert schedule.missed == (X,)
     schedule = schedule.answer(X, False)
-    assert schedule.missed == (X,) and schedule.state(X) == CellState(0, 5, 3)
+    assert schedule.missed == (X,) and schedule.progress_of(X) == CellProgress(0, 5, 3)
     schedule = schedule.answer(X, True)
-    assert schedule.missed == () and schedule.state(X) == CellState(1, 6, 4)
+    assert schedule.missed == () and schedule.progress_of(X) == CellProgress(1, 6, 4)
 
 
 def test_the_first_drill_is_any_cell_at_random() -> None:
@@ -307,7 +307,7 @@ def test_the_first_drill_is_any_cell_at_random() -> None:
 
 def test_the_next_drill_is_never_the_cell_answered_last() -> None:
     # X is alone in the lowest box, and marked wrong: still not drawn right after.
-    everything = {each: CellState(box=2, attempts=2, correct=2) for each in cells("european")}
+    everything = {each: CellProgress(box=2, attempts=2, correct=2) for each in cells("european")}
     schedule = Schedule(everything).answer(X, False)
     for seed in range(30):
         assert schedule.draw(cells("european"), random.Random(seed)) != X
@@ -317,11 +317,13 @@ def test_the_next_drill_is_never_the_cell_answered_last() -> None:
 
 def test_the_next_drill_is_of_the_lowest_box_that_has_any_within_the_section() -> None:
     hard = section_cells("casino", HARD)
-    boxes = {each: CellState(box=1 + i % 3, attempts=5, correct=5) for i, each in enumerate(hard)}
+    boxes = {
+        each: CellProgress(box=1 + i % 3, attempts=5, correct=5) for i, each in enumerate(hard)
+    }
     schedule = Schedule(boxes)  # every soft and pair cell never answered: box 0
     for seed in range(40):
         drawn = schedule.draw(hard, random.Random(seed))
-        assert drawn in hard and schedule.state(drawn).box == 1
+        assert drawn in hard and schedule.progress_of(drawn).box == 1
     assert schedule.draw(cells("casino"), random.Random(0)) not in hard
 
 
@@ -388,7 +390,7 @@ def test_a_packed_schedule_unpacks_to_itself() -> None:
         if rng.random() < 0.05:
             assert Schedule.unpacked("casino", schedule.packed("casino")) == schedule
     assert Schedule.unpacked("casino", schedule.packed("casino")) == schedule
-    huge = Schedule({X: CellState(4, 10**9, 10**9 - 123456)}, (), X)
+    huge = Schedule({X: CellProgress(4, 10**9, 10**9 - 123456)}, (), X)
     assert Schedule.unpacked("casino", huge.packed("casino")) == huge
 
 
