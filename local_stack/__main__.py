@@ -18,6 +18,7 @@ import warnings
 from pathlib import Path
 from types import FrameType
 
+from local_stack import document
 from local_stack.dynamodb_local import DynamoDBLocalError, signal_on_parent_death
 from local_stack.server import start_server, stop_server
 from local_stack.stack import LocalStack
@@ -77,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         stack = LocalStack(
             args.template, args.data_dir, parameters=parameters, concurrency=args.concurrency
         )
+        if args.template.resolve() == document.TEMPLATE:
+            document.write()  # this project's layer serves it
         stack.start()
     except (TemplateError, DynamoDBLocalError) as exc:
         print(f"local_stack: {exc}", file=sys.stderr)

@@ -47,7 +47,7 @@ def test_the_built_layer_serves_the_same_document(tmp_path: Path) -> None:
     for package in ("blackjack", "blackjack_service"):
         shutil.copytree(LAYER / package, layer / package, ignore=shutil.ignore_patterns("__pyc*"))
     built = _python(ROOT, LAYER, "-m", "local_stack.openapi")  # `make build`'s step
-    (layer / "blackjack_service" / "openapi.json").write_text(built)
+    (layer / "openapi.json").write_text(built)  # at the layer's root, as the build ships it
     # The layer alone, as in Lambda: no checkout on sys.path.
     served = _python(tmp_path, layer, "-c", _SERVED_BY_THE_LAYER_ALONE)
     assert json.loads(served) == openapi_document()

@@ -6,8 +6,9 @@ the summary, the answer's model and status, the errors the route itself answers 
 the links from its answer to the next requests (a bet's round to its actions, hint, round
 and shoe) that a client, or a stateful fuzzer, follows. What holds on every route is added
 where the document is put together from all the functions' resolvers (`local_stack.openapi`,
-with the template's authorizers): the layer's build writes it beside this module, as
-`openapi.json`; from a checkout (tests, the local stack) it is put together when first asked.
+with the template's authorizers), which writes it at the layer's root as `openapi.json`: in
+a checkout `make build`, `make run` and the tests write it there, and the built layer ships
+it. The layer only reads it.
 """
 
 import functools
@@ -21,7 +22,8 @@ from pydantic import BaseModel
 from . import responses
 from .problems import PROBLEM_JSON
 
-DOCUMENT_FILE = Path(__file__).with_name("openapi.json")
+# The layer's root: the built layer's python/ folder, or layers/engine in a checkout.
+DOCUMENT_FILE = Path(__file__).parents[1] / "openapi.json"
 # What every answer carries (API.md): no cache keeps it; a round's or a seat's version as
 # its ETag.
 NO_STORE = {"Cache-Control": {"required": True, "schema": {"type": "string", "enum": ["no-store"]}}}
@@ -81,9 +83,5 @@ ROUND_LINKS = {
 
 @functools.cache
 def openapi_document() -> dict[str, Any]:
-    if DOCUMENT_FILE.is_file():
-        document: dict[str, Any] = json.loads(DOCUMENT_FILE.read_text())
-        return document
-    from local_stack.openapi import generate  # only a checkout has it (see above)
-
-    return generate()
+    document: dict[str, Any] = json.loads(DOCUMENT_FILE.read_text())
+    return document
