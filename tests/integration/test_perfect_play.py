@@ -42,7 +42,7 @@ def test_the_expert_hint_values_every_action_and_counts_the_cards_seen(alice: Pl
     problem(alice.get("/v1/tables/casino/round/hint?level=genius"), 422, "validation_error")
 
 
-def test_the_table_view_counts_its_shoe_and_decisions_are_graded_twice(alice: Player) -> None:
+def test_the_seat_counts_its_shoe_and_decisions_are_graded_twice(alice: Player) -> None:
     _in_play(alice, "casino")
     seat = alice.get("/v1/tables/casino").body
     assert set(seat["shoe"]["count"]) == COUNT_FIELDS

@@ -107,8 +107,8 @@ def test_balance_spent_meanwhile_is_insufficient_funds(
     assert sorted(map(str, all_items())) == snapshots[0]
 
 
-def test_concurrent_first_views(alice: Player) -> None:
-    """Two first views of a table: the one whose write loses shows the winner's seat and
+def test_two_first_looks_at_a_table(alice: Player) -> None:
+    """Two first looks at a table: the one whose write loses shows the winner's seat and
     writes nothing."""
     winner: list[str] = []
 

@@ -1,5 +1,5 @@
 """The public cards of a shoe (RULES.md, "Public cards"), what is still unseen, and the
-Hi-Lo count over them (API.md, the count in a hint and in the table view's `shoe`).
+Hi-Lo count over them (API.md, the count in a hint and in a seat's `shoe`).
 
 A shoe's public cards at a moment are all it has dealt less the face-down cards of the
 round in play: a settled round has turned its hole card, and a shoe that shuffles every
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import Card, points
 from .shoe import Shoe
 
-if TYPE_CHECKING:  # a count (the table view) needs no analysis: it loads on first use
+if TYPE_CHECKING:  # a count (a seat's) needs no analysis: it loads on first use
     from .strategy.dealer import Comp
 
 SYSTEM = "hi_lo"
