@@ -25,6 +25,9 @@ IMPORT_RUNS = 9
 # puts the round's history item too.
 TARGET_CALLS = {"hit": 3, "stand": 3, "bet": 3}
 IMPORT_TARGET_RATIO = 1.5
+# GET /v1/health's function and the sample event `sam local invoke` would send it
+HEALTH_MODULE = "meta"
+HEALTH_EVENT = ROOT / "events" / "meta_health.json"
 
 _IMPORT_PROBE = """
 import sys, time
@@ -139,20 +142,20 @@ def measure_requests(samples: int = 12) -> dict[str, tuple[list[int], list[float
             timed("login", accounts.login, SessionRequest(login=login, password="password1"))
             timed("me", accounts.me, identity)
             for first_action in ("hit", "stand", "double", "hint"):
-                timed("table view", game.table_view, identity, "european")
+                timed("table view", game.seat, identity, "european")
                 outcome = timed("bet", game.start_round, identity, "european", a_bet)
-                while outcome.view["status"] == "settled":  # a natural: bet again
+                while outcome.round["status"] == "settled":  # a natural: bet again
                     outcome = timed("bet", game.start_round, identity, "european", a_bet)
                 if first_action == "hint":
                     timed("hint", game.hint, identity, "european", "hard")
                 action = first_action
-                if action not in outcome.view["legal_actions"]:
+                if action not in outcome.round["legal_actions"]:
                     action = "stand"
-                view = timed(action, game.act, identity, "european", _action(action), None).view
-                while view["status"] != "settled":
-                    view = timed(
+                round_ = timed(action, game.act, identity, "european", _action(action), None).round
+                while round_["status"] != "settled":
+                    round_ = timed(
                         "stand", game.act, identity, "european", _action("stand"), None
-                    ).view
+                    ).round
             timed("history", game.history, identity, None, 20, None)
     return dict(figures)
 
@@ -180,9 +183,9 @@ def _run(code: str) -> float:
 
 def _code_dirs() -> dict[str, Path]:
     """Each function's module and its folder, in template.yaml's order."""
-    from tests.integration.harness import CODE_DIRS
+    from local_stack.template import Template
 
-    return CODE_DIRS
+    return Template.from_file(ROOT / "template.yaml").handler_modules()
 
 
 def measure_imports(runs: int = IMPORT_RUNS) -> dict[str, list[float]]:
@@ -198,12 +201,8 @@ def measure_imports(runs: int = IMPORT_RUNS) -> dict[str, list[float]]:
 
 def measure_first_request(runs: int = 3) -> list[float]:
     """Import plus the first request (GET /v1/health), which pays what imports defer."""
-    from tests.integration.harness import EVENTS, ROUTES
-
-    health = next(r for r in ROUTES if (r.method, r.resource) == ("GET", "/v1/health"))
-    paths = [str(_code_dirs()[health.module]), str(LAYER)]
-    event = str(EVENTS / f"{health.sample}.json")
-    probe = _FIRST_REQUEST_PROBE.format(paths=paths, event=event, module=health.module)
+    paths = [str(_code_dirs()[HEALTH_MODULE]), str(LAYER)]
+    probe = _FIRST_REQUEST_PROBE.format(paths=paths, event=str(HEALTH_EVENT), module=HEALTH_MODULE)
     return [_run(probe) for _ in range(runs)]
 
 

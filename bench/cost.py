@@ -2,20 +2,20 @@
 
 The bench plays whole rounds at every table, each table's by a player of its own (the
 table minimum on one box, the `medium` player's decisions), through the real function
-handlers, as API Gateway events sent the way the web client sends them
-(tests/integration/harness.Gateway; every POST with an `Idempotency-Key`), against
-DynamoDB Local, Amazon's own engine (node_modules, `npm ci`). The table is created from
-template.yaml by the local stack's own code (local_stack.store), and the token secret is
-the local stack's too. Before any function loads, the process gets the environment
-template.yaml's Globals give every function, pointed at those two
-(AWS_ENDPOINT_URL_DYNAMODB and AWS_ENDPOINT_URL_SECRETS_MANAGER, dummy credentials;
-Powertools' logs, traces and metrics off), so the service builds its own boto3 client as
-on Lambda. That is why the rounds run in a fresh interpreter (`python -m bench.cost
---play FILE`): in `make bench`, earlier modules have already loaded the service and
-Powertools' secret provider against moto. DynamoDB Local's dbPath is a temporary folder
-on tmpfs (/dev/shm) where there is one: its SQLite files on a disk add some 20 ms to
-each write. Three warm-up rounds a table, not counted, start the JVM's compiled code and
-Python's caches.
+handlers, behind the local stack's API Gateway run in this process
+(local_stack.in_process, unthrottled), sent the way the web client sends them (every
+POST with an `Idempotency-Key`), against DynamoDB Local, Amazon's own engine
+(node_modules, `npm ci`). The table is created from template.yaml by the local stack's
+own code (local_stack.store), and the token secret is the local stack's too. Before any
+function loads, the process gets the environment template.yaml's Globals give every
+function, pointed at those two (AWS_ENDPOINT_URL_DYNAMODB and
+AWS_ENDPOINT_URL_SECRETS_MANAGER, dummy credentials; Powertools' logs, traces and
+metrics off), so the service builds its own boto3 client as on Lambda. That is why the
+rounds run in a fresh interpreter (`python -m bench.cost --play FILE`): in `make bench`,
+earlier modules have already loaded the service and Powertools' secret provider against
+moto. DynamoDB Local's dbPath is a temporary folder on tmpfs (/dev/shm) where there is
+one: its SQLite files on a disk add some 20 ms to each write. Three warm-up rounds a
+table, not counted, start the JVM's compiled code and Python's caches.
 
 Per request (a bet or an action) it records:
 
@@ -256,13 +256,13 @@ def _function_environment(template: Any, store: Any) -> dict[str, str]:
     return {**store.environment(), **environment, **QUIET}
 
 
-def _rounds(rounds_per_table: int) -> list[Request]:
+def _rounds(template: Any, rounds_per_table: int) -> list[Request]:
     from blackjack.rules import TABLES
     from blackjack_service import factories
-    from tests.integration.harness import Gateway
+    from local_stack.in_process import InProcessApi
 
     factories.reset()
-    gateway = Gateway()
+    gateway = InProcessApi(template, throttling=False)
     meter = CapacityMeter(factories.store().client)
     handler_seconds: list[float] = []
     rounds: Any = gateway.modules["rounds"]
@@ -337,7 +337,7 @@ def _play(out: Path) -> None:
         store.start()
         try:
             os.environ.update(_function_environment(template, store))
-            requests = _rounds(ROUNDS_PER_TABLE)
+            requests = _rounds(template, ROUNDS_PER_TABLE)
         finally:
             store.stop()
     out.write_text(json.dumps([asdict(request) for request in requests]))

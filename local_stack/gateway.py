@@ -14,7 +14,9 @@ import traceback
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol
+
+from typing_extensions import TypeVar
 
 from local_stack.events import (
     ApiContext,
@@ -73,23 +75,41 @@ HTTP_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")  # w
 # -- routes -------------------------------------------------------------------------
 
 
+class Function(Protocol):
+    """What the gateways know of a function: its names (an Api's Auth names its authorizer
+    by ARN); the gateway's invoker is what runs it."""
+
+    @property
+    def logical_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def arn(self) -> str: ...
+
+
+# The functions a gateway sends to: the local stack's (the default, so that `Route` alone
+# is the stack's), or the in-process API's (local_stack.in_process), modules of this
+# process. A default needs typing_extensions' TypeVar on Python 3.11.
+F = TypeVar("F", bound=Function, default=LambdaFunction)
+
+
 @dataclass
-class Authorizer:
+class Authorizer(Generic[F]):
     """A Lambda TOKEN authorizer, as declared under the Api's Auth.Authorizers."""
 
     name: str
-    function: LambdaFunction
+    function: F
     identity_header: str = "Authorization"
     validation_expression: re.Pattern[str] | None = None
     ttl_s: int = 0
 
 
 @dataclass
-class Route:
+class Route(Generic[F]):
     resource: str  # the template's Path, with {param} and {proxy+}
     method: str  # upper case, or ANY
-    function: LambdaFunction
-    authorizer: Authorizer | None = None
+    function: F
+    authorizer: Authorizer[F] | None = None
 
     @property
     def segments(self) -> list[str]:
@@ -130,9 +150,9 @@ def match_resource(
     return tuple(rank), params
 
 
-class RouteTable:
-    def __init__(self, routes: list[Route]) -> None:
-        self.by_resource: dict[str, dict[str, Route]] = {}
+class RouteTable(Generic[F]):
+    def __init__(self, routes: list[Route[F]]) -> None:
+        self.by_resource: dict[str, dict[str, Route[F]]] = {}
         for route in routes:
             self.by_resource.setdefault(route.resource, {})[route.method] = route
 
@@ -146,7 +166,7 @@ class RouteTable:
                 best = (found[0], resource, found[1])
         return None if best is None else (best[1], best[2])
 
-    def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
+    def match(self, method: str, path: str) -> tuple[Route[F], dict[str, str]] | None:
         """The route for a request, or None (API Gateway: missing authentication token).
 
         Like API Gateway, the resource is chosen by path first, then its method. Methods are
@@ -459,20 +479,21 @@ def _context_value(value: Any) -> str:
 
 # -- the gateway --------------------------------------------------------------------
 
-Invoker = Callable[[LambdaFunction, dict[str, Any], str], Any]
+# (function, event, request id) -> the function's result
+Invoker = Callable[[F, dict[str, Any], str], Any]
 
 
-class Gateway:
+class Gateway(Generic[F]):
     """One REST API: a request in, the HTTP response API Gateway would give out."""
 
     def __init__(
         self,
         *,
         api: ApiContext,
-        routes: list[Route],
+        routes: list[Route[F]],
         responses: dict[str, GatewayResponse],
         throttle: Throttle,
-        invoke: Invoker,
+        invoke: Invoker[F],
         binary_media_types: list[str] | None = None,
         cors: Cors | None = None,
     ) -> None:
@@ -563,7 +584,7 @@ class Gateway:
                 return True
         return False
 
-    def _authorize(self, authorizer: Authorizer, request: HttpRequest) -> dict[str, Any]:
+    def _authorize(self, authorizer: Authorizer[F], request: HttpRequest) -> dict[str, Any]:
         """Run the TOKEN authorizer as API Gateway does; the requestContext.authorizer."""
         token = request.header(authorizer.identity_header)
         if not token:
@@ -611,7 +632,7 @@ class Gateway:
             **{str(k): _context_value(v) for k, v in context.items()},
         }
 
-    def _cached(self, authorizer: Authorizer, token: str) -> dict[str, Any] | None:
+    def _cached(self, authorizer: Authorizer[F], token: str) -> dict[str, Any] | None:
         if authorizer.ttl_s <= 0:
             return None
         with self._auth_lock:

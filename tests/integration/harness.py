@@ -1,21 +1,18 @@
-"""An in-process API Gateway for the tests: routes a request to the function the template
-maps it to, runs the TOKEN authorizer function on protected routes, and builds the proxy
-event from the samples in `events/` (as API Gateway would fill them in)."""
+"""The API as template.yaml describes it, for the in-process tests: the local stack's
+gateway (local_stack.in_process) in front of the function handlers imported into this
+process, where moto's `mock_aws` answers their AWS calls; and the sample events of
+`events/` the tests send the handlers themselves."""
 
 from __future__ import annotations
 
-import copy
-import importlib
 import json
-import re
-import sys
 import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NamedTuple
-from urllib.parse import parse_qsl, urlsplit
 
+from local_stack import in_process
+from local_stack.in_process import InProcessApi
+from local_stack.in_process import Reply as Reply  # what Gateway.request answers
 from local_stack.template import Template
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +22,9 @@ CODE_DIRS = TEMPLATE.handler_modules()  # each function's module and its folder
 MODULES = sorted(CODE_DIRS)
 
 
-class Route(NamedTuple):
+class SampledRoute(NamedTuple):
+    """A route of the template and the sample event of it the tests send."""
+
     method: str
     resource: str
     module: str  # the function's
@@ -43,7 +42,7 @@ def _samples() -> dict[tuple[str, str], str]:
     }
 
 
-def _routes() -> list[Route]:
+def _routes() -> list[SampledRoute]:
     samples = _samples()
     routes = []
     for route in TEMPLATE.api_routes():
@@ -51,7 +50,7 @@ def _routes() -> list[Route]:
         sample = samples.get((route.method, route.path))
         assert sample, f"events/ has no sample event of {route.method} {route.path}"
         routes.append(
-            Route(
+            SampledRoute(
                 route.method,
                 route.path,
                 handler.partition(".")[0],
@@ -65,141 +64,20 @@ def _routes() -> list[Route]:
 ROUTES = _routes()  # template.yaml's
 
 
-def load_function(name: str) -> ModuleType:
-    """Import the function's module as Lambda would (its CodeUri on sys.path)."""
-    code_dir = str(CODE_DIRS[name])
-    if code_dir not in sys.path:
-        sys.path.insert(0, code_dir)
-    return importlib.import_module(name)
-
-
 def sample(name: str) -> dict[str, Any]:
     return dict(json.loads((EVENTS / f"{name}.json").read_text()))
 
 
-class LambdaContext:
-    function_name = "blackjack-test"
-    function_version = "$LATEST"
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:blackjack-test"
-    memory_limit_in_mb = 256
-    log_group_name = "/aws/lambda/blackjack-test"
-    log_stream_name = "test"
+class LambdaContext(in_process.LambdaContext):
+    """The context of a handler a test calls itself (conftest's AWS_LAMBDA_FUNCTION_NAME)."""
 
     def __init__(self) -> None:
-        self.aws_request_id = str(uuid.uuid4())
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 30_000
+        arn = "arn:aws:lambda:us-east-1:123456789012:function:blackjack-test"
+        super().__init__("blackjack-test", arn, str(uuid.uuid4()))
 
 
-@dataclass
-class Reply:
-    status: int
-    headers: dict[str, str]
-    text: str
-    event: dict[str, Any] | None = None
+class Gateway(InProcessApi):
+    """template.yaml's API, unthrottled: the tests send bursts MethodSettings would cut."""
 
-    @property
-    def body(self) -> Any:
-        return json.loads(self.text) if self.text else None
-
-    def header(self, name: str) -> str | None:
-        for key, value in self.headers.items():
-            if key.lower() == name.lower():
-                return value
-        return None
-
-
-def _pattern(resource: str) -> re.Pattern[str]:
-    return re.compile("^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", resource) + "$")
-
-
-def _route(method: str, path: str) -> tuple[Route, re.Match[str]] | None:
-    for route in ROUTES:
-        match = _pattern(route[1]).match(path)
-        if match and route[0] == method:
-            return route, match
-    return None
-
-
-@dataclass
-class Gateway:
-    modules: dict[str, ModuleType] = field(default_factory=dict)
-    calls: list[tuple[str, str]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.modules = {name: load_function(name) for name in MODULES}
-
-    def gateway_problem(self, status: int, code: str, detail: str) -> Reply:
-        body = {
-            "type": "about:blank",
-            "title": code,
-            "status": status,
-            "detail": detail,
-            "code": code,
-        }
-        return Reply(status, {"Content-Type": "application/problem+json"}, json.dumps(body))
-
-    def authorize(
-        self, authorization: str | None, method: str, resource: str
-    ) -> dict[str, Any] | None:
-        event = sample("authorizer_token")
-        event["authorizationToken"] = authorization
-        event["methodArn"] = (
-            f"arn:aws:execute-api:us-east-1:123456789012:abc123/Prod/{method}{resource}"
-        )
-        if authorization is None:
-            return None  # API Gateway refuses without calling the authorizer
-        try:
-            policy = self.modules["authorizer"].handler(event, LambdaContext())
-        except Exception as error:  # the authorizer's one way to say no
-            assert str(error) == "Unauthorized"
-            return None
-        statement = policy["policyDocument"]["Statement"][0]
-        assert statement["Effect"] == "Allow"
-        assert statement["Resource"] == "arn:aws:execute-api:us-east-1:123456789012:abc123/Prod/*/*"
-        return {"principalId": policy["principalId"], **policy["context"], "integrationLatency": 3}
-
-    def request(
-        self,
-        method: str,
-        url: str,
-        body: Any = None,
-        *,
-        token: str | None = None,
-        headers: dict[str, str] | None = None,
-        raw: str | None = None,
-    ) -> Reply:
-        parts = urlsplit(url)
-        found = _route(method, parts.path)
-        if found is None:
-            return self.gateway_problem(404, "not_found", "no such route")
-        (_, resource, module, sample_name, public), match = found
-        event = copy.deepcopy(sample(sample_name))
-        event["path"] = parts.path
-        event["pathParameters"] = match.groupdict() or None
-        query = dict(parse_qsl(parts.query, keep_blank_values=True))
-        event["queryStringParameters"] = query or None
-        event["multiValueQueryStringParameters"] = {k: [v] for k, v in query.items()} or None
-        all_headers = {"Accept": "application/json"}
-        if raw is not None or body is not None:
-            all_headers["Content-Type"] = "application/json"
-        if token is not None:
-            all_headers["Authorization"] = f"Bearer {token}"
-        all_headers.update(headers or {})
-        event["headers"] = all_headers
-        event["multiValueHeaders"] = {k: [v] for k, v in all_headers.items()}
-        event["body"] = raw if raw is not None else (None if body is None else json.dumps(body))
-        event["requestContext"]["requestId"] = str(uuid.uuid4())
-        event["requestContext"].pop("authorizer", None)
-        if not public:
-            authorizer = self.authorize(all_headers.get("Authorization"), method, resource)
-            if authorizer is None:
-                return self.gateway_problem(401, "unauthorized", "no valid token")
-            event["requestContext"]["authorizer"] = authorizer
-        self.calls.append((method, resource))
-        response = self.modules[module].handler(copy.deepcopy(event), LambdaContext())
-        headers_out = dict(response.get("headers") or {})
-        for key, values in (response.get("multiValueHeaders") or {}).items():
-            headers_out.setdefault(key, ",".join(values))
-        return Reply(response["statusCode"], headers_out, response.get("body") or "", event)
+    def __init__(self) -> None:
+        super().__init__(TEMPLATE, throttling=False)

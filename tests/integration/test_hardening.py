@@ -134,6 +134,7 @@ def test_a_bet_at_a_table_never_viewed_is_409_and_changes_nothing(alice: Player)
         ("GET", "/v1/rounds", None),
         ("GET", "/v1/health", None),
         ("POST", "/v1/tables/casino/rounds", {"bets": []}),
+        ("GET", "/v1/nowhere", None),  # API Gateway's own answer (GatewayResponses)
     ],
 )
 def test_every_api_response_is_no_store(

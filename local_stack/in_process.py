@@ -1,0 +1,160 @@
+"""The template's APIs with their functions run in this very process, for the tests and
+benchmarks against moto or DynamoDB Local.
+
+The gateways are the local stack's own (local_stack.apis): routes, the TOKEN authorizer
+and its cache, the template's gateway responses, the proxy events. Only the functions
+differ: each handler module is imported once into this process (its CodeUri on sys.path;
+the layers' code must be on sys.path already) and called in the caller's thread, because
+moto's `mock_aws` patches this process's botocore and tests patch the service's objects
+(clocks, seeds) in place. The local stack gives each function execution environments of
+its own instead.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import urlsplit
+
+from local_stack.apis import gateway_for, gateways
+from local_stack.events import HttpRequest, HttpResponse
+from local_stack.template import ACCOUNT_ID, REGION, Template
+
+
+@dataclass(frozen=True)
+class InProcessFunction:
+    """A function of the template, named by its logical id, its handler in this process."""
+
+    logical_id: str
+    module: ModuleType
+    attribute: str  # the handler's name in its module
+
+    @property
+    def name(self) -> str:
+        return self.logical_id
+
+    @property
+    def arn(self) -> str:
+        return f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:{self.name}"
+
+
+class LambdaContext:
+    """The context object Lambda's Python runtime passes a handler. Its memory and time
+    limits are figures only: nothing in process enforces them."""
+
+    function_version = "$LATEST"
+    memory_limit_in_mb = 256
+
+    def __init__(self, name: str, arn: str, request_id: str) -> None:
+        self.function_name = name
+        self.invoked_function_arn = arn
+        self.aws_request_id = request_id
+        self.log_group_name = f"/aws/lambda/{name}"
+        self.log_stream_name = "in-process"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 30_000
+
+
+@dataclass
+class Reply:
+    """An HTTP answer as a client reads it, with the proxy event the function got (None
+    when API Gateway answered itself)."""
+
+    status: int
+    headers: dict[str, str]  # a header sent more than once: its values joined by commas
+    text: str
+    event: dict[str, Any] | None = None
+
+    @property
+    def body(self) -> Any:
+        return json.loads(self.text) if self.text else None
+
+    def header(self, name: str) -> str | None:
+        for key, value in self.headers.items():
+            if key.lower() == name.lower():
+                return value
+        return None
+
+
+class InProcessApi:
+    """The template's APIs in front of its functions, all in this process."""
+
+    def __init__(self, template: Template, *, throttling: bool) -> None:
+        """throttling=False ignores MethodSettings' limits, as the local stack can."""
+        self._events: dict[str, dict[str, Any]] = {}  # the proxy events, by request id
+        functions = {
+            logical_id: _in_process_function(template, logical_id)
+            for logical_id in template.of_type("AWS::Serverless::Function")
+        }
+        self.modules = {f.module.__name__: f.module for f in functions.values()}
+        self.gateways = gateways(template, functions, self._invoke, throttling=throttling)
+
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        """API Gateway's answer: a route's, or its own for a path no route has."""
+        gateway = gateway_for(self.gateways, request) or self.gateways[0]
+        return gateway.handle(request)
+
+    def request(
+        self,
+        method: str,
+        url: str,
+        body: Any = None,
+        *,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+        raw: str | None = None,
+    ) -> Reply:
+        """A request as the web client sends it: `body` as JSON (or `raw`, sent as it is),
+        `token` as a bearer token, `headers` over those."""
+        sent = {"Accept": "application/json"}
+        if raw is not None or body is not None:
+            sent["Content-Type"] = "application/json"
+        if token is not None:
+            sent["Authorization"] = f"Bearer {token}"
+        sent.update(headers or {})
+        text = raw if raw is not None else (None if body is None else json.dumps(body))
+        parts = urlsplit(url)
+        request = HttpRequest(
+            method=method,
+            raw_path=parts.path,
+            query=parts.query,
+            headers=list(sent.items()),
+            body=(text or "").encode(),
+            request_id=str(uuid.uuid4()),
+        )
+        response = self.handle(request)
+        received: dict[str, str] = {}
+        for key, value in response.headers:
+            received[key] = f"{received[key]},{value}" if key in received else value
+        event = self._events.pop(request.request_id, None)
+        return Reply(response.status, received, response.body.decode(), event)
+
+    def _invoke(self, function: InProcessFunction, event: dict[str, Any], request_id: str) -> Any:
+        if "httpMethod" in event:  # a proxy event (the authorizer's TOKEN event has none)
+            self._events[request_id] = copy.deepcopy(event)
+        # looked up at each call: a benchmark times the handler by wrapping it
+        handler = getattr(function.module, function.attribute)
+        return handler(event, LambdaContext(function.name, function.arn, request_id))
+
+
+def _in_process_function(template: Template, logical_id: str) -> InProcessFunction:
+    code_dir, handler = template.function_code(logical_id)
+    module, _, attribute = handler.rpartition(".")
+    return InProcessFunction(logical_id, _import_handler_module(code_dir, module), attribute)
+
+
+def _import_handler_module(code_dir: Path, name: str) -> ModuleType:
+    """A function's module, imported as Lambda's runtime imports it: its CodeUri on
+    sys.path. In one process the functions share sys.modules, so their handler modules
+    must be named apart (the template's are)."""
+    if str(code_dir) not in sys.path:
+        sys.path.insert(0, str(code_dir))
+    return importlib.import_module(name)
