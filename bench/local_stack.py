@@ -6,7 +6,10 @@ DynamoDB Local), driven by keep-alive clients in this process:
 - another player's whole-round p50 while 8 clients flood failed logins for one login;
 - one client's whole-round p50 after 10,000 rounds in the DATA_DIR against a fresh one;
   the 10,000 are copies of real rounds (a player's every item, under other logins)
-  written straight into DynamoDB Local; the measured requests are real.
+  written straight into DynamoDB Local; the measured requests are real;
+- per function, the INIT time (a cold start's handler import) of the execution
+  environments started meanwhile, median and max, read from the stack's log: its REPORT
+  lines, as Lambda writes them, carry `Init Duration` on an environment's first.
 
 Targets: 16 clients >= 150 req/s, p99 < 150 ms, 0 errors; the flooded-out player's p50
 < 30 ms; after 10,000 rounds within 1.5x of fresh. API Gateway's MethodSettings limits
@@ -20,6 +23,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import select
 import statistics
 import subprocess
@@ -32,7 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from local_stack.dynamodb_local import free_port
 from local_stack.store import LocalData
@@ -51,6 +55,8 @@ UNLIMITED = ("ThrottlingRateLimit=100000", "ThrottlingBurstLimit=100000")
 # of 10 they would measure throttling; the cap is raised to the clients' number.
 CONCURRENCY = str(max(CLIENTS))
 TIMEOUT_S = 30
+# The stack's log line for an environment's first invocation (runtime.py).
+INIT_REPORT = re.compile(r" (\w+) REPORT RequestId: .*\tInit Duration: ([\d.]+) ms")
 
 
 class Connection:
@@ -139,8 +145,9 @@ def _total(view: dict[str, Any]) -> int:
 
 
 @contextmanager
-def running_stack(data_dir: Path) -> Iterator[int]:
-    """`python -m local_stack` on a free port; yields the port; Ctrl-C at the end."""
+def running_stack(data_dir: Path, log: IO[str] | None = None) -> Iterator[int]:
+    """`python -m local_stack` on a free port, its log (stderr) to `log`; yields the
+    port; Ctrl-C at the end."""
     port = free_port()
     command = [sys.executable, "-m", "local_stack", "--port", str(port)]
     command += ["--data-dir", str(data_dir)]
@@ -148,7 +155,11 @@ def running_stack(data_dir: Path) -> Iterator[int]:
         command += ["--parameter", parameter]
     command += ["--concurrency", CONCURRENCY]
     process = subprocess.Popen(
-        command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        command,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL if log is None else log,
+        text=True,
     )
     try:
         assert process.stdout is not None
@@ -297,22 +308,42 @@ def _line(label: str, figures: dict[str, Any]) -> str:
     )
 
 
+def measure_clients(port: int) -> None:
+    """Whole rounds by 1, 4 and 16 clients, then a player during a flood of logins."""
+    for clients in CLIENTS:
+        figures = whole_rounds(port, clients)
+        print(_line(f"local_stack: whole rounds, {clients:2d} clients", figures), flush=True)
+    print("  (target at 16 clients: >= 150 req/s, p99 < 150 ms, 0 errors)")
+    figures = flooded(port)
+    print(
+        _line(f"local_stack: a player while {FLOODERS} clients flood one login", figures)
+        + f"; flood: {figures['flood_requests']} answers {figures['flood_statuses']}"
+        + " (target: p50 < 30 ms)",
+        flush=True,
+    )
+
+
+def init_durations(log: str) -> dict[str, list[float]]:
+    """The INIT milliseconds of each function's environments, from the stack's log."""
+    durations: dict[str, list[float]] = {}
+    for function, milliseconds in INIT_REPORT.findall(log):
+        durations.setdefault(function, []).append(float(milliseconds))
+    return durations
+
+
 def main() -> None:
     with (
         tempfile.TemporaryDirectory(prefix="bench-local-stack-") as folder,
-        running_stack(Path(folder)) as port,
+        (Path(folder) / "stack.log").open("w+", encoding="utf-8") as log,
     ):
-        for clients in CLIENTS:
-            figures = whole_rounds(port, clients)
-            print(_line(f"local_stack: whole rounds, {clients:2d} clients", figures), flush=True)
-        print("  (target at 16 clients: >= 150 req/s, p99 < 150 ms, 0 errors)")
-        figures = flooded(port)
-        print(
-            _line(f"local_stack: a player while {FLOODERS} clients flood one login", figures)
-            + f"; flood: {figures['flood_requests']} answers {figures['flood_statuses']}"
-            + " (target: p50 < 30 ms)",
-            flush=True,
-        )
+        with running_stack(Path(folder) / "data", log) as port:
+            measure_clients(port)
+        log.seek(0)
+        for function, durations in sorted(init_durations(log.read()).items()):
+            print(
+                f"local_stack: INIT {function}: median {statistics.median(durations):.0f} ms, "
+                f"max {max(durations):.0f} ms ({len(durations)} environments)"
+            )
     many = after_many_rounds()
     ratio = many["used"]["round_p50_ms"] / many["fresh"]["round_p50_ms"]
     print(_line("local_stack: one client, fresh DATA_DIR", many["fresh"]))

@@ -1,13 +1,15 @@
 """The blackjack service on one machine, without Docker or AWS: `python -m local_stack`.
 
-It reads the SAM template, runs every `AWS::Serverless::Function` in this process,
-side by side in pools of execution environments, behind an API Gateway look-alike
+It reads the SAM template, runs every `AWS::Serverless::Function` side by side in pools
+of execution environments, each a worker process, behind an API Gateway look-alike
 (routes, the Lambda TOKEN authorizer, gateway responses, throttling), keeps DynamoDB in
 DynamoDB Local (a child JVM) and the secrets under DATA_DIR, and serves web/ at `/`.
 Modules: template (loading, intrinsics), store (tables, secrets, DATA_DIR),
 dynamodb_local (the JVM, restarted when it dies), netns (its network namespace),
 forwarder (its one door, for signed requests), sigv4 (the stack's credentials and their
-check), secrets (Secrets Manager), runtime (functions), events
-(Lambda messages), gateway (API Gateway), stack (the template's wiring), server (HTTP),
+check), secrets (Secrets Manager), runtime (functions), worker (an execution environment's
+process), events (Lambda messages), gateway (API Gateway), apis (the template's APIs),
+in_process (those APIs in front of handlers in the caller's process), document (the
+OpenAPI document the layer serves), stack (the template's wiring), server (HTTP),
 __main__ (the command).
 """

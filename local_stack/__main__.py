@@ -1,7 +1,7 @@
 """`python -m local_stack`: the API and the web client on http://127.0.0.1:3000;
 `python -m local_stack invoke FUNCTION EVENT`: one function with one event.
 
-No Docker, no AWS: functions run in this process, side by side; DynamoDB is DynamoDB
+No Docker, no AWS: each function runs in worker processes, side by side; DynamoDB is DynamoDB
 Local, a child JVM; data persists in DATA_DIR (default .local/). Ctrl-C, SIGTERM, SIGHUP
 and the death of the parent process stop the stack and the JVM.
 """
@@ -78,8 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         stack = LocalStack(
             args.template, args.data_dir, parameters=parameters, concurrency=args.concurrency
         )
-        if args.template.resolve() == document.TEMPLATE:
-            document.write()  # this project's layer serves it
+        document.write_for(args.template)
         stack.start()
     except (TemplateError, DynamoDBLocalError) as exc:
         print(f"local_stack: {exc}", file=sys.stderr)

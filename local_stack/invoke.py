@@ -28,9 +28,10 @@ from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
+from local_stack import document
 from local_stack.events import method_arn, token_authorizer_event
 from local_stack.gateway import Authorizer, AuthorizerDenied, Route, policy_allows
-from local_stack.runtime import LambdaFunction
+from local_stack.runtime import FunctionError, LambdaFunction
 from local_stack.stack import LocalStack
 from local_stack.template import TemplateError
 
@@ -118,7 +119,10 @@ def mint_token(stack: LocalStack, function: LambdaFunction, login: str) -> str:
         environment=dict(function.environment),
         aws_environment=function.aws_environment,
     )
-    return str(stack.invoke(minter, {"login": login}, str(uuid.uuid4())))
+    try:
+        return str(stack.invoke(minter, {"login": login}, str(uuid.uuid4())))
+    finally:
+        minter.stop()  # not one of the stack's functions: its environment ends here
 
 
 def route_of(stack: LocalStack, event: dict[str, Any]) -> tuple[Route, str] | None:
@@ -197,14 +201,11 @@ def invoke(
 
 
 def lambda_error(exc: BaseException) -> dict[str, Any]:
-    """The document Lambda returns for a function that raised: its frames, not ours."""
-    ours = str(Path(__file__).parent) + os.sep
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith(ours)]
-    return {
-        "errorMessage": str(exc),
-        "errorType": type(exc).__name__,
-        "stackTrace": traceback.format_list(frames),
-    }
+    """The document Lambda returns for a function that raised, as its environment made
+    it; for a failure of the stack's own (no frames of the function), the same fields."""
+    if isinstance(exc, FunctionError):
+        return exc.document
+    return {"errorMessage": str(exc), "errorType": type(exc).__name__, "stackTrace": []}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,8 +217,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         event = read_json(args.event, "event")
         env_vars = read_json(str(args.env_vars), "--env-vars file") if args.env_vars else {}
-        # Powertools logs to stdout; here stdout is the response's alone.
+        # stdout is the response's alone: the functions' workers write to stderr, and so
+        # does whatever this process prints meanwhile.
         with redirect_stdout(sys.stderr):
+            document.write_for(args.template)
             stack = LocalStack(args.template, args.data_dir)
             stack.start()
             try:

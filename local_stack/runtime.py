@@ -1,272 +1,240 @@
-"""Running a template's Lambda functions in this process, side by side, as Lambda runs them.
+"""Running a template's Lambda functions as Lambda runs them: in execution environments
+that are processes of their own.
 
 Lambda puts a function's CodeUri at the root of sys.path, its layers' code beside it,
-imports `module` from `Handler: module.function` and calls it per event with a context,
-in an execution environment that serves one invocation at a time. Here each function
-keeps a pool of execution environments: an invocation takes a free one or starts a new
-one (a cold start), up to the function's concurrency cap, past which it is throttled.
+imports `module` from `Handler: module.function` (its INIT phase) and calls it per event
+with a context, in an execution environment that serves one invocation at a time. Here
+each function keeps a pool of execution environments, each a worker process with a fresh
+interpreter (local_stack/worker.py): its own modules, its own os.environ, a core of its
+own. An invocation takes the most recently used free environment or starts a new one (a
+cold start), up to the function's concurrency cap, past which it is throttled. Events
+and results cross the worker's pipe as JSON, as they cross Lambda's runtime API.
 
-Each environment has its own memory, as far as one process allows:
-- its own copies of the modules of its code and layers (module-level caches, clients,
-  counters), imported through its own `__import__`: every such module gets builtins
-  whose `__import__` finds the environment's copies, so a lazy `from .x import y` at
-  call time stays within the environment, and nothing of theirs is left in sys.modules.
-  Installed libraries (boto3, pydantic, ...) are shared, but for OWN_LIBRARIES.
-- its own os.environ: `os.environ` is replaced, once, by a mapping that reads and writes
-  the environment of the invocation running in the current thread (the process's own
-  elsewhere), so concurrent functions each see their template variables.
-Invocations run in the HTTP server's threads with no lock between them; only imports
-(cold starts and first lazy imports) take the process's import lock.
+As Lambda does, an environment whose INIT fails is discarded, one past its Timeout is
+stopped (the invocation fails, API Gateway answers 502), one whose handler raised is kept.
+Each invocation's REPORT line is logged as Lambda writes it, with `Init Duration` on an
+environment's first; at INFO for that one, at DEBUG for the others (the server's request
+line already gives their time).
 """
 
 from __future__ import annotations
 
-import builtins
-import contextvars
-import importlib.machinery
-import importlib.util
+import contextlib
+import json
 import logging
+import multiprocessing
 import os
+import subprocess
 import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from multiprocessing.connection import Connection
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-import boto3
-
+from local_stack import worker
 from local_stack.template import ACCOUNT_ID, REGION
+from local_stack.worker import EnvironmentSetup, WorkerSpec
 
 log = logging.getLogger("local_stack")
 
 DEFAULT_TIMEOUT_S = 3
 DEFAULT_MEMORY_MB = 128
 DEFAULT_CONCURRENCY = 10  # execution environments per function; then 429 throttled
-# Installed libraries each environment imports for itself, as each Lambda environment has
-# its own copy of its layer's libraries: these keep a request's state in class attributes
-# (Powertools' event handler sets `BaseRouter.current_event` on the class), which
-# environments side by side must not share. Pure Python; others are shared.
-OWN_LIBRARIES = frozenset({"aws_lambda_powertools"})
-
-_builtin_import = builtins.__import__
-# Imports change sys.modules, shared by every thread: one at a time (Python's own is per
-# module, and ours briefly lends a module to sys.modules while it runs, see `load`).
-_import_lock = threading.RLock()
+# Each worker is a fresh interpreter: the stack's process has threads (the HTTP
+# server's), which a fork would copy in the middle of whatever they hold. It is started
+# as a plain command, not by multiprocessing, whose spawn would first import the main
+# module of the stack's process again (a script without its `__main__` guard starts
+# the stack again, one with it fills the environment with the script's imports).
+_WORKER = (
+    f"import sys; sys.path.insert(0, {str(Path(worker.__file__).resolve().parents[1])!r}); "
+    "from local_stack.worker import main; main()"
+)
+STOP_TIMEOUT_S = 5  # for a worker to end once its pipe is closed, before it is killed
 
 
 class Throttled(Exception):
     """Every execution environment of the function is busy and the cap is reached."""
 
 
-# -- os.environ per execution environment -------------------------------------------
+class FunctionError(Exception):
+    """The function failed, as Lambda reports it: str() is its errorMessage, `document`
+    Lambda's error document; the cause is the traceback in the environment's process."""
 
-_current_environ: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
-    "local_stack_environ", default=None
-)
+    def __init__(self, document: dict[str, Any]) -> None:
+        super().__init__(document["errorMessage"])
+        self.document = document
 
-
-class _EnvironmentVariables(MutableMapping[str, str]):
-    """os.environ as the running invocation's environment sees it."""
-
-    def __init__(self, process: MutableMapping[str, str]) -> None:
-        self.process = process
-
-    def _target(self) -> MutableMapping[str, str]:
-        own = _current_environ.get()
-        return self.process if own is None else own
-
-    def __getitem__(self, key: str) -> str:
-        return self._target()[key]
-
-    def __setitem__(self, key: str, value: str) -> None:
-        self._target()[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self._target()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._target()))
-
-    def __len__(self) -> int:
-        return len(self._target())
-
-    def copy(self) -> dict[str, str]:
-        return dict(self._target())
+    @property
+    def error_type(self) -> str:
+        return str(self.document["errorType"])
 
 
-def _install_environment_variables() -> None:
-    """Give each execution environment its own os.environ (see the module's doc)."""
-    with _import_lock:
-        if isinstance(os.environ, _EnvironmentVariables):
-            return
-        os.environ = _EnvironmentVariables(os.environ)  # type: ignore[assignment]  # noqa: B003
-        # boto3's default session, if made before, read the process's variables, not the
-        # invocation's (the region, the endpoints): the functions' clients make a new one.
-        boto3.DEFAULT_SESSION = None
+class EnvironmentTraceback(Exception):
+    """An execution environment's traceback, the cause of its FunctionError in logs."""
+
+    def __str__(self) -> str:
+        return "\n" + str(self.args[0]).rstrip("\n")
 
 
-# -- modules per execution environment ----------------------------------------------
-
-
-class ModuleSpace:
-    """One execution environment's own modules, imported from its code and layer folders."""
-
-    def __init__(self, folders: list[Path], top_names: frozenset[str]) -> None:
-        self.folders = [str(folder) for folder in folders]
-        self.top_names = top_names
-        self.modules: dict[str, ModuleType] = {}
-        self.builtins = {**builtins.__dict__, "__import__": self._import}
-
-    def load(self, name: str) -> ModuleType:
-        """The environment's module `name`, imported on first use."""
-        module = self.modules.get(name)
-        if module is not None:
-            return module
-        with _import_lock:
-            module = self.modules.get(name)  # another thread's import, or a circular one
-            if module is not None:
-                return module
-            parent_name, _, child = name.rpartition(".")
-            parent = self.load(parent_name) if parent_name else None
-            top_search = [*self.folders, *sys.path]  # own code first; OWN_LIBRARIES after
-            search = top_search if parent is None else getattr(parent, "__path__", None)
-            finder = importlib.machinery.PathFinder
-            spec = None if search is None else finder.find_spec(name, search)
-            if spec is None or spec.loader is None:
-                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-            module = importlib.util.module_from_spec(spec)
-            module.__dict__["__builtins__"] = self.builtins  # its imports come back here
-            self.modules[name] = module
-            # Libraries look the module up by name while its classes are made (pydantic
-            # resolves annotations in sys.modules[cls.__module__]): lend it meanwhile.
-            lent = sys.modules.get(name)
-            sys.modules[name] = module
-            try:
-                spec.loader.exec_module(module)
-            except BaseException:
-                del self.modules[name]
-                raise
-            finally:
-                if lent is None:
-                    sys.modules.pop(name, None)
-                else:
-                    sys.modules[name] = lent
-            if parent is not None:
-                setattr(parent, child, module)
-            return module
-
-    def _import(
-        self,
-        name: str,
-        globals: dict[str, Any] | None = None,
-        locals: Any = None,
-        fromlist: tuple[str, ...] | list[str] | None = (),
-        level: int = 0,
-    ) -> ModuleType:
-        """`__import__` for the environment's modules; libraries come from sys.modules."""
-        if level:
-            package = (globals or {}).get("__package__") or ""
-            name = importlib.util.resolve_name("." * level + name, package)
-        elif name.partition(".")[0] not in self.top_names:
-            return _builtin_import(name, globals, locals, fromlist or (), level)
-        module = self.load(name)
-        if not fromlist:
-            return self.modules[name.partition(".")[0]]
-        if hasattr(module, "__path__"):
-            wanted = list(getattr(module, "__all__", ())) if "*" in fromlist else fromlist
-            for item in wanted:
-                if item != "*" and not hasattr(module, item):
-                    try:
-                        self.load(f"{name}.{item}")
-                    except ModuleNotFoundError as missing:
-                        if missing.name != f"{name}.{item}":
-                            raise
-        return module
-
-
-# -- functions ----------------------------------------------------------------------
-
-
-class LambdaContext:
-    """The context object the Python runtime passes to a handler."""
-
-    def __init__(self, function: LambdaFunction, request_id: str) -> None:
-        self.function_name = function.name
-        self.function_version = "$LATEST"
-        self.invoked_function_arn = function.arn
-        self.memory_limit_in_mb = function.memory_mb
-        self.aws_request_id = request_id
-        self.log_group_name = f"/aws/lambda/{function.name}"
-        self.log_stream_name = f"local/[$LATEST]{request_id.replace('-', '')}"
-        self.identity: Any = None
-        self.client_context: Any = None
-        self._deadline = time.monotonic() + function.timeout_s
-
-    def get_remaining_time_in_millis(self) -> int:
-        return max(0, int((self._deadline - time.monotonic()) * 1000))
+def _function_error(error: dict[str, Any]) -> FunctionError:
+    document = {key: value for key, value in error.items() if key != "traceback"}
+    failure = FunctionError(document)
+    failure.__cause__ = EnvironmentTraceback(error["traceback"])
+    return failure
 
 
 class ExecutionEnvironment:
-    """One environment of a function: its modules, its os.environ, one call at a time."""
+    """One environment of a function: a worker process, one invocation at a time."""
 
-    def __init__(self, function: LambdaFunction) -> None:
-        _install_environment_variables()
+    def __init__(self, function: LambdaFunction, setups: list[EnvironmentSetup]) -> None:
         self.function = function
-        self.space = ModuleSpace([function.code_dir, *function.layer_dirs], function.top_names)
-        self.environ = {**os.environ, **function.lambda_environment()}
-        self._handler: Callable[[Any, Any], Any] | None = None
-
-    @property
-    def modules(self) -> dict[str, ModuleType]:
-        return self.space.modules
-
-    def load(self, name: str) -> ModuleType:
-        """The environment's copy of module `name` (imported now if it was not yet)."""
-        token = _current_environ.set(self.environ)
-        try:
-            return self.space.load(name)
-        finally:
-            _current_environ.reset(token)
+        self.pending = list(setups)  # run before its next invocation, in this order
+        self.init_ms: float | None = None  # INIT's duration, once the handler is imported
+        self.broken = False  # its worker exited, was killed or failed a setup
+        self._process: subprocess.Popen[bytes] | None = None
+        self._connection: Connection | None = None
+        self._init_reported = False
 
     @property
     def started(self) -> bool:
-        return self._handler is not None
+        return self.init_ms is not None
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    def start(self) -> None:
+        """A cold start: a fresh worker imports the handler. FunctionError if INIT fails."""
+        connection, child = multiprocessing.Pipe()
+        self._connection = connection
+        self._process = subprocess.Popen(
+            # the function's name is for `ps`: which function each worker serves
+            [sys.executable, "-c", _WORKER, str(child.fileno()), self.function.logical_id],
+            stdin=subprocess.DEVNULL,
+            stdout=2,  # the function's output is its log: on stderr, as `sam local` has it
+            pass_fds=[child.fileno()],
+        )
+        child.close()  # the worker's end: when it exits, this end reads EOF
+        self._send((self.function.worker_spec(),))
+        kind, value = self._reply()
+        if kind == "failed":
+            raise _function_error(value)
+        self.init_ms = float(value)
 
     def invoke(self, event: Any, request_id: str) -> Any:
-        token = _current_environ.set(self.environ)
-        try:
-            if self._handler is None:  # Lambda's init phase: not timed
-                self._handler = self._import_handler()
-                for setup in list(self.function.setups):
-                    setup(self)
-            context = LambdaContext(self.function, request_id)
-            return self._handler(event, context)
-        finally:
-            _current_environ.reset(token)
+        while self.pending:  # setups added since the last invocation, or since INIT
+            self._set_up(self.pending[0])
+            self.pending.pop(0)
+        deadline = time.monotonic() + self.function.timeout_s
+        self._send(("invoke", request_id, json.dumps(event)))
+        kind, value, duration_ms, memory_mb = self._reply(deadline, request_id)
+        self._report(request_id, duration_ms, memory_mb)
+        if kind == "failed":
+            raise _function_error(value)
+        return json.loads(value)
 
-    def _import_handler(self) -> Callable[[Any, Any], Any]:
-        function = self.function
-        module_name, _, attribute = function.handler.rpartition(".")
-        if not module_name:
-            raise RuntimeError(
-                f"{function.logical_id}: Handler {function.handler!r} is not module.function"
-            )
-        module = self.space.load(module_name)
-        if not str(getattr(module, "__file__", "")).startswith(str(function.code_dir) + os.sep):
-            raise RuntimeError(
-                f"{function.logical_id}: {module_name} was imported from {module.__file__}, "
-                f"not from its CodeUri {function.code_dir}"
-            )
-        handler: Callable[[Any, Any], Any] = getattr(module, attribute)
-        return handler
+    def _set_up(self, setup: EnvironmentSetup) -> None:
+        self._send(("setup", setup.function, setup.args))
+        kind, value = self._reply()
+        if kind == "failed":
+            self.broken = True
+            raise _function_error(value)
 
+    def _send(self, message: tuple[Any, ...]) -> None:
+        assert self._connection is not None
+        with contextlib.suppress(OSError):  # its worker is gone: _reply says why
+            self._connection.send(message)
 
-EnvironmentSetup = Callable[[ExecutionEnvironment], None]
+    def _reply(self, deadline: float | None = None, request_id: str = "") -> tuple[Any, ...]:
+        """The worker's answer to the last message; what it asks the stack meanwhile
+        (StackCall) is answered. Raises FunctionError if it exits or times out."""
+        connection = self._connection
+        assert connection is not None
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                if not connection.poll(wait):
+                    self.kill()
+                    raise self._timed_out(request_id)
+                message = connection.recv()
+            except (EOFError, OSError):
+                raise self._exited() from None
+            if message[0] != "call":
+                return tuple(message)
+            _, key, args = message
+            try:
+                answer = ("answer", self.function.stack_calls[key](*args))
+            except Exception as exc:
+                answer = ("refused", f"{type(exc).__name__}: {exc}")
+            connection.send(answer)
+
+    def _timed_out(self, request_id: str) -> FunctionError:
+        timeout = self.function.timeout_s
+        log.warning("%s: task timed out after %d s", self.function.logical_id, timeout)
+        return FunctionError(
+            {
+                "errorMessage": f"RequestId: {request_id} Error: Task timed out after "
+                f"{timeout:.2f} seconds",
+                "errorType": "Sandbox.Timedout",
+                "stackTrace": [],
+            }
+        )
+
+    def _exited(self) -> FunctionError:
+        self.broken = True
+        self.stop()
+        assert self._process is not None
+        return FunctionError(
+            {
+                "errorMessage": "Runtime exited with error: exit status "
+                f"{self._process.returncode}",
+                "errorType": "Runtime.ExitError",
+                "stackTrace": [],
+            }
+        )
+
+    def _report(self, request_id: str, duration_ms: float, memory_mb: int) -> None:
+        init = ""
+        if not self._init_reported:
+            init = f"\tInit Duration: {self.init_ms:.2f} ms"
+            self._init_reported = True
+        log.log(
+            logging.INFO if init else logging.DEBUG,
+            "%s REPORT RequestId: %s\tDuration: %.2f ms\tMemory Size: %d MB"
+            "\tMax Memory Used: %d MB%s",
+            self.function.logical_id,
+            request_id,
+            duration_ms,
+            self.function.memory_mb,
+            memory_mb,
+            init,
+        )
+
+    def kill(self) -> None:
+        """End the worker at once (an invocation past its Timeout, or the stack stopping
+        while it runs one); the thread waiting for it sees it exit."""
+        self.broken = True
+        if self._process is not None:
+            self._process.kill()
+
+    def close(self) -> None:
+        """Close the worker's pipe, when it is idle: it exits."""
+        if self._connection is not None:
+            self._connection.close()
+
+    def stop(self) -> None:
+        """End the worker when it is idle: its pipe closed, it exits; killed if it does not."""
+        self.close()
+        if self._process is not None:
+            try:
+                self._process.wait(STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
 
 
 @dataclass
@@ -282,12 +250,15 @@ class LambdaFunction:
     timeout_s: int = DEFAULT_TIMEOUT_S
     memory_mb: int = DEFAULT_MEMORY_MB
     concurrency: int = DEFAULT_CONCURRENCY
-    # run in each environment once its handler is imported (tests fix seeds this way)
+    # run by each environment after INIT (tests fix the shoes' seeds so): see add_setup
     setups: list[EnvironmentSetup] = field(default_factory=list)
+    # what the environments' StackCalls call, by key (LocalStack.stack_call)
+    stack_calls: dict[str, Callable[..., Any]] = field(default_factory=dict)
     aws_environment: dict[str, str] = field(default_factory=dict)
     _environments: list[ExecutionEnvironment] = field(default_factory=list)
     _free: list[ExecutionEnvironment] = field(default_factory=list)
     _pool_lock: threading.Lock = field(default_factory=threading.Lock)
+    _stopped: bool = False
 
     @property
     def arn(self) -> str:
@@ -316,52 +287,77 @@ class LambdaFunction:
             **self.environment,
         }
 
+    def worker_spec(self) -> WorkerSpec:
+        """What a new environment is made of: the code, layers and variables of now; the
+        stack's process's own variables come with the worker."""
+        return WorkerSpec(
+            logical_id=self.logical_id,
+            name=self.name,
+            arn=self.arn,
+            code_dir=str(self.code_dir),
+            handler=self.handler,
+            layer_dirs=[str(folder) for folder in self.layer_dirs],
+            stack_path=list(sys.path),
+            environment=self.lambda_environment(),
+            memory_mb=self.memory_mb,
+            timeout_s=self.timeout_s,
+            stack_pid=os.getpid(),
+        )
+
+    def add_setup(self, setup: EnvironmentSetup) -> None:
+        """Have each environment started so far run setup before its next invocation,
+        and each one started later after its INIT."""
+        with self._pool_lock:
+            self.setups.append(setup)
+            for environment in self._environments:
+                environment.pending.append(setup)
+
     def invoke(self, event: Any, request_id: str | None = None) -> Any:
-        """Call the handler in a free environment (or a new one); exceptions propagate.
+        """Call the handler in a free environment (or a new one): its result, or the
+        FunctionError of what it raised.
 
         Raises Throttled when `concurrency` invocations are already running."""
         environment = self._acquire()
-        started = time.monotonic()
-        keep = True
         try:
+            if not environment.started:
+                environment.start()
             return environment.invoke(event, request_id or str(uuid.uuid4()))
-        except BaseException:
-            keep = environment.started  # an environment whose init failed is discarded
-            raise
         finally:
-            self._release(environment, keep)
-            elapsed = time.monotonic() - started
-            if elapsed > self.timeout_s:
-                # Not enforced here, but Lambda would have stopped it (API Gateway: 502).
-                log.warning(
-                    "%s took %.1f s, over its Timeout of %d s",
-                    self.logical_id,
-                    elapsed,
-                    self.timeout_s,
-                )
+            self._release(environment)
+
+    def stop(self) -> None:
+        """End every environment (Lambda's SHUTDOWN): the free ones exit, the busy ones are
+        killed (their invocations fail); none is started afterwards."""
+        with self._pool_lock:
+            self._stopped = True
+            free, self._free = self._free, []
+            busy = [e for e in self._environments if e not in free]
+            self._environments = busy
+        for environment in busy:
+            environment.kill()
+        for environment in free:
+            environment.close()  # all of them first: they exit side by side
+        for environment in free:
+            environment.stop()
 
     def _acquire(self) -> ExecutionEnvironment:
         with self._pool_lock:
+            if self._stopped:
+                raise RuntimeError(f"{self.logical_id}: the stack has stopped")
             if self._free:
                 return self._free.pop()  # the most recently used: the warmest
             if len(self._environments) >= self.concurrency:
                 raise Throttled(f"{self.logical_id}: {self.concurrency} invocations running")
-            environment = ExecutionEnvironment(self)
+            environment = ExecutionEnvironment(self, self.setups)
             self._environments.append(environment)
             return environment
 
-    def _release(self, environment: ExecutionEnvironment, keep: bool) -> None:
+    def _release(self, environment: ExecutionEnvironment) -> None:
         with self._pool_lock:
+            keep = environment.started and not environment.broken and not self._stopped
             if keep:
                 self._free.append(environment)
             else:
                 self._environments.remove(environment)
-
-    @cached_property
-    def top_names(self) -> frozenset[str]:
-        """The top-level module names the code and layer folders provide, and OWN_LIBRARIES."""
-        names: set[str] = set(OWN_LIBRARIES)
-        for folder in (self.code_dir, *self.layer_dirs):
-            if folder.is_dir():
-                names.update(p.stem if p.suffix == ".py" else p.name for p in folder.iterdir())
-        return frozenset(names)
+        if not keep:
+            environment.stop()

@@ -1,34 +1,24 @@
 """The whole local stack described by one template: store, functions, gateway(s).
 
-This is where SAM's conventions are read: Globals, `AWS::Serverless::Function`
-with `Events` of `Type: Api`, the Api's `Auth`, `GatewayResponses` and
-`MethodSettings`, and the implicit `ServerlessRestApi` of events without a RestApiId.
+This is where SAM's conventions for functions are read: Globals and
+`AWS::Serverless::Function`; local_stack.apis reads the APIs in front of them.
 """
 
 from __future__ import annotations
 
 import logging
-import re
+import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from local_stack.events import ApiContext, HttpRequest, HttpResponse
-from local_stack.gateway import (
-    Authorizer,
-    Cors,
-    Gateway,
-    GatewayResponse,
-    Route,
-    Throttle,
-    parse_gateway_responses,
-)
+from local_stack.apis import api_id_for, gateway_for, gateways
+from local_stack.events import HttpRequest, HttpResponse
+from local_stack.gateway import Gateway
 from local_stack.runtime import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MEMORY_MB,
     DEFAULT_TIMEOUT_S,
-    EnvironmentSetup,
     LambdaFunction,
 )
 from local_stack.store import LocalData
@@ -38,24 +28,11 @@ from local_stack.template import (
     REGION,
     Physical,
     Template,
-    TemplateError,
     logical_target,
 )
+from local_stack.worker import EnvironmentSetup, StackCall
 
 log = logging.getLogger("local_stack")
-
-
-def api_id_for(logical_id: str) -> str:
-    """A stable 10-character id like API Gateway's, so method ARNs stay the same."""
-    letters = re.sub(r"[^a-z0-9]", "", logical_id.lower())
-    return (letters + "0000000000")[:10]
-
-
-@dataclass
-class ApiSpec:
-    logical_id: str
-    properties: dict[str, Any]
-    routes: list[Route]
 
 
 class LocalStack:
@@ -82,6 +59,7 @@ class LocalStack:
         self.functions: dict[str, LambdaFunction] = {}
         self.gateways: list[Gateway] = []
         self._setups: list[EnvironmentSetup] = []
+        self._stack_calls: dict[str, Callable[..., Any]] = {}
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -90,32 +68,45 @@ class LocalStack:
         self.store.start()
         try:
             self._build_functions()
-            self.gateways = [self._build_gateway(spec) for spec in self._api_specs()]
+            self.gateways = gateways(
+                self.template, self.functions, self.invoke, throttling=self.throttling
+            )
         except Exception:
             self.store.stop()
             raise
 
     def stop(self) -> None:
+        """The functions' execution environments end, then DynamoDB Local."""
+        for function in self.functions.values():
+            function.stop()
         self.store.stop()
 
     def add_environment_setup(self, setup: EnvironmentSetup) -> Callable[[], None]:
-        """Run setup in every execution environment started so far and in each one
-        started later, once its handler is imported (tests fix the shoes' seeds so).
-        Returns what removes it for environments started afterwards."""
+        """Have every execution environment run setup in itself: each one started so far
+        before its next invocation, each one started later after its INIT (tests fix the
+        shoes' seeds so). Returns what removes it for environments started afterwards."""
         self._setups.append(setup)
         for function in self.functions.values():
-            for environment in function.environments():
-                setup(environment)
-        return lambda: self._setups.remove(setup)
+            function.add_setup(setup)
+
+        def remove() -> None:
+            self._setups.remove(setup)
+            for function in self.functions.values():
+                function.setups.remove(setup)
+
+        return remove
+
+    def stack_call(self, function: Callable[..., Any]) -> StackCall:
+        """function as the execution environments can call it (an argument of a setup):
+        they ask over their pipe, it runs in this process, its result goes back."""
+        call = StackCall(uuid.uuid4().hex)
+        self._stack_calls[call.key] = function
+        return call
 
     def handle(self, request: HttpRequest) -> HttpResponse | None:
         """The API's answer, or None when no API route is near (a static file maybe)."""
-        for gateway in self.gateways:
-            if gateway.routes.match(request.method, request.raw_path) or (
-                request.method == "OPTIONS" and gateway.routes.resource_for(request.raw_path)
-            ):
-                return gateway.handle(request)
-        return None
+        gateway = gateway_for(self.gateways, request)
+        return None if gateway is None else gateway.handle(request)
 
     def gateway_answer(self, request: HttpRequest) -> HttpResponse:
         """API Gateway's answer for a path no route has (missing authentication token)."""
@@ -188,101 +179,13 @@ class LocalStack:
                         props.get("ReservedConcurrentExecutions", DEFAULT_CONCURRENCY)
                     )
                 ),
-                setups=self._setups,
+                setups=list(self._setups),
+                stack_calls=self._stack_calls,
                 aws_environment=self.store.environment(),
             )
 
-    def _function_by_arn(self, value: Any) -> LambdaFunction:
-        target = logical_target(value)
-        if target in self.functions:
-            return self.functions[target]
-        resolved = self.template.resolve(value)
-        for function in self.functions.values():
-            if resolved in (function.arn, function.name):
-                return function
-        raise TemplateError(f"authorizer function {value!r} is not a function of the template")
-
     def invoke(self, function: LambdaFunction, event: dict[str, Any], request_id: str) -> Any:
         return function.invoke(event, request_id)
-
-    # -- APIs ------------------------------------------------------------------------
-
-    def _api_specs(self) -> list[ApiSpec]:
-        apis = self.template.of_type("AWS::Serverless::Api")
-        specs = {name: ApiSpec(name, self._api_properties(name), []) for name in apis}
-        for route in self.template.api_routes():
-            if route.api not in specs:
-                if route.api != IMPLICIT_API:
-                    raise TemplateError(
-                        f"{route.function}.{route.operation}: unknown RestApiId {route.api}"
-                    )
-                specs[route.api] = ApiSpec(route.api, self._api_properties(None), [])
-            spec = specs[route.api]
-            spec.routes.append(
-                Route(
-                    resource=route.path,
-                    method=route.method,
-                    function=self.functions[route.function],
-                    authorizer=self._route_authorizer(spec, route.authorizer),
-                )
-            )
-        return list(specs.values())
-
-    def _api_properties(self, logical_id: str | None) -> dict[str, Any]:
-        """The Api properties the local gateway uses, resolved (others may not resolve)."""
-        if logical_id is None:
-            props = self.template.globals_for("Api")
-        else:
-            props = self.template.properties(logical_id, "Api")
-        used = (
-            "StageName",
-            "Auth",
-            "GatewayResponses",
-            "MethodSettings",
-            "BinaryMediaTypes",
-            "Cors",
-        )
-        return {key: self.template.resolve(props[key]) for key in used if key in props}
-
-    def _route_authorizer(self, spec: ApiSpec, name: str | None) -> Authorizer | None:
-        if name is None:
-            return None
-        if name == "AWS_IAM":
-            log.warning("AWS_IAM authorization is not checked locally")
-            return None
-        auth = spec.properties.get("Auth") or {}
-        config = (auth.get("Authorizers") or {}).get(name)
-        if config is None:
-            raise TemplateError(f"{spec.logical_id}: unknown authorizer {name}")
-        if str(config.get("FunctionPayloadType", "TOKEN")) != "TOKEN":
-            raise TemplateError(f"{spec.logical_id}.{name}: only TOKEN authorizers run locally")
-        identity = config.get("Identity") or {}
-        expression = identity.get("ValidationExpression")
-        return Authorizer(
-            name=str(name),
-            function=self._function_by_arn(config.get("FunctionArn")),
-            identity_header=str(identity.get("Header", "Authorization")),
-            validation_expression=re.compile(str(expression)) if expression else None,
-            ttl_s=int(identity.get("ReauthorizeEvery", 0)),
-        )
-
-    def _build_gateway(self, spec: ApiSpec) -> Gateway:
-        stage = str(spec.properties.get("StageName", "Prod"))
-        api = ApiContext(api_id=api_id_for(spec.logical_id), stage=stage)
-        responses: dict[str, GatewayResponse] = parse_gateway_responses(
-            spec.properties.get("GatewayResponses") or {}
-        )
-        return Gateway(
-            api=api,
-            routes=spec.routes,
-            responses=responses,
-            throttle=Throttle(
-                list(spec.properties.get("MethodSettings") or []) if self.throttling else []
-            ),
-            invoke=self.invoke,
-            binary_media_types=[str(t) for t in spec.properties.get("BinaryMediaTypes") or []],
-            cors=Cors.parse(spec.properties.get("Cors")),
-        )
 
 
 def _env_value(value: Any) -> str:

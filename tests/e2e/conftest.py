@@ -2,9 +2,9 @@
 loopback port, Debian's chromium driven by Playwright, and known shoes.
 
 The stack runs in this process, in a thread, so a test can fix the server seeds the way
-`tests/integration/seeds.py` does; the local stack keeps one copy of the engine layer per
-execution environment (each Lambda environment has its own memory), so `StackSeeds`
-patches every copy, present and future (see environment.py).
+`tests/integration/seeds.py` does; each execution environment is a process with its own
+copy of the engine layer (each Lambda environment has its own memory), so `StackSeeds`
+has every one deal from the test's seeds, present and future (see environment.py).
 """
 
 from __future__ import annotations

@@ -52,10 +52,10 @@ class StackSeeds:
     """`use_seeds` for the local stack: known server seeds for the next shoes committed.
 
     `use_seeds` replaces `blackjack_service.factories.game` in this process; the local
-    stack runs each function in execution environments with their own copy of the layer,
-    so the same replacement is made in this process's copy, in every environment started
-    so far and in each one started later (`LocalStack.add_environment_setup`), all drawing
-    from one list of seeds.
+    stack runs each function in execution environments that are processes with their own
+    copy of the layer, so the same replacement is made in this process's copy, in every
+    environment started so far and in each one started later
+    (`LocalStack.add_environment_setup`), all drawing from one list of seeds.
     """
 
     def __init__(self, stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -65,15 +65,14 @@ class StackSeeds:
 
     def use(self, *server_seeds: str) -> None:
         source = FixedSeeds(list(server_seeds))
-        # This process's own copy, imported with the seeds: sys.modules may hold, for a
-        # moment, an environment's copy still importing (the runtime lends it there). It
-        # reads its settings from the environment a function of the stack has.
+        # This process's own copy reads its settings from the environment a function of
+        # the stack has.
         function = next(iter(self.stack.stack.functions.values()))
         for name in ("TABLE_NAME", "TOKEN_SECRET_ARN"):
             self.monkeypatch.setenv(name, function.lambda_environment()[name])
         game = own_game.GameService(own_factories.store(), seeds=source)
         self.monkeypatch.setattr(own_factories, "game", lambda: game)
-        self._removers.append(use_stack_seeds(self.stack.stack, self.monkeypatch, source))
+        self._removers.append(use_stack_seeds(self.stack.stack, source))
 
     def close(self) -> None:
         """Environments started from now on keep the system's seeds."""

@@ -11,9 +11,9 @@ import pytest
 from blackjack.fairness import shuffled_shoe
 from blackjack_service import factories
 from blackjack_service.game import GameService
+from local_stack.worker import EnvironmentSetup
 
 if TYPE_CHECKING:
-    from local_stack.runtime import ExecutionEnvironment
     from local_stack.stack import LocalStack
 
 CLIENT_SEED = "tests"
@@ -49,20 +49,33 @@ def use_seeds(monkeypatch: pytest.MonkeyPatch, *server_seeds: str) -> None:
     monkeypatch.setattr(factories, "game", lambda: game)
 
 
-def use_stack_seeds(
-    stack: LocalStack, monkeypatch: pytest.MonkeyPatch, source: FixedSeeds
-) -> Callable[[], None]:
-    """`use_seeds` for a local stack, whose execution environments each have their own copy
-    of the game service: those started so far and each one started later deal from
-    `source`. Returns what stops it for environments started afterwards."""
+class SeedsFromStack:
+    """An execution environment's seeds: each server seed is the next of the stack's
+    process (a StackCall), so that environments side by side never deal one twice."""
 
-    def setup(environment: ExecutionEnvironment) -> None:
-        if "blackjack_service.factories" not in environment.modules:
-            return  # not a function of the game
-        own = environment.load("blackjack_service.factories")
-        game = environment.load("blackjack_service.game")
-        monkeypatch.setattr(own, "game", lambda: game.GameService(own.store(), seeds=source))
+    def __init__(self, server_seed: Callable[[], str]) -> None:
+        self.server_seed = server_seed
 
+    def client_seed(self) -> str:
+        return CLIENT_SEED
+
+
+def deal_from_stack(server_seed: Callable[[], str]) -> None:
+    """An environment setup, run in the environment's own process: its game service deals
+    from the stack's seeds. Never undone: the environment ends with the stack."""
+    seeds = SeedsFromStack(server_seed)
+    pytest.MonkeyPatch().setattr(
+        factories, "game", lambda: GameService(factories.store(), seeds=seeds)
+    )
+
+
+def use_stack_seeds(stack: LocalStack, source: FixedSeeds) -> Callable[[], None]:
+    """`use_seeds` for a local stack, whose execution environments are processes with
+    their own game service: those started so far (from their next invocation) and each
+    one started later deal from `source`, each of its seeds once across them. Returns what
+    stops it for environments started afterwards."""
+    next_seed = stack.stack_call(source.server_seed)
+    setup = EnvironmentSetup(f"{__name__}.{deal_from_stack.__name__}", (next_seed,))
     return stack.add_environment_setup(setup)
 
 

@@ -23,9 +23,8 @@ or views; documents use short names.
   `Schedule`) and `keys` (the idempotency keys of answers, `DrillKey`s packed).
 """
 
-# No `from __future__ import annotations`: pydantic resolves annotations written as strings
-# in the module sys.modules holds under this module's name, and the local stack gives each
-# execution environment its own copy of the module, which is not that one.
+from __future__ import annotations
+
 import functools
 import struct
 from collections.abc import Mapping
@@ -133,13 +132,13 @@ class Stats:
         expert = {name: getattr(self.expert, name) for name in EXPERT_FIELDS}
         return self.totals() | by_kind | expert
 
-    def plus(self, other: "Stats") -> "Stats":
+    def plus(self, other: Stats) -> Stats:
         """These counters and `other`'s, added."""
         mine, theirs = self.counters(), other.counters()
         return Stats.from_counters({name: mine[name] + theirs[name] for name in mine})
 
     @classmethod
-    def from_counters(cls, counters: Mapping[str, Any]) -> "Stats":
+    def from_counters(cls, counters: Mapping[str, Any]) -> Stats:
         """The stats in a profile's attributes; a counter it lacks is zero."""
         by_kind = {
             kind: {
@@ -157,7 +156,7 @@ class Stats:
         return ",".join(str(value) for value in self.counters().values())
 
     @classmethod
-    def unpacked(cls, packed: str) -> "Stats":
+    def unpacked(cls, packed: str) -> Stats:
         values = packed.split(",")
         if len(values) not in (len(_COUNTERS), len(_COUNTERS) - len(EXPERT_FIELDS)):
             raise ValueError(f"{len(values)} packed counters, not {len(_COUNTERS)}")

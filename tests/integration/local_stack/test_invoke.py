@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from local_stack.invoke import InvokeError, invoke, read_json
+from local_stack.invoke import InvokeError, invoke, lambda_error, read_json
 from local_stack.stack import LocalStack
 from tests.integration.seeds import FixedSeeds, find_seed, use_stack_seeds
 
@@ -73,7 +73,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
 
 
 def test_every_sample_gives_the_status_its_index_documents(
-    stack: LocalStack, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+    stack: LocalStack, request: pytest.FixtureRequest
 ) -> None:
     rows = documented_rows()
     samples = sorted(p.name for p in EVENTS.glob("*.json"))
@@ -81,7 +81,7 @@ def test_every_sample_gives_the_status_its_index_documents(
     answers: dict[str, Any] = {}
     for row in rows:
         if row.event == "tables_get.json":  # the shoe this view commits is a known one
-            request.addfinalizer(use_stack_seeds(stack, monkeypatch, FixedSeeds([PLAIN_DEAL])))
+            request.addfinalizer(use_stack_seeds(stack, FixedSeeds([PLAIN_DEAL])))
         result = invoke(stack, row.function, sample(row.event), login=row.login)
         answers[row.event] = result
         assert outcome(result) == row.expected.split()[0], f"{row.event}: {result}"
@@ -110,8 +110,12 @@ def test_a_sample_as_it_is_acts_as_the_user_its_authorizer_answer_names(
     result = invoke(stack, "MeFunction", sample("me_get.json"))
     assert result["statusCode"] == 200
     assert json.loads(result["body"])["login"] == "alice1"
-    with pytest.raises(Exception, match=r"^Unauthorized$"):
+    with pytest.raises(Exception, match=r"^Unauthorized$") as refused:
         invoke(stack, "AuthorizerFunction", sample("authorizer_token.json"))
+    # what `python -m local_stack invoke` prints: the function's frames, as Lambda has them
+    document = lambda_error(refused.value)
+    assert (document["errorMessage"], document["errorType"]) == ("Unauthorized", "Exception")
+    assert "functions/authorizer/authorizer.py" in document["stackTrace"][-1]
 
 
 def test_env_vars_override_only_what_the_template_declares(stack: LocalStack) -> None:

@@ -1,85 +1,189 @@
 """Functions run side by side as Lambda runs them: a pool of execution environments per
-function, each with its own modules and os.environ, one invocation at a time each, and
-throttling past the function's cap."""
+function, each a process of its own (its modules, its os.environ), one invocation at a
+time each, throttling past the function's cap, and the timeout enforced."""
 
 from __future__ import annotations
 
 import os
-import sys
 import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from local_stack.runtime import ExecutionEnvironment, LambdaFunction, Throttled
+from local_stack.runtime import FunctionError, LambdaFunction, Throttled
+from local_stack.worker import EnvironmentSetup, StackCall
 from tests.integration.local_stack.harness import FIXTURES
 
+CODE_DIR = FIXTURES / "functions" / "pool"
+LAYER_DIR = FIXTURES / "layers" / "shared"
+ARRIVAL_S = 120  # for every overlapping invocation to be running (cold starts, a busy machine)
 
-def _pool_function(concurrency: int, handler: str = "pool.handler") -> LambdaFunction:
-    return LambdaFunction(
-        logical_id="PoolFunction",
-        name="PoolFunction",
-        code_dir=FIXTURES / "functions" / "pool",
-        handler=handler,
-        layer_dirs=[FIXTURES / "layers" / "shared"],
-        environment={"WHO": "pool"},
-        concurrency=concurrency,
-    )
+Factory = Callable[..., LambdaFunction]
 
 
-def _overlapping(function: LambdaFunction, count: int) -> tuple[list[Any], Any]:
+@pytest.fixture
+def pool_function() -> Iterator[Factory]:
+    """Makes the fixture's pool function; every one is stopped at the end."""
+    made: list[LambdaFunction] = []
+
+    def make(concurrency: int = 3, handler: str = "pool.handler", timeout_s: int = 10) -> Any:
+        function = LambdaFunction(
+            logical_id="PoolFunction",
+            name="PoolFunction",
+            code_dir=CODE_DIR,
+            handler=handler,
+            layer_dirs=[LAYER_DIR],
+            environment={"WHO": "pool"},
+            concurrency=concurrency,
+            timeout_s=timeout_s,
+        )
+        made.append(function)
+        return function
+
+    yield make
+    for function in made:
+        function.stop()
+    assert not _workers(), "every environment ended with its function"
+
+
+def _workers() -> list[int]:
+    """The pool function's worker processes that are running (what `ps` would show)."""
+    found: list[int] = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            command = (proc / "cmdline").read_bytes().split(b"\0")  # a zombie's is empty
+        except OSError:  # it has just ended
+            continue
+        if b"local_stack.worker" in b" ".join(command) and b"PoolFunction" in command:
+            found.append(int(proc.name))
+    return found
+
+
+def _overlapping(function: LambdaFunction, count: int, folder: Path) -> tuple[list[Any], Any]:
     """count invocations running at once; what one more gets meanwhile; their answers."""
-    arrived = threading.Barrier(count + 1, timeout=30)
-    release = threading.Event()
     answers: list[Any] = []
 
     def invoke(n: int) -> None:
-        answers.append(function.invoke({"n": n, "arrived": arrived, "release": release}))
+        answers.append(function.invoke({"n": n, "hold": str(folder)}))
 
     threads = [threading.Thread(target=invoke, args=(n,)) for n in range(count)]
     for thread in threads:
         thread.start()
-    arrived.wait()
+    deadline = time.monotonic() + ARRIVAL_S
+    while len(list(folder.glob("arrived-*"))) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
     try:
         one_more: Any = function.invoke({"n": "extra"})
     except Throttled as exc:
         one_more = exc
-    release.set()
+    (folder / "release").touch()
     for thread in threads:
-        thread.join(timeout=30)
+        thread.join(timeout=60)
     assert len(answers) == count
     return answers, one_more
 
 
-def test_overlapping_invocations_get_their_own_environments_up_to_the_cap() -> None:
-    setups: list[ExecutionEnvironment] = []
-    function = _pool_function(concurrency=3)
-    function.setups.append(setups.append)
-    answers, one_more = _overlapping(function, 3)
+def test_overlapping_invocations_get_environments_of_their_own_up_to_the_cap(
+    pool_function: Factory, tmp_path: Path
+) -> None:
+    function = pool_function(concurrency=3)
+    set_up_in: list[int] = []
+    function.stack_calls["report"] = set_up_in.append
+    function.add_setup(EnvironmentSetup("pool.set_up", (StackCall("report"),)))
+    answers, one_more = _overlapping(function, 3, tmp_path)
     assert isinstance(one_more, Throttled)  # a fourth at once: throttled, as Lambda does
-    assert len({a["environment"] for a in answers}) == 3
-    # each its own modules, also those imported at call time, and its own os.environ
-    assert len({a["layer_module"] for a in answers}) == 3
-    assert len({a["lazy_mark"] for a in answers}) == 3
-    assert all(a["lazy_is_own"] for a in answers)
+    # three processes, none the stack's, each with its own modules and os.environ
+    pids = {a["pid"] for a in answers}
+    assert len(pids) == 3 and os.getpid() not in pids
+    assert sorted(a["seen"][0] for a in answers) == [0, 1, 2]
+    assert all(len(a["seen"]) == 1 and a["invocations"] == 1 for a in answers)
     assert sorted(a["last_n"] for a in answers) == ["0", "1", "2"]
     assert {(a["who"], a["function_name"]) for a in answers} == {("pool", "PoolFunction")}
     assert "WHO" not in os.environ and "LAST_N" not in os.environ
-    assert not [name for name in sys.modules if name.startswith("fixture_shared")]
-    # each environment was set up once, when it started
-    assert sorted(map(id, setups)) == sorted(map(id, function.environments()))
+    # Lambda's path: the CodeUri, then the layer's folder
+    assert all(a["path"] == [str(CODE_DIR), str(LAYER_DIR)] for a in answers)
+    assert all(Path(a["layer_file"]).is_relative_to(LAYER_DIR) for a in answers)
+    # each environment ran the setup in itself once, before serving
+    assert all(a["set_up"] for a in answers)
+    assert len(set_up_in) == 3 and set(set_up_in) == pids
+    assert {e.pid for e in function.environments()} == pids
+    inits = [e.init_ms for e in function.environments()]
+    print("INIT ms of the pool's environments:", inits)
 
     # one at a time: the warmest environment serves, its module state lives on
     first = function.invoke({"n": "a"})
     second = function.invoke({"n": "b"})
-    assert first["environment"] == second["environment"]
+    assert first["pid"] == second["pid"]
     assert second["invocations"] == first["invocations"] + 1
+    assert second["seen"][-2:] == ["a", "b"]
     assert len(function.environments()) == 3
+    assert sorted(set_up_in) == sorted(pids), "a setup runs once per environment"
 
 
-def test_an_environment_whose_init_fails_is_discarded() -> None:
-    function = _pool_function(concurrency=2, handler="pool.missing")
+def test_a_setup_added_later_runs_in_the_warm_environments_before_their_next_invocation(
+    pool_function: Factory,
+) -> None:
+    function = pool_function(concurrency=1)
+    assert function.invoke({"n": 1})["set_up"] is False
+    set_up_in: list[int] = []
+    function.stack_calls["report"] = set_up_in.append
+    function.add_setup(EnvironmentSetup("pool.set_up", (StackCall("report"),)))
+    answer = function.invoke({"n": 2})
+    assert answer["set_up"] is True and answer["invocations"] == 2  # the same environment
+    assert set_up_in == [answer["pid"]]
+
+
+def test_a_handler_error_comes_back_with_its_type_and_traceback_and_keeps_the_environment(
+    pool_function: Factory,
+) -> None:
+    function = pool_function(concurrency=1)
+    with pytest.raises(FunctionError) as raised:
+        function.invoke({"n": 1, "raise": "Unauthorized"})
+    assert str(raised.value) == "Unauthorized"  # what the gateway reads of an authorizer
+    assert raised.value.error_type == "ValueError"
+    assert raised.value.document["stackTrace"][-1].startswith(f'  File "{CODE_DIR}/pool.py"')
+    logged = "".join(traceback.format_exception(raised.value))
+    assert f'{CODE_DIR}/pool.py", line' in logged and "ValueError: Unauthorized" in logged
+    assert "worker.py" not in logged  # the runtime's own frames are not the function's
+    # Lambda keeps an environment whose handler raised
+    assert function.invoke({"n": 2})["invocations"] == 2
+
+
+def test_an_environment_whose_init_fails_is_discarded(pool_function: Factory) -> None:
+    function = pool_function(concurrency=2, handler="pool.missing")
     for _ in range(3):  # a failed init leaves no environment behind to count against the cap
-        with pytest.raises(AttributeError):
+        with pytest.raises(FunctionError) as raised:
             function.invoke({})
+        assert raised.value.error_type == "Runtime.HandlerNotFound"
+        assert str(raised.value) == "Handler 'missing' missing on module 'pool'"
     assert function.environments() == []
+    assert not _workers()
+
+
+def test_an_invocation_past_its_timeout_is_stopped_with_its_environment(
+    pool_function: Factory,
+) -> None:
+    function = pool_function(concurrency=1, timeout_s=1)
+    warm = function.invoke({"n": 1})["pid"]
+    with pytest.raises(FunctionError) as raised:
+        function.invoke({"n": 2, "sleep": 30})
+    assert raised.value.error_type == "Sandbox.Timedout"
+    assert "Task timed out after 1.00 seconds" in str(raised.value)
+    assert not _workers()
+    # the next invocation is a cold start in a new environment
+    assert function.invoke({"n": 3})["pid"] != warm
+    assert [e.pid for e in function.environments()] != [warm]
+
+
+def test_stop_ends_every_environment(pool_function: Factory, tmp_path: Path) -> None:
+    function = pool_function(concurrency=2)
+    _overlapping(function, 2, tmp_path)
+    assert len(_workers()) == 2
+    function.stop()
+    assert not _workers()
+    with pytest.raises(RuntimeError, match="stopped"):
+        function.invoke({})
