@@ -142,7 +142,7 @@ def measure_requests(samples: int = 12) -> dict[str, tuple[list[int], list[float
             timed("login", accounts.login, SessionRequest(login=login, password="password1"))
             timed("me", accounts.me, identity)
             for first_action in ("hit", "stand", "double", "hint"):
-                timed("table view", game.seat, identity, "european")
+                timed("seat", game.seat, identity, "european")
                 outcome = timed("bet", game.start_round, identity, "european", a_bet)
                 while outcome.round["status"] == "settled":  # a natural: bet again
                     outcome = timed("bet", game.start_round, identity, "european", a_bet)
