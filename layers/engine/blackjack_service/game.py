@@ -6,10 +6,10 @@ replay) is in the player's one item, so every request is one read of it and (at 
 one conditional write; a request that settles a round first puts the round's history
 item. The engine plays; this module decides what to store and what to show.
 
-A round is stored as its bets and the user's moves, a shoe as its seeds: every round shown is
-the engine's replay of them (a shuffle and a round take well under a millisecond), so
-the seat stays small and a retried request is answered exactly as it first was. The
-shoes themselves, their commitments and seeds, are `shoes.FairShoes`'.
+A round is stored as its bets and the user's moves, a shoe as its seeds: every round
+shown is the engine's replay of them (a shuffle and a round take well under a
+millisecond), so the seat stays small and a retried request is answered exactly as it
+first was. The shoes themselves, their commitments and seeds, are `shoes.py`'s.
 """
 
 import re
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from blackjack import count
 from blackjack.actions import Move, Phase, Result
@@ -45,7 +45,7 @@ from .errors import (
 )
 from .idempotency import RequestKey
 from .identity import Identity
-from .models import ROUND_ID_PATTERN, SHOE_ID_PATTERN, ActionRequest, StartRoundRequest
+from .models import ROUND_ID_PATTERN, ActionRequest, StartRoundRequest
 from .records import (
     Page,
     Player,
@@ -59,16 +59,12 @@ from .records import (
 from .shoes import FairShoes, SeedSource, SystemSeeds
 from .store import Store
 
-if TYPE_CHECKING:
-    pass
-
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
 _ONE = Decimal(1)
 _WRITE_ATTEMPTS = 4  # a write that lost only to the user's requests at other tables retries
 # An id that cannot be ours is 404 without a read (a long one is more than a key holds).
-_SHOE_ID = re.compile(SHOE_ID_PATTERN)
 _ROUND_ID = re.compile(ROUND_ID_PATTERN)
 
 
