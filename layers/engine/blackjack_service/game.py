@@ -148,9 +148,8 @@ class GameService:
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
         page = self.store.list_rounds(identity.key, table, limit, before)
-        player = self.store.existing_player(
-            identity.key
-        )  # a login that does not exist has no rounds: 401
+        # a login that does not exist has no rounds: 401
+        player = self.store.existing_player(identity.key)
         shown = (self._history_round(player, stored) for stored in page.rounds)
         return replace(page, rounds=[round_ for round_ in shown if round_ is not None])
 
@@ -426,7 +425,7 @@ class GameService:
         return _round_view(_replay(TABLES[stored.table], stored.shoe, stored.round), None)
 
 
-# ---- replays and rounds shown ----------------------------------------------------------------
+# ---- replays and rounds shown ---------------------------------------------------------
 
 
 def _replay(
