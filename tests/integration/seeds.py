@@ -60,23 +60,41 @@ class SeedsFromStack:
         return CLIENT_SEED
 
 
+# The environment's own game service, as its function built it: put back when a test ends.
+_SYSTEM_GAME = factories.game
+
+
 def deal_from_stack(server_seed: Callable[[], str]) -> None:
     """An environment setup, run in the environment's own process: its game service deals
-    from the stack's seeds. Never undone: the environment ends with the stack."""
+    from the stack's seeds."""
     seeds = SeedsFromStack(server_seed)
     pytest.MonkeyPatch().setattr(
         factories, "game", lambda: GameService(factories.store(), seeds=seeds)
     )
 
 
+def deal_from_system() -> None:
+    """An environment setup: its game service deals from the system's seeds again."""
+    pytest.MonkeyPatch().setattr(factories, "game", _SYSTEM_GAME)
+
+
 def use_stack_seeds(stack: LocalStack, source: FixedSeeds) -> Callable[[], None]:
     """`use_seeds` for a local stack, whose execution environments are processes with
     their own game service: those started so far (from their next invocation) and each
-    one started later deal from `source`, each of its seeds once across them. Returns what
-    stops it for environments started afterwards."""
+    one started later deal from `source`, each of its seeds once across them. Returns
+    what stops it: every environment deals from the system's seeds again, so that no
+    later test shares `source` (its seeds would repeat another source's, and a user's
+    shoes, and so their round ids, with them)."""
     next_seed = stack.stack_call(source.server_seed)
     setup = EnvironmentSetup(f"{__name__}.{deal_from_stack.__name__}", (next_seed,))
-    return stack.add_environment_setup(setup)
+    stop_dealing = stack.add_environment_setup(setup)
+
+    def stop() -> None:
+        stop_dealing()
+        restore = EnvironmentSetup(f"{__name__}.{deal_from_system.__name__}", ())
+        stack.add_environment_setup(restore)()  # the environments started so far only
+
+    return stop
 
 
 def value(card: str) -> int:
