@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from local_stack.apis import gateway_for, gateways
 from local_stack.events import HttpRequest, HttpResponse
 from local_stack.template import ACCOUNT_ID, REGION, Template
+from local_stack.worker import LambdaContext
 
 
 @dataclass(frozen=True)
@@ -45,22 +46,10 @@ class InProcessFunction:
         return f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:{self.name}"
 
 
-class LambdaContext:
-    """The context object Lambda's Python runtime passes a handler. Its memory and time
-    limits are figures only: nothing in process enforces them."""
-
-    function_version = "$LATEST"
-    memory_limit_in_mb = 256
-
-    def __init__(self, name: str, arn: str, request_id: str) -> None:
-        self.function_name = name
-        self.invoked_function_arn = arn
-        self.aws_request_id = request_id
-        self.log_group_name = f"/aws/lambda/{name}"
-        self.log_stream_name = "in-process"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 30_000
+# A handler's context here: its memory and time are figures only, nothing in process
+# enforces them.
+CONTEXT_MEMORY_MB = 256
+CONTEXT_TIMEOUT_S = 30
 
 
 @dataclass
@@ -142,7 +131,10 @@ class InProcessApi:
             self._events[request_id] = copy.deepcopy(event)
         # looked up at each call: a benchmark times the handler by wrapping it
         handler = getattr(function.module, function.attribute)
-        return handler(event, LambdaContext(function.name, function.arn, request_id))
+        context = LambdaContext(
+            function.name, function.arn, request_id, CONTEXT_MEMORY_MB, CONTEXT_TIMEOUT_S
+        )
+        return handler(event, context)
 
 
 def _in_process_function(template: Template, logical_id: str) -> InProcessFunction:

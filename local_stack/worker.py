@@ -86,19 +86,22 @@ class StackCall:
 
 
 class LambdaContext:
-    """The context object the Python runtime passes to a handler."""
+    """The context object the Python runtime passes to a handler (local_stack.in_process
+    makes one too)."""
 
-    def __init__(self, spec: WorkerSpec, request_id: str) -> None:
-        self.function_name = spec.name
+    def __init__(
+        self, name: str, arn: str, request_id: str, memory_mb: int, timeout_s: float
+    ) -> None:
+        self.function_name = name
         self.function_version = "$LATEST"
-        self.invoked_function_arn = spec.arn
-        self.memory_limit_in_mb = spec.memory_mb
+        self.invoked_function_arn = arn
+        self.memory_limit_in_mb = memory_mb
         self.aws_request_id = request_id
-        self.log_group_name = f"/aws/lambda/{spec.name}"
+        self.log_group_name = f"/aws/lambda/{name}"
         self.log_stream_name = f"local/[$LATEST]{request_id.replace('-', '')}"
         self.identity: Any = None
         self.client_context: Any = None
-        self._deadline = time.monotonic() + spec.timeout_s
+        self._deadline = time.monotonic() + timeout_s
 
     def get_remaining_time_in_millis(self) -> int:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
@@ -177,7 +180,8 @@ def _init_error(exc: Exception, spec: WorkerSpec) -> tuple[str, str]:
 def _invoke(handler: Any, spec: WorkerSpec, request_id: str, event: str) -> tuple[Any, ...]:
     started = time.perf_counter()
     try:
-        result = handler(json.loads(event), LambdaContext(spec, request_id))
+        context = LambdaContext(spec.name, spec.arn, request_id, spec.memory_mb, spec.timeout_s)
+        result = handler(json.loads(event), context)
     except Exception as exc:
         answer: tuple[Any, ...] = ("failed", _error(exc, type(exc).__name__, str(exc)))
     else:

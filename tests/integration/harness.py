@@ -10,7 +10,7 @@ import uuid
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from local_stack import in_process
+from local_stack import in_process, worker
 from local_stack.in_process import InProcessApi
 from local_stack.in_process import Reply as Reply  # what Gateway.request answers
 from local_stack.template import Template
@@ -68,12 +68,18 @@ def sample(name: str) -> dict[str, Any]:
     return dict(json.loads((EVENTS / f"{name}.json").read_text()))
 
 
-class LambdaContext(in_process.LambdaContext):
+class LambdaContext(worker.LambdaContext):
     """The context of a handler a test calls itself (conftest's AWS_LAMBDA_FUNCTION_NAME)."""
 
     def __init__(self) -> None:
         arn = "arn:aws:lambda:us-east-1:123456789012:function:blackjack-test"
-        super().__init__("blackjack-test", arn, str(uuid.uuid4()))
+        super().__init__(
+            "blackjack-test",
+            arn,
+            str(uuid.uuid4()),
+            in_process.CONTEXT_MEMORY_MB,
+            in_process.CONTEXT_TIMEOUT_S,
+        )
 
 
 class Gateway(InProcessApi):
