@@ -16,6 +16,7 @@ import copy
 import importlib
 import json
 import sys
+import threading
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,6 +85,9 @@ class InProcessApi:
             for logical_id in template.of_type("AWS::Serverless::Function")
         }
         self.modules = {f.module.__name__: f.module for f in functions.values()}
+        # One invocation at a time per function, as an execution environment serves: a
+        # handler's resolver keeps the request in its app (Powertools' `app.context`).
+        self._serving = {logical_id: threading.Lock() for logical_id in functions}
         self.gateways = gateways(template, functions, self._invoke, throttling=throttling)
 
     def handle(self, request: HttpRequest) -> HttpResponse:
@@ -134,7 +138,8 @@ class InProcessApi:
         context = LambdaContext(
             function.name, function.arn, request_id, CONTEXT_MEMORY_MB, CONTEXT_TIMEOUT_S
         )
-        return handler(event, context)
+        with self._serving[function.logical_id]:
+            return handler(event, context)
 
 
 def _in_process_function(template: Template, logical_id: str) -> InProcessFunction:
