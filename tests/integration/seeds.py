@@ -37,11 +37,28 @@ class FixedSeeds:
 
 def find_seed(decks: int, wanted: Callable[[list[str]], bool], nonce: int = 1) -> str:
     """The first counter seed whose shoe (client seed `tests`) satisfies `wanted`."""
+    return find_seeds(1, decks, wanted, nonce)[0]
+
+
+def find_seeds(
+    count: int, decks: int, wanted: Callable[[list[str]], bool], nonce: int = 1
+) -> list[str]:
+    """The first `count` counter seeds whose shoes (client seed `tests`) satisfy `wanted`:
+    one for each shoe a test commits, so that no two of them share a shoe id."""
+    found: list[str] = []
     for counter in range(200_000):
         seed = f"{counter:064x}"
         if wanted(shuffled_shoe(seed, CLIENT_SEED, nonce, decks)):
-            return seed
+            found.append(seed)
+            if len(found) == count:
+                return found
     raise AssertionError("no seed found")
+
+
+def no_natural_nor_ace_up(shoe: list[str]) -> bool:
+    """One box's deal (its cards 1st and 3rd, the dealer's up card 2nd) that asks the
+    player to play: two cards of 2 to 9 (no natural), against a 2 to 9 (no insurance)."""
+    return all(card[0] in "23456789" for card in shoe[:3])
 
 
 def use_seeds(monkeypatch: pytest.MonkeyPatch, *server_seeds: str) -> None:

@@ -9,12 +9,17 @@ import pytest
 
 from blackjack_service import factories
 
-from .helpers import Player, assert_ledger, balance, play_out, problem
+from .helpers import Player, assert_ledger, balance, play_out, problem, settled_rounds
+from .seeds import find_seeds, no_natural_nor_ace_up, use_seeds
 
 BET = {"bets": [{"box": 0, "amount": 100}]}
+# Shoes (of six decks, as at european and casino) whose first round stays in play: its
+# bet's coins are taken and none come back until the player acts.
+IN_PLAY = find_seeds(3, 6, no_natural_nor_ace_up)
 
 
-def test_bet_retried_takes_coins_once(alice: Player) -> None:
+def test_bet_retried_takes_coins_once(alice: Player, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_seeds(monkeypatch, IN_PLAY[0])
     key = {"Idempotency-Key": "bet-0001"}
     first = alice.post("/v1/tables/european/rounds", BET, headers=key)
     assert first.status == 201, first.text
@@ -24,7 +29,8 @@ def test_bet_retried_takes_coins_once(alice: Player) -> None:
     assert again.status == 201
     assert again.body == first.body
     assert again.header("ETag") == first.header("ETag")
-    assert balance("alice1") == 9900 or first.body["status"] == "settled"
+    assert first.body["status"] == "player_turn"
+    assert balance("alice1") == 9900
     assert_ledger("alice1")
     problem(
         alice.post(
@@ -46,25 +52,42 @@ def test_failures_are_not_kept(alice: Player) -> None:
     assert reply.status == 201, reply.text
 
 
-def test_keys_are_per_user_and_route(alice: Player, bob: Player) -> None:
+def test_keys_are_per_user_and_route(
+    alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    use_seeds(monkeypatch, *IN_PLAY)
     key = {"Idempotency-Key": "same-key"}
-    assert alice.post("/v1/tables/european/rounds", BET, headers=key).status == 201
-    assert bob.post("/v1/tables/european/rounds", BET, headers=key).status == 201
-    assert alice.post("/v1/tables/casino/rounds", BET, headers=key).status == 201
-    assert balance("bob123") == 9900 or True
+    european = alice.post("/v1/tables/european/rounds", BET, headers=key)
+    assert european.status == 201
+    # Had the key been the user's alone, or the route's, these would be replays of
+    # alice's european round: no coins taken, its round id again.
+    bobs = bob.post("/v1/tables/european/rounds", BET, headers=key)
+    assert bobs.status == 201
+    casino = alice.post("/v1/tables/casino/rounds", BET, headers=key)
+    assert casino.status == 201
+    assert len({european.body["round_id"], bobs.body["round_id"], casino.body["round_id"]}) == 3
+    assert balance("bob123") == 9900
+    assert balance("alice1") == 9800
     assert_ledger("alice1")
     assert_ledger("bob123")
 
 
-def test_action_retried(alice: Player) -> None:
+def test_action_retried(alice: Player, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_seeds(monkeypatch, IN_PLAY[0])
     view = alice.post("/v1/tables/european/rounds", BET).body
-    if view["status"] == "settled":
-        return
+    assert view["status"] == "player_turn" and "stand" in view["legal_actions"]
     key = {"Idempotency-Key": "stand-1"}
     first = alice.post("/v1/tables/european/round/actions", {"action": "stand"}, headers=key)
+    assert first.status == 200, first.text
+    assert first.body["status"] == "settled"
+    settled = balance("alice1")
+    # Sent again, the stand is the first one's answer: not 409 no_round (the round is
+    # settled), and its payout is not paid twice.
     again = alice.post("/v1/tables/european/round/actions", {"action": "stand"}, headers=key)
-    assert first.status == again.status == 200
-    assert first.body == again.body
+    assert again.status == 200, again.text
+    assert again.body == first.body
+    assert balance("alice1") == settled == 9900 + first.body["boxes"][0]["hands"][0]["payout"]
+    assert len(settled_rounds("alice1")) == 1
     assert_ledger("alice1")
 
 
