@@ -212,7 +212,7 @@ def test_every_page_passes_axe(size: str, contexts: Contexts, stack: Stack) -> N
     check_axe(page, "verify a shoe")
 
 
-MARK = re.compile(r"^(✓|[a-z ]+ was better: \u2212\d\.\d{2,4} of the bet)$")
+MARK = re.compile(r"^[A-Z][a-z ]+ (✓|✗ [a-z ]+ was better: \u2212\d\.\d{2,4} of the bet)$")
 
 
 def with_trainer_fields(view: dict[str, Any]) -> dict[str, Any]:

@@ -53,8 +53,11 @@ test("a key pressed out of turn says why", () => {
 test("declining even money is named as such, at the table and in the marks", () => {
   assert.equal(actionLabel("decline_insurance", ["insurance", "decline_insurance"]), "No insurance");
   assert.equal(actionLabel("decline_insurance", ["even_money", "decline_insurance"]), "Decline even money");
-  assert.equal(decisionMark({ action: "even_money", best: "decline_insurance", loss: 0.04 }).text, "decline even money was better: −0.04 of the bet");
-  assert.equal(decisionMark({ action: "insurance", best: "decline_insurance", loss: 0.04 }).text, "no insurance was better: −0.04 of the bet");
+  assert.equal(
+    decisionMark({ action: "even_money", best: "decline_insurance", loss: 0.04 }).text,
+    "Even money ✗ decline even money was better: −0.04 of the bet",
+  );
+  assert.equal(decisionMark({ action: "insurance", best: "decline_insurance", loss: 0.04 }).text, "Insurance ✗ no insurance was better: −0.04 of the bet");
 });
 
 test("an EV on the table carries its unit, as the trainer's losses do", () => {

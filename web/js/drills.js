@@ -9,11 +9,11 @@ import {
   ACTION_BY_KEY,
   ACTION_LABEL,
   ACTIONS,
+  betterPlay,
   CHART_LETTER,
   chartRowKeys,
   chartRowLabel,
   decisionHandLabel,
-  decisionMark,
   formatAccuracy,
   formatEv,
   isMistake,
@@ -161,7 +161,7 @@ export function answerRows(answer) {
 /** The verdict in words: "✓ Right: stand is the best play." or "✗ Hit was better: −0.06 of the bet." */
 export function verdict(answer) {
   if (!isMistake(answer)) return { right: true, text: `✓ Right: ${(ACTION_LABEL[answer.action] || answer.action).toLowerCase()} is the best play.` };
-  const { text } = decisionMark(answer);
+  const text = betterPlay(answer);
   return { right: false, text: `✗ ${text[0].toUpperCase()}${text.slice(1)}.` };
 }
 

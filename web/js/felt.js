@@ -8,6 +8,8 @@ import {
   decisionMark,
   formatCoins,
   formatSigned,
+  GRADES,
+  gradeOf,
   handTotalLabel,
   insuranceSentence,
   netSentence,
@@ -130,7 +132,20 @@ function renderStatus(S, r) {
     ),
     h("p", { class: `round-net ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-result" }, settled ? netSentence(r.net) : ""),
     settled ? h("p", { class: `round-net-figure ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-net" }, formatSigned(r.net)) : null,
+    marksShown(S, r) ? h("p", { class: "marks-note muted small", testid: "marks-note" }, marksNote(settings.coachLevel)) : null,
   );
+}
+
+/** Whether a mark is on the felt (renderMarks shows them). */
+function marksShown(S, r) {
+  if (!r || (settings.holdMarks && (r.status !== "settled" || S.pace))) return false;
+  return (r.boxes || []).some((b) => b.hands.some((hd) => (hd.decisions || []).length > 0));
+}
+
+/** What the marks grade against, as the coach's level (Settings) sets it. */
+export function marksNote(level) {
+  if (level === "expert") return "Marks: against perfect play (your coach, expert).";
+  return `Marks: against exact play, fresh shoe (your coach, ${level}${level === "medium" ? ": its chart is not graded" : ""}).`;
 }
 
 function renderBox(ctl, n, box, landed, betting, fresh) {
@@ -221,9 +236,9 @@ function renderMarks(S, hd, n, hi) {
   const shown = settled ? decisions : decisions.slice(-1);
   return h(
     "ul",
-    { class: "marks", testid: `marks-${n}-${hi}`, "aria-label": "Decision marks" },
+    { class: "marks", testid: `marks-${n}-${hi}`, "aria-label": `Decision marks ${GRADES[gradeOf(settings.coachLevel)].words}` },
     shown.map((d) => {
-      const mark = decisionMark(d);
+      const mark = decisionMark(d, settings.coachLevel);
       return h("li", { class: mark.ok ? "mark-ok" : "mark-miss", testid: "mark" }, mark.text);
     }),
   );

@@ -142,7 +142,30 @@ export function insuranceSentence(box, dealerHasBlackjack) {
 
 /** API.md: a decision whose `loss` (or, against perfect play, `expert_loss`) is this or more is a mistake. */
 export const MISTAKE = 0.0005;
-export const isMistake = (decision) => Number(decision.loss) >= MISTAKE;
+
+/**
+ * What a graded decision is marked against, by the coach's level (Settings): each decision
+ * carries the `hard` grade (`best`, `loss`) and the `expert` one (`expert_best`,
+ * `expert_loss`). `medium`'s chart has no grade in the API, so it is marked against `hard`.
+ */
+export const GRADES = {
+  hard: { best: "best", loss: "loss", words: "against exact play for a fresh shoe" },
+  expert: { best: "expert_best", loss: "expert_loss", words: "against perfect play for the shoe" },
+};
+export const gradeOf = (level) => (level === "expert" ? "expert" : "hard");
+
+/** A decision's best play and loss at `level`; a decision graded before perfect play was, at `hard`. */
+export function graded(decision, level = "hard") {
+  const grade = GRADES[gradeOf(level)];
+  const from = decision[grade.loss] === undefined ? GRADES.hard : grade;
+  return { best: decision[from.best], loss: Number(decision[from.loss]) };
+}
+
+/** Whether a decision gave up MISTAKE or more at `level`: one that took the level's best never did. */
+export function isMistake(decision, level = "hard") {
+  const { best, loss } = graded(decision, level);
+  return (best === undefined || decision.action !== best) && loss >= MISTAKE;
+}
 
 /** An action's EV on the table, with its unit as the trainer's losses have it: "EV −0.505 of the bet". */
 export function evLabel(ev) {
@@ -154,11 +177,17 @@ export function formatLoss(loss) {
   return `−${Number(loss).toFixed(Number(loss) >= 0.01 ? 2 : 4)} of the bet`;
 }
 
-/** The trainer's mark on one graded decision: "✓", or "hit was better: −0.06 of the bet". */
-export function decisionMark(decision) {
-  if (!isMistake(decision)) return { ok: true, text: "✓" };
-  const better = decisionActionLabel(decision, decision.best).toLowerCase();
-  return { ok: false, text: `${better} was better: ${formatLoss(decision.loss)}` };
+/** What a mistake gave up at `level`, in words: "hit was better: −0.06 of the bet". */
+export function betterPlay(decision, level = "hard") {
+  const { best, loss } = graded(decision, level);
+  return `${decisionActionLabel(decision, best).toLowerCase()} was better: ${formatLoss(loss)}`;
+}
+
+/** The trainer's mark on one graded decision, naming the move: "Stand ✓", or "Stand ✗ hit was better: −0.06 of the bet". */
+export function decisionMark(decision, level = "hard") {
+  const taken = decisionActionLabel(decision, decision.action);
+  if (!isMistake(decision, level)) return { ok: true, text: `${taken} ✓` };
+  return { ok: false, text: `${taken} ✗ ${betterPlay(decision, level)}` };
 }
 
 /** A bet as a stack of chips, largest first (at most `max` drawn). */

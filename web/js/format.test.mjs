@@ -18,6 +18,7 @@ import {
   formatLoss,
   formatPercent,
   formatSigned,
+  graded,
   handNet,
   handTotalLabel,
   insuranceSentence,
@@ -118,14 +119,27 @@ test("each hand's net, and insurance in words", () => {
   assert.equal(insuranceSentence({ insurance: 5, insurance_payout: 0 }, false), "Insurance lost −5: the dealer has no blackjack.");
 });
 
-test("decision marks: a tick, or the better action and what it was worth", () => {
-  assert.deepEqual(decisionMark({ action: "hit", best: "hit", loss: 0 }), { ok: true, text: "✓" });
-  assert.deepEqual(decisionMark({ action: "stand", best: "hit", loss: 0.0612 }), { ok: false, text: "hit was better: −0.06 of the bet" });
+test("decision marks: the move taken, a tick or the better action and what it was worth", () => {
+  assert.deepEqual(decisionMark({ action: "hit", best: "hit", loss: 0 }), { ok: true, text: "Hit ✓" });
+  assert.deepEqual(decisionMark({ action: "stand", best: "hit", loss: 0.0612 }), { ok: false, text: "Stand ✗ hit was better: −0.06 of the bet" });
   assert.deepEqual(decisionMark({ action: "insurance", best: "decline_insurance", loss: 0.004 }), {
     ok: false,
-    text: "no insurance was better: −0.0040 of the bet",
+    text: "Insurance ✗ no insurance was better: −0.0040 of the bet",
   });
   assert.equal(decisionMark({ action: "stand", best: "hit", loss: 0.0004 }).ok, true);
+});
+
+test("marks grade against the coach's level: perfect play's best is never a mistake at expert", () => {
+  // issue 32: T,T split against 6 at a high count, the expert coach's advice
+  const split = { action: "split", best: "stand", loss: 0.25, expert_best: "split", expert_loss: 0 };
+  assert.deepEqual(decisionMark(split, "expert"), { ok: true, text: "Split ✓" });
+  assert.equal(decisionMark(split, "hard").text, "Split ✗ stand was better: −0.25 of the bet");
+  assert.equal(isMistake(split, "expert"), false);
+  assert.equal(isMistake(split, "medium"), true, "medium has no grade of its own: hard's");
+  const stand = { action: "stand", best: "stand", loss: 0, expert_best: "split", expert_loss: 0.031 };
+  assert.equal(decisionMark(stand, "expert").text, "Stand ✗ split was better: −0.03 of the bet");
+  assert.deepEqual(graded({ action: "hit", best: "stand", loss: 0.1 }, "expert"), { best: "stand", loss: 0.1 }, "graded before perfect play");
+  assert.equal(isMistake({ action: "hit", best: "hit", loss: 0.2 }), false, "the best play taken is never a mistake");
 });
 
 test("chips: stacks largest first", () => {

@@ -3,7 +3,7 @@
 // accuracy over recent windows, the deviation spots and the count at each of them.
 
 import { freshCount, roundCards, shiftCount } from "./counting.js";
-import { isMistake, MISTAKE } from "./format.js";
+import { isMistake } from "./format.js";
 
 /** The kinds of decision, as `stats.by_kind` names them, with their labels. */
 export const KINDS = [
@@ -42,8 +42,8 @@ export function decisionsOf(rounds) {
 /** The decisions where perfect play for the shoe differs from basic strategy for a fresh shoe. */
 export const deviationsOf = (decisions) => decisions.filter((d) => d.expert_best !== undefined && d.expert_best !== d.best);
 
-/** API.md: a decision whose `expert_loss` is MISTAKE or more is a mistake against perfect play. */
-export const isExpertMistake = (d) => Number(d.expert_loss) >= MISTAKE;
+/** API.md: a decision whose `expert_loss` is MISTAKE (format.js) or more is a mistake against perfect play. */
+export const isExpertMistake = (d) => isMistake(d, "expert");
 
 /**
  * What a deviation spot was worth: perfect play's edge over the basic play, per unit bet.
@@ -109,18 +109,18 @@ export function accuracy(decisions, mistakes) {
   return decisions > 0 ? (decisions - mistakes) / decisions : null;
 }
 
-/** Accuracy over the last `n` decisions (fewer if there are fewer). */
-export function recentAccuracy(decisions, n) {
+/** Accuracy over the last `n` decisions (fewer if there are fewer), graded at `level`. */
+export function recentAccuracy(decisions, n, level = "hard") {
   const last = decisions.slice(0, n);
-  return { n, count: last.length, accuracy: accuracy(last.length, last.filter(isMistake).length) };
+  return { n, count: last.length, accuracy: accuracy(last.length, last.filter((d) => isMistake(d, level)).length) };
 }
 
 /** Accuracy of each run of `window` decisions over the last `span`, oldest first. */
-export function rollingAccuracy(decisions, window, span) {
+export function rollingAccuracy(decisions, window, span, level = "hard") {
   const marks = decisions
     .slice(0, span)
     .reverse()
-    .map((d) => (isMistake(d) ? 0 : 1));
+    .map((d) => (isMistake(d, level) ? 0 : 1));
   const out = [];
   let good = 0;
   marks.forEach((mark, i) => {

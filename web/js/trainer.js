@@ -6,7 +6,21 @@
 import { api, loadTables } from "./api.js";
 import { formatCount } from "./counting.js";
 import { card, clear, dealerRow, h } from "./dom.js";
-import { decisionActionLabel, decisionHandLabel, formatAccuracy, formatCoins, formatLoss, formatSigned, isMistake, parseCard } from "./format.js";
+import {
+  betterPlay,
+  decisionActionLabel,
+  decisionHandLabel,
+  formatAccuracy,
+  formatCoins,
+  formatLoss,
+  formatSigned,
+  GRADES,
+  graded,
+  gradeOf,
+  isMistake,
+  parseCard,
+} from "./format.js";
+import { COACH_LEVELS, settings } from "./settings.js";
 import { accuracy, countAt, decisionsOf, deviationsOf, deviationWorth, isExpertMistake, KINDS, recentAccuracy, rollingAccuracy, statsOf } from "./stats.js";
 import { errorText, reportError, setBalance } from "./ui.js";
 
@@ -22,6 +36,7 @@ let filteredTable = "";
 
 export async function showTrainer(main, roundId, isCurrent) {
   if (roundId) return showGradedRound(main, roundId, isCurrent);
+  const level = settings.coachLevel; // the marks', the mistakes' and the recent accuracy's grade
   clear(main);
   const panel = (testid, id, title) =>
     h("section", { class: "panel", testid, "aria-labelledby": id }, h("h2", { id }, title), h("p", { class: "loading" }, "Loading…"));
@@ -76,7 +91,7 @@ export async function showTrainer(main, roundId, isCurrent) {
     const put = (box, id, title, ...body) => clear(box).append(h("h2", { id }, title), ...body.filter(Boolean));
     const putStats = (stats, where) => {
       const note = () => (where ? h("p", { class: "muted small" }, where) : null);
-      put(statsBox, "trainer-stats-title", "Accuracy", note(), accuracyFigures(stats));
+      put(statsBox, "trainer-stats-title", "Accuracy", note(), accuracyFigures(stats, level));
       put(perfectBox, "trainer-perfect-title", "Perfect play", note(), perfectPlayFigures(stats));
     };
     if (!table) {
@@ -119,10 +134,16 @@ export async function showTrainer(main, roundId, isCurrent) {
       chartBox,
       "trainer-recent-title",
       "Recent accuracy",
-      recentChart(WINDOWS.map((n) => recentAccuracy(decisions, n))),
-      trendChart(rollingAccuracy(decisions, WINDOWS[0], WINDOWS.at(-1))),
+      recentChart(WINDOWS.map((n) => recentAccuracy(decisions, n, level))),
+      trendChart(rollingAccuracy(decisions, WINDOWS[0], WINDOWS.at(-1), level)),
     );
-    put(mistakesBox, "trainer-mistakes-title", "Latest mistakes", mistakesTable(decisions.filter(isMistake).slice(0, LATEST_MISTAKES)));
+    put(
+      mistakesBox,
+      "trainer-mistakes-title",
+      "Latest mistakes",
+      h("p", { class: "muted small", testid: "trainer-mistakes-against" }, `Graded ${GRADES[gradeOf(level)].words}, as your coach (${level}).`),
+      mistakesTable(decisions.filter((d) => isMistake(d, level)).slice(0, LATEST_MISTAKES), level),
+    );
     const spots = deviationsOf(decisions).slice(0, LATEST_DEVIATIONS);
     const counts = await spotCounts(spots, rounds);
     if (!current()) return;
@@ -167,7 +188,6 @@ async function spotCounts(spots, rounds) {
 }
 
 function perfectPlayFigures(s) {
-  const decisions = s.decisions ?? 0;
   const deviations = s.deviations ?? 0;
   const taken = s.deviations_taken ?? 0;
   return h(
@@ -181,19 +201,6 @@ function perfectPlayFigures(s) {
     h(
       "dl",
       { class: "stat-grid" },
-      h(
-        "div",
-        { class: "stat" },
-        h("dt", {}, "Accuracy against perfect play"),
-        h("dd", { testid: "trainer-expert-accuracy" }, formatAccuracy(accuracy(decisions, s.expert_mistakes ?? 0))),
-      ),
-      h("div", { class: "stat" }, h("dt", {}, "Mistakes against perfect play"), h("dd", { testid: "trainer-expert-mistakes" }, String(s.expert_mistakes ?? 0))),
-      h(
-        "div",
-        { class: "stat" },
-        h("dt", {}, "EV lost against perfect play (coins)"),
-        h("dd", { testid: "trainer-expert-ev-lost" }, formatCoins(s.expert_ev_lost ?? 0)),
-      ),
       h("div", { class: "stat" }, h("dt", {}, "Deviations met"), h("dd", { testid: "trainer-deviations" }, String(deviations))),
       h(
         "div",
@@ -299,7 +306,71 @@ function deviationSpotsTable(spots, counts) {
   );
 }
 
-function accuracyFigures(s) {
+/** Each level's figures side by side (those the API gives), the coach's level marked. */
+function levelsTable(s, level) {
+  const decisions = s.decisions ?? 0;
+  const columns = [
+    { grade: "hard", mistakes: s.mistakes ?? 0, evLost: s.ev_lost ?? 0, testids: ["trainer-accuracy", "trainer-mistake-count", "trainer-ev-lost"] },
+    {
+      grade: "expert",
+      mistakes: s.expert_mistakes ?? 0,
+      evLost: s.expert_ev_lost ?? 0,
+      testids: ["trainer-expert-accuracy", "trainer-expert-mistakes", "trainer-expert-ev-lost"],
+    },
+  ];
+  const coach = gradeOf(level);
+  const cells = (value, i) => columns.map((c) => h("td", { testid: c.testids[i], class: c.grade === coach ? "coach-level" : null }, value(c)));
+  return h(
+    "div",
+    { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of the figures at each level" },
+    h(
+      "table",
+      { class: "trainer-table levels-table", testid: "trainer-levels" },
+      h("caption", { class: "sr-only" }, "Accuracy, mistakes and EV lost at each level"),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Figure")),
+          columns.map((c) =>
+            h(
+              "th",
+              { scope: "col", class: c.grade === coach ? "coach-level" : null },
+              COACH_LEVELS[c.grade],
+              c.grade === coach ? h("span", { class: "coach-tag" }, "your coach") : null,
+            ),
+          ),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, "Accuracy"),
+          cells((c) => formatAccuracy(accuracy(decisions, c.mistakes)), 0),
+        ),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, "Mistakes"),
+          cells((c) => String(c.mistakes), 1),
+        ),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, "EV lost (coins)"),
+          cells((c) => formatCoins(c.evLost), 2),
+        ),
+      ),
+    ),
+  );
+}
+
+function accuracyFigures(s, level) {
   const byKind = s.by_kind || {};
   const row = (label, g, testid) =>
     h(
@@ -314,19 +385,16 @@ function accuracyFigures(s) {
   return h(
     "div",
     {},
-    h(
-      "dl",
-      { class: "stat-grid" },
-      h(
-        "div",
-        { class: "stat" },
-        h("dt", {}, "Accuracy"),
-        h("dd", { testid: "trainer-accuracy" }, formatAccuracy(accuracy(s.decisions ?? 0, s.mistakes ?? 0))),
-      ),
-      h("div", { class: "stat" }, h("dt", {}, "Decisions"), h("dd", { testid: "trainer-decisions" }, String(s.decisions ?? 0))),
-      h("div", { class: "stat" }, h("dt", {}, "Mistakes"), h("dd", { testid: "trainer-mistake-count" }, String(s.mistakes ?? 0))),
-      h("div", { class: "stat" }, h("dt", {}, "EV lost (coins)"), h("dd", { testid: "trainer-ev-lost" }, formatCoins(s.ev_lost ?? 0))),
-    ),
+    h("dl", { class: "stat-grid" }, h("div", { class: "stat" }, h("dt", {}, "Decisions"), h("dd", { testid: "trainer-decisions" }, String(s.decisions ?? 0)))),
+    levelsTable(s, level),
+    level === "medium"
+      ? h(
+          "p",
+          { class: "muted small", testid: "trainer-medium-note" },
+          "Your coach plays the chart (medium): the table grades no decision against it, so your marks are against exact play (hard).",
+        )
+      : null,
+    h("h3", { class: "by-kind-title" }, "By kind, against exact play (hard)"),
     h(
       "div",
       { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of accuracy by kind of decision" },
@@ -437,7 +505,7 @@ function trendChart(values) {
   return h("figure", { class: "trainer-figure" }, chart, h("figcaption", { class: "muted small" }, caption));
 }
 
-function mistakesTable(mistakes) {
+function mistakesTable(mistakes, level) {
   if (mistakes.length === 0) return h("p", { class: "muted", testid: "trainer-no-mistakes" }, "No mistakes in your recent rounds. Well played.");
   return h(
     "div",
@@ -475,8 +543,14 @@ function mistakesTable(mistakes) {
             ),
             h("td", {}, d.up ? card(d.up, { small: true }) : "—"),
             h("td", {}, decisionActionLabel(d, d.action)),
-            h("td", {}, decisionActionLabel(d, d.best)),
-            h("td", { class: "loss" }, formatLoss(d.loss), h("br"), h("span", { class: "muted small" }, `${formatCoins(Number(d.loss) * d.bet)} coins`)),
+            h("td", {}, decisionActionLabel(d, graded(d, level).best)),
+            h(
+              "td",
+              { class: "loss" },
+              formatLoss(graded(d, level).loss),
+              h("br"),
+              h("span", { class: "muted small" }, `${formatCoins(graded(d, level).loss * d.bet)} coins`),
+            ),
             h(
               "td",
               {},
@@ -496,6 +570,8 @@ function mistakesTable(mistakes) {
 
 // ---------------------------------------------------------------- one round, graded
 
+const capitalized = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
+
 async function showGradedRound(main, roundId, isCurrent) {
   clear(main).appendChild(h("p", { class: "loading" }, "Loading the round…"));
   let r;
@@ -507,6 +583,7 @@ async function showGradedRound(main, roundId, isCurrent) {
     return;
   }
   if (!isCurrent()) return;
+  const level = settings.coachLevel;
   const user = (r.boxes || []).filter((b) => b.player === "user");
   clear(main).appendChild(
     h(
@@ -514,6 +591,7 @@ async function showGradedRound(main, roundId, isCurrent) {
       { class: "trainer panel", testid: "trainer-round", "aria-labelledby": "trainer-round-title" },
       h("h1", { id: "trainer-round-title" }, `Round at ${r.table}`),
       h("p", { class: "muted small" }, r.settled_at ? `Settled ${new Date(r.settled_at).toLocaleString()} · net ${formatSigned(r.net)}` : "In play"),
+      h("p", { class: "muted small", testid: "trainer-round-against" }, `Graded ${GRADES[gradeOf(level)].words}, as your coach (${level}).`),
       dealerRow(r.dealer),
       user.map((b) =>
         b.hands.map((hand, i) =>
@@ -534,8 +612,8 @@ async function showGradedRound(main, roundId, isCurrent) {
                   "li",
                   {},
                   `${decisionHandLabel(d)}: ${decisionActionLabel(d, d.action)}`,
-                  isMistake(d) ? ` · ${decisionActionLabel(d, d.best)} was better: ${formatLoss(d.loss)}` : " ✓",
-                  d.expert_best !== undefined && d.expert_best !== d.best
+                  isMistake(d, level) ? ` · ${capitalized(betterPlay(d, level))}` : " ✓",
+                  gradeOf(level) === "hard" && d.expert_best !== undefined && d.expert_best !== d.best
                     ? h(
                         "span",
                         { class: "deviation", testid: "trainer-round-deviation" },
