@@ -41,6 +41,28 @@ def test_bet_retried_takes_coins_once(alice: Player, monkeypatch: pytest.MonkeyP
     )
 
 
+def test_equal_numbers_are_one_body(alice: Player, monkeypatch: pytest.MonkeyPatch) -> None:
+    # API.md: a key's body is compared as parsed JSON, so a number by its value, however
+    # spelled; a spelling a float would round to 100 is another value, another body.
+    use_seeds(monkeypatch, IN_PLAY[0])
+    key = {"Idempotency-Key": "bet-spelled"}
+    rounds = "/v1/tables/european/rounds"
+    first = alice.post(rounds, raw='{"bets": [{"box": 0, "amount": 100}]}', headers=key)
+    assert first.status == 201, first.text
+    for amount in ("100.0", "1e2", "1E+2", "0.1e3", "100.000e0", "10000e-2"):
+        body = f'{{"bets": [{{"box": 0, "amount": {amount}}}]}}'
+        again = alice.post(rounds, raw=body, headers=key)
+        assert (again.status, again.text) == (first.status, first.text), amount
+    assert balance("alice1") == 9900
+    problem(
+        alice.post(
+            rounds, raw='{"bets": [{"box": 0, "amount": 100.0000000000000000001}]}', headers=key
+        ),
+        422,
+        "idempotency_key_reused",
+    )
+
+
 def test_failures_are_not_kept(alice: Player) -> None:
     key = {"Idempotency-Key": "retry me"}
     problem(

@@ -15,6 +15,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from typing import TYPE_CHECKING, Annotated, Any
 
 from aws_lambda_powertools.event_handler import (
@@ -276,7 +277,8 @@ def request_key(app: APIGatewayRestResolver, key: str | None) -> RequestKey | No
     from .idempotency import RequestKey  # on a keyed request only: the others never need it
 
     route = [event.get("httpMethod"), event.get("resource"), event.get("pathParameters")]
-    return RequestKey.of(route, key, json.loads(event.get("body") or "{}"))
+    # Its numbers as written, not as floats: 100.0000000000000000001 is not 100.
+    return RequestKey.of(route, key, json.loads(event.get("body") or "{}", parse_float=Decimal))
 
 
 # ---- exception handlers -----------------------------------------------------------------

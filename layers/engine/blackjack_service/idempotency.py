@@ -1,7 +1,8 @@
 """Retried requests (API.md, "Retries"): an `Idempotency-Key` as what the player item keeps
 of it, two short digests. The key's is of the route (method, resource and path parameters,
 not the path's spelling: API.md's scope of a key) and the key; the body's is of the body as
-parsed JSON (so key order and spacing do not matter). Within the last 16 keys of a table,
+parsed JSON (so key order, spacing and a number's spelling do not matter: 10, 10.0 and 1e1
+are one value). Within the last 16 keys of a table,
 8 bytes make two keys alike once in 2**60 pairs; 4 bytes tell a changed body from a retry
 but for once in 4 billion reuses, which are a client's bug in the first place.
 """
@@ -10,6 +11,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
 KEY_BYTES = 8
@@ -30,8 +32,42 @@ class RequestKey:
 
 
 def _digest(value: Any, size: int) -> bytes:
-    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(canonical.encode(), digest_size=size).digest()
+    return hashlib.blake2b(_canonical(value).encode(), digest_size=size).digest()
+
+
+def _canonical(value: Any) -> str:
+    """One text for each JSON value: names sorted, no spacing, each number written one way
+    for its value. Strings, names and integers are written as `json.dumps` writes them,
+    so the digests of keys and of bodies of integers are those kept before numbers were
+    compared by value."""
+    if isinstance(value, dict):
+        members = (f"{json.dumps(name)}:{_canonical(value[name])}" for name in sorted(value))
+        return "{" + ",".join(members) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_canonical(item) for item in value) + "]"
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, int | float | Decimal):
+        return _number(Decimal(repr(value)) if isinstance(value, float) else Decimal(value))
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
+
+
+# Exponents whose numbers are written in full: any integer a body holds (the amounts, the
+# boxes) is written as `json.dumps` writes it; beyond, 1e999999 is not a million digits.
+_PLAIN_EXPONENTS = range(-20, 21)
+
+
+def _number(number: Decimal) -> str:
+    """A number's one spelling: its digits with no trailing zeros and its exponent (no
+    context: `Decimal.normalize` would round past 28 digits, two values one text)."""
+    sign, digits, exponent = number.as_tuple()
+    assert isinstance(exponent, int), "JSON has no NaN nor Infinity"
+    if not any(digits):
+        return "0"  # -0, 0.0 and 0e5 are 0
+    while digits[-1] == 0:
+        digits, exponent = digits[:-1], exponent + 1
+    value = Decimal((sign, digits, exponent))
+    return format(value, "f") if exponent in _PLAIN_EXPONENTS else str(value)
 
 
 class KeptKey(Protocol):
