@@ -11,15 +11,14 @@ from decimal import Decimal
 from typing import Any
 
 import boto3
-from boto3.dynamodb.types import TypeDeserializer
 from moto import mock_aws
 
 from blackjack.actions import Phase
 from blackjack.fairness import shuffled_shoe
 from blackjack.rules import TABLES
-from blackjack_service import factories, legacy, records
+from blackjack_service import factories, records
 from blackjack_service.game import seat_round
-from blackjack_service.records import SettledRound, settled_codec
+from blackjack_service.identity import Identity
 from local_stack.store import create_table as create_declared_table
 
 from .exposure import assert_reveals_nothing
@@ -131,51 +130,35 @@ def balance(login: str) -> Decimal:
     return player_record(login).balance
 
 
-def settled_rounds(login: str) -> list[SettledRound | dict[str, Any]]:
-    """Every history item of the user: settled rounds, and views stored before them."""
-    items: list[SettledRound | dict[str, Any]] = []
-    pages = (
-        dynamodb()
-        .get_paginator("query")
-        .paginate(
-            TableName=table_name(),
-            KeyConditionExpression="pk = :pk AND begins_with(sk, :r)",
-            ExpressionAttributeValues={
-                ":pk": {"S": f"USER#{login.lower()}"},
-                ":r": {"S": "ROUND#"},
-            },
-        )
-    )
-    for page in pages:
-        for item in page["Items"]:
-            attributes = {k: TypeDeserializer().deserialize(v) for k, v in item.items()}
-            items.append(
-                settled_codec.record(attributes)
-                if "round" in attributes
-                else legacy.view(attributes)
-            )
-    return items
+def settled_rounds(login: str) -> list[dict[str, Any]]:
+    """Every settled round of the user as the history shows it (`GET /v1/rounds`, every
+    page), last settled first."""
+    identity = Identity(login=login, nick=login)
+    rounds: list[dict[str, Any]] = []
+    before = None
+    while True:
+        page = factories.game().history(identity, None, 100, before)
+        rounds += page.rounds
+        if page.next_position is None:
+            return rounds
+        before = page.next_position
 
 
 def assert_ledger(login: str) -> None:
-    """Every coin is accounted for: the balance is the start, plus the net of every settled
-    round, plus what the rounds in play have taken so far."""
+    """Every coin is accounted for: the balance is the start, plus the net of every round
+    in the history, plus what the rounds in play have taken so far; each settled round is
+    in the history once, and the stats count them all."""
     player = player_record(login)
-    in_play: dict[str, Decimal] = {}
+    in_play = Decimal(0)
     for table, seat in player.seats.items():
         round_ = seat_round(TABLES[table], seat)
         if round_ is not None and round_.phase is not Phase.SETTLED:
-            assert seat.round is not None
-            round_id = seat.round.round_id or f"{seat.shoe.shoe_id}-{seat.round.number}"
-            in_play[round_id] = round_.user_returned - round_.user_staked
-    nets = Decimal(0)
-    for stored in settled_rounds(login):
-        if isinstance(stored, SettledRound):
-            if stored.round_id not in in_play:  # a lost race's item, for a round in play
-                nets += stored.net
-        else:
-            nets += Decimal(str(stored["net"]))
-    assert player.balance == START + nets + sum(in_play.values(), Decimal(0))
+            in_play += round_.user_returned - round_.user_staked
+    history = settled_rounds(login)
+    assert len({round_["round_id"] for round_ in history}) == len(history)
+    nets = sum((Decimal(str(round_["net"])) for round_ in history), Decimal(0))
+    assert player.balance == START + nets + in_play
+    assert player.stats.rounds == len(history)
 
 
 def all_items() -> list[dict[str, Any]]:

@@ -144,14 +144,28 @@ class GameService:
     def history(
         self, identity: Identity, table: str | None, limit: int, before: str | None
     ) -> Page:
-        """A page of settled rounds, last first; `before` (a history position) continues one."""
+        """A page of settled rounds, last first; `before` (a history position) continues one.
+        The history items, and the seats' settled rounds that may have none yet: one more
+        than the page of each tells whether another page follows."""
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
-        page = self.store.list_rounds(identity.key, table, limit, before)
+        listed = self.store.list_rounds(identity.key, table, limit + 1, before)
         # a login that does not exist has no rounds: 401
         player = self.store.existing_player(identity.key)
-        shown = (self._history_round(player, stored) for stored in page.rounds)
-        return replace(page, rounds=[round_ for round_ in shown if round_ is not None])
+        held = (
+            _settled_round(TABLES[table_id], seat)
+            for table_id, seat in player.seats.items()
+            if table in (None, table_id) and _awaiting_history(seat)
+        )
+        unlisted = {s.position: s for s in held if before is None or s.position < before}
+        # A round in both is one round: its position is its settle time and id.
+        merged = sorted((dict(listed) | unlisted).items(), reverse=True)
+        page = merged[:limit]
+        shown = (self._history_round(player, stored) for _, stored in page)
+        return Page(
+            rounds=[round_ for round_ in shown if round_ is not None],
+            next_position=page[-1][0] if len(merged) > limit else None,
+        )
 
     def round(self, identity: Identity, round_id: str) -> dict[str, Any]:
         if not _ROUND_ID.fullmatch(round_id):
@@ -159,8 +173,8 @@ class GameService:
         player = self.store.existing_player(identity.key)
         for table_id, seat in player.seats.items():
             record = seat.round
-            if record is None or (record.snapshot is not None and _is_settled(record)):
-                continue  # a round settled before the player item: its stored view is it
+            if record is None or _settled_before_player_item(record):
+                continue  # its stored view is it
             if _round_id(seat.shoe_of_round(), record) == round_id:
                 played = _replay(TABLES[table_id], seat.shoe_of_round(), record)
                 return _round_view(played, None if played.settled else player.balance)
@@ -289,20 +303,13 @@ class GameService:
         rounds = max(played.shoe.rounds, record.number)
         shoe = replace(played.shoe, position=round_.shoe.position, rounds=rounds)
         round_shoe = None
-        settled = None
         stats = player.stats
         net = round_.net
         if net is not None:
+            # The settled round stays the seat's round, which is its history until the next
+            # bet at the table files it (see `_awaiting_history`).
             record = replace(record, settled_at=now_ms)
             stats = stats.plus(_settlement_stats(round_, net))
-            settled = SettledRound(
-                round_id=_round_id(played.shoe, record),
-                table=table.id,
-                shoe=played.shoe,
-                round=record,
-                net=net,
-                end=round_.shoe.position,
-            )
             if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
                 round_shoe, shoe = shoe, self.shoes.commit(nonce=shoe.nonce + 1)
         new_seat = Seat(
@@ -322,21 +329,13 @@ class GameService:
             seats={**player.seats, table.id: new_seat},
             keys=keys,
         )
-        writer = None
-        if settled is not None:
-            # The history item first, if the round has none: once the player item says the
-            # round settled, its history item exists, whatever stops this request after.
-            writer = self.store.add_round(identity.key, settled)
-        try:
-            self.store.put_player(identity.key, new_player, expected_version=player.version)
-        except Conflict:
-            if settled is not None and writer is not None:
-                self.store.withdraw_round(identity.key, settled.round_id, writer)
-            raise
-        if settled is not None and writer is None:
-            # An item was there: one that a request losing this race, or one stopped between
-            # its two writes, left. This write won: its round is the round.
-            self.store.put_round(identity.key, settled)
+        if not record.moves and _awaiting_history(seat):
+            # The bet replaces the seat's settled round, so its history item comes first:
+            # made from the seat alone, it is the same whoever puts it, and true even if
+            # this write then loses.
+            assert seat.round is not None
+            self.store.put_round(identity.key, _settled_round(table, seat))
+        self.store.put_player(identity.key, new_player, expected_version=player.version)
         return Outcome(
             round=_round_view(replace(played, record=record), balance, answer=True),
             version=new_seat.version,
@@ -409,7 +408,8 @@ class GameService:
         """A history item's round as the player sees it, or None for no round of the
         history. The player item is the truth: a round the seat holds is shown as the seat
         has it (one still in play is no history yet), and one it never recorded was not
-        played."""
+        played (items that requests put before their write, as they did before the seat
+        was the outbox, can be such)."""
         if not isinstance(stored, SettledRound):
             return stored
         seat = player.seats.get(stored.table)
@@ -467,10 +467,37 @@ def _in_play(table: Table, seat: Seat | None, graded: bool) -> _Played:
 
 
 def _is_settled(record: RoundRecord) -> bool:
-    if record.settled_at is not None:
-        return True
     # A round stored before the player item, and before the round times, says so itself.
+    return record.settled_at is not None or _settled_before_player_item(record)
+
+
+def _settled_before_player_item(record: RoundRecord) -> bool:
+    """A round that settled before the player item: the old items put its history."""
     return record.snapshot is not None and record.snapshot["phase"] == Phase.SETTLED
+
+
+def _awaiting_history(seat: Seat | None) -> bool:
+    """Whether the seat's round settled and may have no history item yet. The player item
+    is the truth: the write that settles a round writes nothing else, the round stays the
+    seat's, and every read shows it as history; the bet that replaces it puts its history
+    item first. The seat is thus the outbox of its table's last settled round."""
+    record = None if seat is None else seat.round
+    return (
+        record is not None
+        and record.settled_at is not None
+        and not _settled_before_player_item(record)
+    )
+
+
+def _settled_round(table: Table, seat: Seat) -> SettledRound:
+    """The seat's settled round as its history item holds it, made from the seat alone:
+    any request that puts it puts the same bytes."""
+    assert seat.round is not None
+    record, shoe = seat.round, seat.shoe_of_round()
+    net = _replay(table, shoe, record).round_.net
+    assert net is not None
+    round_id = _round_id(shoe, record)
+    return SettledRound(round_id, table.id, shoe, record, net, end=shoe.position)
 
 
 def _round_id(shoe: ShoeRecord, record: RoundRecord) -> str:

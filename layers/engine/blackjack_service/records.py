@@ -333,9 +333,10 @@ class SettledRound:
     end: int  # the shoe's position after the round
 
     @property
-    def settled_at_us(self) -> int:
+    def position(self) -> str:
+        """Its history position."""
         assert self.round.settled_at is not None
-        return self.round.settled_at * 1000
+        return history_position(self.round.settled_at * 1000, self.round_id)
 
 
 def history_position(settled_at_us: int, round_id: str) -> str:

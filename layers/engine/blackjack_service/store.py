@@ -23,15 +23,15 @@ on the profile key). A settled round's `gsi1sk` is its settle time (µs) and id,
 history reads last settled first from one GSI query. Only `gsi1` is used.
 
 A bet or an action is one conditional write of the player item (it expects the version it
-read), so a lost race changes nothing; the request that settles a round first puts the
-round's history item, and withdraws it if its write then loses (see `GameService`). No
+read), so a lost race changes nothing. The player item is the truth and history follows
+it: a settled round stays in its seat until the next bet there, which first puts the
+round's history item, made from the player item alone (see `GameService`). No
 transaction: DynamoDB bills each item written in one twice.
 """
 
 from __future__ import annotations
 
 import functools
-import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,6 @@ from .errors import Conflict, LoginTaken, Unauthorized
 from .records import (
     Drills,
     LoginAttempts,
-    Page,
     Player,
     Profile,
     SettledRound,
@@ -363,53 +362,20 @@ class Store:
 
     # ---- history and shoes ----------------------------------------------------------
 
-    def add_round(self, login_key: str, settled: SettledRound) -> str | None:
-        """Put the settled round's history item unless the round has one; returns the
-        token this put wrote in it (None: an item was there, which this put left alone)."""
-        writer = secrets.token_hex(4)
-        try:
-            self.client.put_item(
-                TableName=self.table_name,
-                Item=self._round_item(login_key, settled, writer),
-                ConditionExpression="attribute_not_exists(pk)",
-            )
-        except _client_error() as error:
-            if _error_code(error) == "ConditionalCheckFailedException":
-                return None
-            raise
-        return writer
-
     def put_round(self, login_key: str, settled: SettledRound) -> None:
-        """Put the settled round's history item, whatever was there."""
+        """Put the settled round's history item, whatever was there: it is made from the
+        player item alone, so a put again writes the same bytes."""
         self.client.put_item(
             TableName=self.table_name,
-            Item=self._round_item(login_key, settled, secrets.token_hex(4)),
-        )
-
-    def withdraw_round(self, login_key: str, round_id: str, writer: str) -> None:
-        """Delete the history item `add_round` wrote with `writer`, unless another put has
-        replaced it since."""
-        try:
-            self.client.delete_item(
-                TableName=self.table_name,
-                Key=_key(_user_key(login_key), f"ROUND#{round_id}"),
-                ConditionExpression="writer = :writer",
-                ExpressionAttributeValues={":writer": {"S": writer}},
-            )
-        except _client_error() as error:
-            if _error_code(error) != "ConditionalCheckFailedException":
-                raise
-
-    def _round_item(self, login_key: str, settled: SettledRound, writer: str) -> dict[str, Any]:
-        return _item(
-            _user_key(login_key),
-            f"ROUND#{settled.round_id}",
-            {
-                **settled_codec.attributes(settled),
-                "writer": writer,  # which put this is: a request withdraws only its own
-                "gsi1pk": f"HISTORY#{login_key}",
-                "gsi1sk": history_position(settled.settled_at_us, settled.round_id),
-            },
+            Item=_item(
+                _user_key(login_key),
+                f"ROUND#{settled.round_id}",
+                {
+                    **settled_codec.attributes(settled),
+                    "gsi1pk": f"HISTORY#{login_key}",
+                    "gsi1sk": settled.position,
+                },
+            ),
         )
 
     def get_round(self, login_key: str, round_id: str) -> SettledRound | dict[str, Any] | None:
@@ -420,12 +386,12 @@ class Store:
         return None if item is None else _settled(_from_item(item))
 
     def list_rounds(
-        self, login_key: str, table: str | None, limit: int, before: str | None
-    ) -> Page:
-        """Settled rounds, last settled first; `before` (a history position) continues a
-        page. A table filter may need several queries to fill a page."""
-        rounds: list[SettledRound | dict[str, Any]] = []
-        positions: list[str] = []
+        self, login_key: str, table: str | None, count: int, before: str | None
+    ) -> list[tuple[str, SettledRound | dict[str, Any]]]:
+        """Up to `count` settled rounds with their history positions, last settled first,
+        from before the history position `before` (None: from the last). A table filter
+        may need several queries."""
+        rounds: list[tuple[str, SettledRound | dict[str, Any]]] = []
         condition = "gsi1pk = :pk"
         values: dict[str, Any] = {":pk": {"S": f"HISTORY#{login_key}"}}
         if before is not None:
@@ -437,25 +403,22 @@ class Store:
             "KeyConditionExpression": condition,
             "ExpressionAttributeValues": values,
             "ScanIndexForward": False,
-            "Limit": limit + 1,
+            "Limit": count,
         }
         if table is not None:
             query["FilterExpression"] = "#table = :table"
             query["ExpressionAttributeNames"] = {"#table": "table"}
             values[":table"] = {"S": table}
-        while len(rounds) <= limit:
+        while len(rounds) < count:
             response = self.client.query(**query)
             for item in response.get("Items", []):
                 record = _from_item(item)
-                rounds.append(_settled(record))
-                positions.append(record["gsi1sk"])
+                rounds.append((record["gsi1sk"], _settled(record)))
             last = response.get("LastEvaluatedKey")
             if last is None:
                 break
             query["ExclusiveStartKey"] = last
-        if len(rounds) > limit:
-            return Page(rounds=rounds[:limit], next_position=positions[limit - 1])
-        return Page(rounds=rounds, next_position=None)
+        return rounds[:count]
 
     def rounds_since(self, login_key: str, table: str, since_us: int) -> Iterator[SettledRound]:
         """The table's settled rounds, first settled first, from a time (µs) on."""
