@@ -39,12 +39,14 @@ function holeIndex(dealer, before, code) {
 /**
  * Where each card dealt to a hand sits among the round's hands: the hand named, or, when a split later
  * in the same answer moved it (an AI player's resplit), a later hand of that box. Found by
- * its face, so that the cards a hand held before the answer stay the ones it shows first.
+ * its face, so that the cards a hand held before the answer stay the ones it shows first;
+ * two cards of one face in a box (a six-deck shoe deals 8♣ 8♣) take their places in the
+ * order they were dealt, the first dealt the first place, so each lands on its own.
  */
 function handPlaces(round, dealt) {
   const boxes = new Map((round.boxes || []).map((b) => [b.box, b.hands.map((hd) => hd.cards)]));
   const taken = new Set();
-  return dealt.map((entry) => {
+  const places = dealt.map((entry) => {
     if (entry.to !== "box") return null;
     const hands = boxes.get(entry.box) || [];
     for (let hand = entry.hand; hand < hands.length; hand++) {
@@ -58,6 +60,19 @@ function handPlaces(round, dealt) {
     }
     return { hand: entry.hand, index: -1 }; // in none of the hands: it never shows
   });
+  const sameFace = new Map(); // box and face -> the entries of that face dealt to that box
+  dealt.forEach((entry, n) => {
+    if (entry.to !== "box" || places[n].index < 0) return;
+    const key = `${entry.box}:${entry.card}`;
+    sameFace.set(key, [...(sameFace.get(key) || []), n]);
+  });
+  for (const ns of sameFace.values()) {
+    const inOrder = ns.map((n) => places[n]).sort((a, b) => a.hand - b.hand || a.index - b.index);
+    ns.forEach((n, i) => {
+      places[n] = inOrder[i];
+    });
+  }
+  return places;
 }
 
 /** The cards still to land, in order, given the keys already on the felt. */

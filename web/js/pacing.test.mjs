@@ -158,3 +158,25 @@ test("instant under reduced motion, else the chosen pace", () => {
   assert.equal(cardDelay("instant", false), 0);
   assert.equal(cardDelay("bogus", false), 300);
 });
+
+test("two cards of one face in a box land one at a time, each in its own place (six decks: 8♣ 8♣)", () => {
+  const round = {
+    round_id: "r8",
+    version: 1,
+    boxes: [box(0, "user", hand(["8C", "8C"]))],
+    dealer: { cards: ["5H"], hidden: 1 },
+    dealt: [toBox(0, "8C"), toDealer("5H"), toBox(0, "8C"), toDealer(null)],
+  };
+  assert.deepEqual(steps(round), [" | 0:0=", " | 0:0=8C", "5H | 0:0=8C", "5H | 0:0=8C 8C", "5H ## | 0:0=8C 8C"]);
+});
+
+test("a hit of a face the hand holds already lands in the new place", () => {
+  const round = {
+    round_id: "r9",
+    version: 2,
+    boxes: [box(0, "user", hand(["8C", "2D", "8C"]))],
+    dealer: { cards: ["5H"], hidden: 1 },
+    dealt: [toBox(0, "8C")],
+  };
+  assert.deepEqual(steps(round), ["5H ## | 0:0=8C 2D", "5H ## | 0:0=8C 2D 8C"]);
+});
