@@ -24,6 +24,7 @@ from .environment import Contexts, Stack, StackSeeds
 from .helpers import (
     act,
     check_axe,
+    check_summary,
     deal,
     hard,
     natural,
@@ -244,6 +245,8 @@ def test_casino_insurance_waits_for_the_second_card(
     check_insurance_waits(log)
     lost = "Insurance lost \u22125: every insured hand busted."
     expect(tid(page, "box-insurance-0")).to_have_text(lost)
+    if size == "phone":
+        check_summary(page, views[-1])  # the hand lost, and the insurance: as the net
     assert not any(s["words"] == "The dealer plays…" for s in log)  # no card for the dealer
 
     start_log(page)
@@ -259,4 +262,71 @@ def test_casino_insurance_waits_for_the_second_card(
     check_insurance_waits(log)
     check_marks(log)
     expect(tid(page, "box-insurance-0")).to_contain_text("Insurance ")
+    if size == "phone":
+        check_summary(page, views[-1])
+        shot(page, artifacts, size, "insured-result")
     check_axe(page, f"casino result, {size}")
+
+
+# ---- european: two cards of one face in a box; an AI box drawing after the player -------
+
+
+def identical_pair_shoe(shoe: list[str]) -> bool:
+    # one box: the player's cards 1st and 3rd, one card of six decks dealt twice (8♣ 8♣);
+    # the up card 2nd, the hole card 4th; no ace, so no natural and no insurance
+    return shoe[0] == shoe[2] and all(card[0] != "A" for card in shoe[:4])
+
+
+def ai_draws_shoe(shoe: list[str]) -> bool:
+    # boxes 0 (the player's) and 1 (AI easy): their first cards 1st and 2nd, the up card
+    # 3rd, their second cards 4th and 5th, the hole card 6th; box 2 holds a hard 12 to 16
+    # and hits after the player stands, then the dealer (under 17) draws
+    mine, ai, dealer = [shoe[0], shoe[3]], [shoe[1], shoe[4]], [shoe[2], shoe[5]]
+    no_ace = all(card[0] != "A" for card in shoe[:6])
+    return no_ace and 12 <= total(ai) <= 16 and total(dealer) < 17 and total(mine) >= 12
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_two_identical_cards_land_one_at_a_time(
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str
+) -> None:
+    seed = find_seed(6, identical_pair_shoe)
+    shoe = shuffled_shoe(seed, CLIENT_SEED, 1, 6)
+    seeds.use(seed)
+    page = paced_page(contexts, size)
+    new_player(page, stack.api, "twin")
+    open_table(page, "european")
+    start_log(page)
+    view = deal(page, "european")
+    assert view["boxes"][0]["hands"][0]["cards"] == [shoe[0], shoe[2]]
+    log = felt_log(page)
+    check_order(log, [view], user={0})
+    shot(page, artifacts, size, "identical-pair")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_status_names_the_ai_box_that_draws_before_the_dealer(
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str
+) -> None:
+    seeds.use(find_seed(6, ai_draws_shoe))
+    page = paced_page(contexts, size)
+    new_player(page, stack.api, "aidraw")
+    open_table(page, "european")
+    tid(page, "ai-level-1").select_option("easy")
+    start_log(page)
+    dealt = deal(page, "european")
+    with page.expect_response(lambda r: r.url.endswith("/round/actions")) as info:
+        tid(page, "action-stand").click()
+    expect(tid(page, "deal")).to_be_visible()
+    view = info.value.json()
+    log = felt_log(page)
+    check_order(log, [dealt, view], user={0})
+    ai_cards = len(view["boxes"][1]["hands"][0]["cards"])
+    assert ai_cards > 2, view["boxes"][1]
+    # each frame's words say who is drawing: the AI box while its cards land, then the dealer
+    ai_frames = [s for s in log if len(s["hands"].get("hand-1-0", [])) > 2 and not s["betting"]]
+    dealer_frames = [s for s in log if len(s["dealer"]) > 2]
+    before_dealer = [s for s in ai_frames if len(s["dealer"]) == 2 and "##" in s["dealer"]]
+    assert before_dealer, log
+    assert all(s["words"] == "Box 2 (AI easy) plays…" for s in before_dealer), before_dealer
+    assert any(s["words"] == "The dealer plays…" for s in dealer_frames), dealer_frames

@@ -87,9 +87,23 @@ function renderSummary(r) {
         h("b", {}, `Box ${b.box + 1}`),
         " ",
         b.hands.map((hd, hi) => h("span", { class: `result-${resultTone(hd.result)}` }, `${hi ? ", " : ""}${resultLabel(hd) || statusLabel(hd.status)}`)),
+        // The round's net counts the insurance: so does the line, or it would not add up.
+        insuranceNet(b) === null
+          ? null
+          : h(
+              "span",
+              { class: insuranceNet(b) > 0 ? "result-win" : "result-lose", testid: `summary-insurance-${b.box}` },
+              `, insurance ${formatSigned(insuranceNet(b))}`,
+            ),
       ),
     ),
   );
+}
+
+/** What a settled box's insurance won or lost (its payout less its stake), or null if not insured. */
+function insuranceNet(box) {
+  if (box.insurance === null || box.insurance === undefined || box.insurance_payout === null || box.insurance_payout === undefined) return null;
+  return Number(box.insurance_payout) - Number(box.insurance);
 }
 
 function renderDealer(r, landed, complete, fresh) {
@@ -119,7 +133,7 @@ function renderStatus(S, r) {
   const settled = complete && r.status === "settled";
   const net = settled ? Number(r.net) : null;
   let words = roundStatusLabel(r);
-  if (S.pace) words = r.status === "settled" && dealerDraws(r) ? "The dealer plays…" : "Dealing…";
+  if (S.pace) words = pacedWords(r, S.justLanded ? slotOf(r, S.justLanded) : null);
   return h(
     "div",
     { class: "status-line" },
@@ -134,6 +148,20 @@ function renderStatus(S, r) {
     settled ? h("p", { class: `round-net-figure ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-net" }, formatSigned(r.net)) : null,
     marksShown(S, r) ? h("p", { class: "marks-note muted small", testid: "marks-note" }, marksNote(settings.coachLevel)) : null,
   );
+}
+
+/**
+ * What the felt is doing while the cards land, by the card that landed last: an AI box
+ * drawing, the dealer playing (a card after the up card, in an answer that settles), or
+ * the deal.
+ */
+function pacedWords(r, slot) {
+  if (slot?.place === "hand") {
+    const box = (r.boxes || []).find((b) => b.box === slot.box);
+    return box && box.player !== "user" ? `Box ${box.box + 1} (AI ${box.player.replace(/^ai:/, "")}) plays…` : "Dealing…";
+  }
+  const dealerCard = slot?.place === "dealer" && (slot.turn || slot.index >= 1);
+  return dealerCard && r.status === "settled" && dealerDraws(r) ? "The dealer plays…" : "Dealing…";
 }
 
 /** Whether a mark is on the felt (renderMarks shows them). */
