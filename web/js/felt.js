@@ -146,8 +146,26 @@ function renderStatus(S, r) {
     ),
     h("p", { class: `round-net ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-result" }, settled ? netSentence(r.net) : ""),
     settled ? h("p", { class: `round-net-figure ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-net" }, formatSigned(r.net)) : null,
+    shoeNews(S, r),
     marksShown(S, r) ? h("p", { class: "marks-note muted small", testid: "marks-note" }, marksNote(settings.coachLevel)) : null,
   );
+}
+
+/**
+ * The shoe's news, on the felt where the player looks: the cut card is out (this round is
+ * the shoe's last), or, once that round is over, a new shoe begins. Tables that shuffle
+ * every round say it in their rules.
+ */
+function shoeNews(S, r) {
+  const shoe = S.shoe;
+  if (!r || !shoe || S.table.rules?.shuffle !== "cut_card" || S.pace) return null;
+  const news =
+    r.status !== "settled" && shoe.shoe_id === r.shoe_id && shoe.cut_card_out
+      ? { kind: "last-round", words: "Cut card out: this is the shoe's last round." }
+      : r.status === "settled" && shoe.shoe_id !== r.shoe_id
+        ? { kind: "new-shoe", words: "Cut card out: a new shoe begins with your next deal." }
+        : null;
+  return news ? h("p", { class: "shoe-news", testid: "shoe-news", dataset: { news: news.kind } }, news.words) : null;
 }
 
 /**

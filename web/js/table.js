@@ -65,6 +65,7 @@ export async function showTable(main, id, isCurrent) {
     fresh: {}, // what the next renders animate once: a chip just placed, results just shown
     lastRetired: null,
     countBase: null,
+    nextShoeCount: null, // the next shoe's count, once the old shoe's last round has landed
   };
   learnCount(seat.shoe?.count, seat.shoe?.shoe_id, seat.round);
   slips.set(id, S.slip);
@@ -123,6 +124,11 @@ function landAll() {
   S.pace = null;
   S.justLanded = null;
   for (const slot of dealOrder(S.round)) S.shown.add(slot.key);
+  if (S.nextShoeCount) {
+    const { count, shoeId, round } = S.nextShoeCount;
+    S.nextShoeCount = null;
+    learnCount(count, shoeId, round);
+  }
   if (S.round.balance !== undefined) {
     S.balance = S.round.balance;
     // The flash shows what happened to the balance: each stake as it goes out, and at the
@@ -145,9 +151,17 @@ function landAll() {
 // added to it. An action's answer needs no request: its round holds every public
 // card of the round, and the cards before the round are known already.
 
-/** A count from the server, given with the round it came with, at shoe `shoeId`. */
+/**
+ * A count from the server, given with the round it came with, at shoe `shoeId`. The next
+ * shoe's count waits while the last round of the old one is still landing: until then the
+ * felt shows the old shoe's cards, and the badge counts them.
+ */
 function learnCount(count, shoeId, round) {
   if (!count || !shoeId) return;
+  if (S.pace && S.round && S.round.shoe_id !== shoeId) {
+    S.nextShoeCount = { count, shoeId, round };
+    return;
+  }
   const inShoe = !!round && round.shoe_id === shoeId;
   S.countBase = { shoeId, roundId: inShoe ? round.round_id : null, count: inShoe ? shiftCount(count, roundCards(round), -1) : count };
 }
