@@ -3,7 +3,9 @@
 The stdlib's ThreadingHTTPServer is enough: one thread per connection, keep-alive
 (HTTP/1.1); the functions run side by side, each request in its connection's thread. Every
 answer the server makes itself (a request it cannot read, a file it does not have) is a
-problem document as the API's, and no header names the server's software.
+problem document as the API's, and no header names the server's software. A request runs
+only once it has arrived whole: one whose connection ends before its header section or
+body does is dropped unanswered, and a body that stalls is answered 408.
 """
 
 from __future__ import annotations
@@ -51,6 +53,13 @@ CONTENT_TYPES = {
 _CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,8}")
 _LINE_LIMIT = 65536  # bytes of a chunk-size or trailer line, as the stdlib's header lines
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 5.6.2
+# RFC 9112 5: a header line is a token, a colon, then the value up to the line's end.
+_HEADER_LINE = re.compile(_TOKEN.pattern.encode() + rb":[^\r\n]*\r?\n")
+_BLANK_LINE = (b"\r\n", b"\n")  # a line with nothing before its end
+# Seconds a request's body may go without a byte arriving before it is answered 408: on
+# loopback or a LAN a client sends its body at once, so a pause this long means a client
+# that stalled, which would otherwise hold its connection's thread.
+BODY_STALL_S = 10
 # RFC 9112 3: method SP request-target SP HTTP-version, the method a token, the target
 # visible ASCII (no control byte, no NUL, nothing a terminal acts on), one digit each side
 # of the version's dot; a line without a version (HTTP/0.9) is refused too.
@@ -60,7 +69,12 @@ _REQUEST_LINE = re.compile(_TOKEN.pattern.encode() + rb" [!-~]+ HTTP/[0-9]\.[0-9
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _DIGITS = re.compile(r"[0-9]+")  # str.isdigit takes "²", which int() refuses
 # The statuses the server answers itself; anything else it cannot read is a bad request.
-_PROBLEM_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+_PROBLEM_CODES = {
+    404: "not_found",
+    405: "method_not_allowed",
+    408: "request_timeout",
+    413: "payload_too_large",
+}
 # CloudFront's security headers as SecurityHeadersConfig names them, for web/'s files.
 _SECURITY_HEADERS = {
     "ContentSecurityPolicy": ("Content-Security-Policy", "ContentSecurityPolicy"),
@@ -170,6 +184,26 @@ def static_file(web_dir: Path | None, raw_path: str) -> Path | None:
         return None
 
 
+class IncompleteRequest(Exception):
+    """The connection ended before the request did: it is dropped, never run."""
+
+
+class _HeaderLines:
+    """The connection's reader as the stdlib's header parser uses it, keeping each line
+    the parser read: the mail parser it hands them to drops some lines without a word
+    (`From x` is a mailbox's envelope line to it), and does not say whether the section
+    ended with its blank line or with the connection."""
+
+    def __init__(self, rfile: Any) -> None:
+        self._rfile = rfile
+        self.lines: list[bytes] = []
+
+    def readline(self, limit: int = -1) -> bytes:
+        line: bytes = self._rfile.readline(limit)
+        self.lines.append(line)
+        return line
+
+
 class LocalServer(ThreadingHTTPServer):
     daemon_threads = True
     # Do not wait, on stop, for connections a browser keeps open: data is safe anyway,
@@ -206,6 +240,7 @@ class RequestHandler(BaseHTTPRequestHandler):
     timeout = 120  # seconds an idle keep-alive connection is kept
     disable_nagle_algorithm = True  # headers and body go out in two writes
     server_version = "local-stack"
+    _header_lines: _HeaderLines  # the request's header section, as parse_request read it
 
     def version_string(self) -> str:
         return self.server_version  # no Python version in the `Server` header
@@ -219,7 +254,11 @@ class RequestHandler(BaseHTTPRequestHandler):
 
     def parse_request(self) -> bool:
         """The stdlib's parsing, held to RFC 9112 where the stdlib is lenient: a request whose
-        line or header section another parser could read otherwise is refused, 400."""
+        line or header section another parser could read otherwise is refused, 400; one
+        whose connection ends before its header section does is dropped unanswered."""
+        if not self.raw_requestline.endswith(b"\n"):  # the connection ended within the line
+            self.close_connection = True
+            return False
         if self.raw_requestline.strip() and not _REQUEST_LINE.fullmatch(self.raw_requestline):
             # Refused before the stdlib reads on: it would wait for the headers of an
             # HTTP/0.9 line (there are none) until the timeout.
@@ -228,26 +267,43 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.requestline = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
             self.send_error(400, "the request line is not `METHOD target HTTP/x.y`")
             return False
-        if not super().parse_request():
+        rfile, self._header_lines = self.rfile, _HeaderLines(self.rfile)
+        self.rfile = self._header_lines  # type: ignore[assignment]  # readline is all it uses
+        try:
+            return super().parse_request() and self._header_section_accepted()
+        finally:
+            self.rfile = rfile
+
+    def handle_expect_100(self) -> bool:
+        """The stdlib's 100 Continue goes out only for a header section that is accepted."""
+        return self._header_section_accepted() and super().handle_expect_100()
+
+    def _header_section_accepted(self) -> bool:
+        """Whether the header section just read came whole and reads one way only; a 400
+        is sent for one that does not, nothing for one the connection cut short."""
+        if self._header_lines.lines[-1] not in _BLANK_LINE:
+            self.close_connection = True
+            log.info(
+                "%s dropped: the connection ended within its headers", printable(self.requestline)
+            )
             return False
-        refusal = self._header_refusal()
+        refusal = self._header_refusal(self._header_lines.lines[:-1])
         if refusal is not None:
             self.send_error(400, refusal)
             return False
         return True
 
-    def _header_refusal(self) -> str | None:
+    def _header_refusal(self, lines: list[bytes]) -> str | None:
         """Why the header section cannot be read one way only, or None when it can."""
-        headers = self.headers
-        if headers.defects:
-            # A line with no colon, or a space before it: the stdlib's parser stops there
-            # and drops that line and every one after it.
+        # The lines themselves, not the mail parser's defects: the parser stops at a line
+        # with no colon or a space before it and drops it and every one after, but it also
+        # reports the defects of a multipart body it was never given.
+        if not all(_HEADER_LINE.fullmatch(line) for line in lines):
             return "a header line is not `name: value`"
-        for name, value in headers.items():
-            if not _TOKEN.fullmatch(name):
-                return "a header name is not a token"
+        headers = self.headers
+        for value in headers.values():
             if _CONTROL.search(value):
-                return "a header value has a control character or a folded line"
+                return "a header value has a control character"
         hosts = headers.get_all("Host") or []
         if len(hosts) > 1 or (not hosts and self.request_version == "HTTP/1.1"):
             return "a request has one Host header at most, and HTTP/1.1 one exactly"  # 9112 3.2
@@ -292,6 +348,10 @@ class RequestHandler(BaseHTTPRequestHandler):
         )
         try:
             response = self._respond(request)
+        except IncompleteRequest:
+            self.close_connection = True
+            log.info("%s dropped: the connection ended within the body", line)
+            return
         except Exception:
             log.error(
                 "local stack error on %s\n%s", line, printable_traceback(traceback.format_exc())
@@ -323,18 +383,21 @@ class RequestHandler(BaseHTTPRequestHandler):
         length = int(declared[:9]) if len(declared) <= 9 else MAX_PAYLOAD_BYTES + 1
         chunked = "Transfer-Encoding" in self.headers  # chunked alone: see _header_refusal
         try:
-            body = self._read_chunked() if chunked else None
+            body = self._read_body(length, chunked)
         except ValueError as error:
             self.close_connection = True
             return problem(400, str(error))
-        if length > MAX_PAYLOAD_BYTES or (chunked and body is None):
+        except TimeoutError:
+            self.close_connection = True  # what is left of the body would read as a request
+            return problem(408, f"no byte of the body came for {BODY_STALL_S} s")
+        if body is None:
             self.close_connection = True  # the body is not read: the connection cannot go on
             return (
                 self.server.stack.gateways[0].too_large(request)
                 if self.server.stack.gateways
                 else HttpResponse(413, [], b"")
             )
-        request.body = body if body is not None else self.rfile.read(length) if length else b""
+        request.body = body
         method = request.method
         answer = self.server.stack.handle(request)
         if answer is not None:
@@ -354,6 +417,26 @@ class RequestHandler(BaseHTTPRequestHandler):
             return problem(404, "no such file")
         return self.server.stack.gateway_answer(request)
 
+    def _read_body(self, length: int, chunked: bool) -> bytes | None:
+        """The body, whole; None when it is over API Gateway's limit (it is not read then).
+        IncompleteRequest if the connection ends within it, TimeoutError if it stalls
+        BODY_STALL_S, ValueError if its chunks are not chunked coding."""
+        if length > MAX_PAYLOAD_BYTES:
+            return None
+        self.connection.settimeout(BODY_STALL_S)  # each read's wait, not the whole body's
+        try:
+            if chunked:
+                return self._read_chunked()
+            return self._read_exactly(length)
+        finally:
+            self.connection.settimeout(self.timeout)  # the idle wait for the next request
+
+    def _read_exactly(self, size: int) -> bytes:
+        data = self.rfile.read(size) if size else b""
+        if len(data) < size:  # a buffered read returns short only at the connection's end
+            raise IncompleteRequest
+        return data
+
     def _read_chunked(self) -> bytes | None:
         """A chunked body; None once it is over API Gateway's limit; ValueError if a chunk
         size is not one."""
@@ -365,14 +448,14 @@ class RequestHandler(BaseHTTPRequestHandler):
                 raise ValueError("a chunk size is not a hexadecimal number")
             size = int(declared, 16)
             if size == 0:
-                while self._chunk_line() not in (b"\r\n", b"\n", b""):
+                while self._chunk_line() not in _BLANK_LINE:
                     pass  # trailers
                 return b"".join(chunks)
             total += size
             if total > MAX_PAYLOAD_BYTES:
                 return None
-            chunks.append(self.rfile.read(size))
-            if self._chunk_line() not in (b"\r\n", b"\n"):
+            chunks.append(self._read_exactly(size))
+            if self._chunk_line() not in _BLANK_LINE:
                 raise ValueError("a chunk is longer than its size")
 
     def _chunk_line(self) -> bytes:
@@ -380,6 +463,8 @@ class RequestHandler(BaseHTTPRequestHandler):
         line = self.rfile.readline(_LINE_LIMIT + 1)
         if len(line) > _LINE_LIMIT:
             raise ValueError("a line of the chunked body is too long")
+        if not line.endswith(b"\n"):  # a line short of its limit ends so only at EOF
+            raise IncompleteRequest
         return line
 
     def _send(self, response: HttpResponse) -> None:

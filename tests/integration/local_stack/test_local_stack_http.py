@@ -1,13 +1,17 @@
 """The local stack over HTTP, against the fixture template: routing, events, the
-authorizer, gateway responses, throttling, errors and static files."""
+authorizer, gateway responses, throttling, errors and static files; a request runs only
+once it has arrived whole (issue 30, item 2)."""
 
 from __future__ import annotations
 
 import http.client
 import json
+import socket
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from tests.integration.local_stack.harness import FIXTURES, Client, Running
 
@@ -43,6 +47,8 @@ REQUEST_CONTEXT_FIELDS = {
     "resourcePath",
     "stage",
 }
+# Long past the server's wait for a stalled body: a raw exchange ends when the server closes.
+RAW_TIMEOUT_S = 60
 
 
 def test_public_route_writes_and_the_function_answers_conflicts(client: Client) -> None:
@@ -322,3 +328,112 @@ def test_chunked_bodies_and_bad_lengths(running: Running) -> None:
         connection.close()
     bad = running.client.request("POST", "/v1/public/echo", headers={"Content-Length": "x"})
     assert bad.status == 400
+
+
+def _send_and_read_to_eof(port: int, request: bytes, *, end_writes: bool) -> bytes:
+    """Send the bytes as they are (end_writes: then EOF, as a client that dies mid-request
+    does); every byte the server sends until it closes the connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=RAW_TIMEOUT_S) as connection:
+        connection.sendall(request)
+        if end_writes:
+            connection.shutdown(socket.SHUT_WR)
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+        return received
+
+
+def _new_item(client: Client, item: str) -> None:
+    """The item, at version 1."""
+    reply = client.request("POST", f"/v1/items/{item}/bump", {"expected": 0}, token="user-bob")
+    assert reply.status == 200, reply.body
+
+
+def _item_version(client: Client, item: str) -> int:
+    reply = client.request("GET", f"/v1/items/{item}", token="user-bob")
+    assert reply.status == 200, reply.body
+    return int(reply.json()["item"]["version"])
+
+
+def _bump(item: str, body: bytes, content_length: int) -> bytes:
+    return (
+        f"POST /v1/items/{item}/bump HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer user-bob\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {content_length}\r\n\r\n"
+    ).encode() + body
+
+
+def test_a_body_shorter_than_its_length_then_eof_is_not_executed(running: Running) -> None:
+    client = running.client
+    body = b'{"expected": 1}'  # whole JSON, yet short of the length the request declares
+    _new_item(client, "cut")
+    answer = _send_and_read_to_eof(
+        running.client.port, _bump("cut", body, len(body) + 10), end_writes=True
+    )
+    assert answer == b""  # nothing answered: the connection is just closed
+    assert _item_version(client, "cut") == 1  # and the bump did not run
+    chunked = (
+        b"POST /v1/items/cut/bump HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer user-bob\r\n"
+        b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + f"{len(body):x}\r\n".encode()
+        + body
+        + b"\r\n"  # and no last chunk
+    )
+    assert _send_and_read_to_eof(running.client.port, chunked, end_writes=True) == b""
+    assert _item_version(client, "cut") == 1
+
+
+def test_a_header_section_without_its_end_then_eof_is_not_executed(running: Running) -> None:
+    client = running.client
+    before = client.request("GET", "/v1/echo/whole", token="user-bob").json()["invocations"]
+    for cut in (b"\r\n", b""):  # EOF after a whole header line, or inside one
+        request = b"GET /v1/echo/cut HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer user-bob" + cut
+        assert _send_and_read_to_eof(running.client.port, request, end_writes=True) == b""
+    after = client.request("GET", "/v1/echo/whole", token="user-bob").json()["invocations"]
+    assert after == before + 1  # the warm environment served nothing in between
+
+
+def test_a_body_that_stalls_is_408_and_not_executed(running: Running) -> None:
+    client = running.client
+    _new_item(client, "stall")
+    body = b'{"expected": 1}'
+    answer = _send_and_read_to_eof(
+        running.client.port, _bump("stall", body[:5], len(body)), end_writes=False
+    )
+    head, _, document = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408 "), answer
+    assert b"\r\nConnection: close\r\n" in head + b"\r\n"
+    assert b"\r\nContent-Type: application/problem+json\r\n" in head + b"\r\n"
+    problem = json.loads(document)
+    assert problem["status"] == 408 and problem["code"] == "request_timeout"
+    assert set(problem) == {"type", "title", "status", "detail", "code"}
+    assert _item_version(client, "stall") == 1
+
+
+def test_a_multipart_content_type_is_a_header_like_any(running: Running) -> None:
+    """The mail parser's multipart defects are about a body it was never given: the
+    request reaches the function, which says what it takes (the service: 415)."""
+    request = (
+        b"POST /v1/public/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        b"Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 7\r\n\r\n--x--\r\n"
+    )
+    answer = _send_and_read_to_eof(running.client.port, request, end_writes=False)
+    assert answer.startswith(b"HTTP/1.1 200 "), answer
+    event = json.loads(answer.partition(b"\r\n\r\n")[2])["event"]
+    assert event["headers"]["Content-Type"] == "multipart/form-data; boundary=x"
+    assert event["body"] == "--x--\r\n"
+
+
+@pytest.mark.parametrize(
+    "header_lines",
+    [b"From x\r\nHost: x\r\n", b"Host: x\r\nFrom x\r\n"],
+    ids=["envelope-first", "envelope-last"],
+)
+def test_a_header_line_the_mail_parser_drops_unsaid_is_400(
+    running: Running, header_lines: bytes
+) -> None:
+    """`From x` is a mailbox's envelope line to the mail parser, dropped with no defect."""
+    request = b"GET /v1/public/echo HTTP/1.1\r\n" + header_lines + b"\r\n"
+    answer = _send_and_read_to_eof(running.client.port, request, end_writes=True)
+    assert answer.startswith(b"HTTP/1.1 400 "), answer
+    document = json.loads(answer.partition(b"\r\n\r\n")[2])
+    assert document["detail"] == "a header line is not `name: value`"
