@@ -45,3 +45,10 @@ def test_the_apis_answers_through_cloudfront_are_no_store() -> None:
     policy = TEMPLATE.properties(behaviour["ResponseHeadersPolicyId"]["Ref"])
     items = policy["ResponseHeadersPolicyConfig"]["CustomHeadersConfig"]["Items"]
     assert {"Header": "Cache-Control", "Value": "no-store", "Override": False} in items
+
+
+def test_the_web_client_is_served_with_hsts_for_a_year_and_more_with_its_subdomains() -> None:
+    policy = TEMPLATE.properties("WebResponseHeadersPolicy")["ResponseHeadersPolicyConfig"]
+    hsts = policy["SecurityHeadersConfig"]["StrictTransportSecurity"]
+    assert hsts["AccessControlMaxAgeSec"] >= 365 * 24 * 3600
+    assert hsts["IncludeSubdomains"] is True and hsts["Override"] is True
