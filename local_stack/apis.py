@@ -2,7 +2,8 @@
 
 This is where SAM's conventions for APIs are read: `AWS::Serverless::Api`, the functions'
 `Events` of `Type: Api`, the Api's `Auth`, `GatewayResponses`, `MethodSettings`,
-`BinaryMediaTypes` and `Cors`, and the implicit `ServerlessRestApi` of events without a
+`BinaryMediaTypes` and `Cors`, the `AWS::WAFv2::WebACL` associated with its stage, and the
+implicit `ServerlessRestApi` of events without a
 RestApiId. Who runs the functions is the caller's: the local stack's execution
 environments, or this process (local_stack.in_process).
 """
@@ -24,9 +25,10 @@ from local_stack.gateway import (
     Invoker,
     Route,
     Throttle,
+    WebAcl,
     parse_gateway_responses,
 )
-from local_stack.template import IMPLICIT_API, Physical, Template, TemplateError
+from local_stack.template import IMPLICIT_API, Physical, Template, TemplateError, logical_target
 
 log = logging.getLogger("local_stack")
 
@@ -45,12 +47,18 @@ def gateways(
     throttling: bool,
 ) -> list[Gateway[F]]:
     """The template's APIs, their routes sending to `functions` (by logical id) through
-    `invoke`; throttling=False ignores MethodSettings' limits."""
+    `invoke`; throttling=False ignores MethodSettings' limits and the web ACLs."""
     for logical_id, function in functions.items():
         # what `!GetAtt AuthorizerFunction.Arn` in an Api's Auth resolves to
         template.physical.setdefault(logical_id, Physical(function.name, {"Arn": function.arn}))
     return [
-        _gateway(spec, invoke, throttling=throttling) for spec in _api_specs(template, functions)
+        _gateway(
+            spec,
+            invoke,
+            throttling=throttling,
+            web_acl=_web_acl(template, spec.logical_id) if throttling else None,
+        )
+        for spec in _api_specs(template, functions)
     ]
 
 
@@ -61,6 +69,27 @@ def gateway_for(gateways: list[Gateway[F]], request: HttpRequest) -> Gateway[F] 
             request.method == "OPTIONS" and gateway.routes.resource_for(request.raw_path)
         ):
             return gateway
+    return None
+
+
+def _web_acl(template: Template, api: str) -> WebAcl | None:
+    """The web ACL an `AWS::WAFv2::WebACLAssociation` puts in front of the API's stage
+    (its ResourceArn names the API), its rules as the template writes them."""
+    for association in template.of_type("AWS::WAFv2::WebACLAssociation").values():
+        properties = association.get("Properties") or {}
+        if logical_target(properties.get("ResourceArn")) != api:
+            continue
+        acl = logical_target(properties.get("WebACLArn"))
+        if acl not in template.of_type("AWS::WAFv2::WebACL"):
+            raise TemplateError(f"WebACLArn {properties.get('WebACLArn')!r}: no such web ACL")
+        acl_properties = template.properties(acl)
+        return WebAcl(
+            {
+                key: template.resolve(acl_properties[key])
+                for key in ("Rules", "CustomResponseBodies")
+                if key in acl_properties
+            }
+        )
     return None
 
 
@@ -145,7 +174,9 @@ def _function_by_arn(functions: Mapping[str, F], value: Any) -> F:
     raise TemplateError(f"authorizer function {value!r} is not a function of the template")
 
 
-def _gateway(spec: ApiSpec[F], invoke: Invoker[F], *, throttling: bool) -> Gateway[F]:
+def _gateway(
+    spec: ApiSpec[F], invoke: Invoker[F], *, throttling: bool, web_acl: WebAcl | None
+) -> Gateway[F]:
     stage = str(spec.properties.get("StageName", "Prod"))
     return Gateway(
         api=ApiContext(api_id=api_id_for(spec.logical_id), stage=stage),
@@ -155,4 +186,5 @@ def _gateway(spec: ApiSpec[F], invoke: Invoker[F], *, throttling: bool) -> Gatew
         invoke=invoke,
         binary_media_types=[str(t) for t in spec.properties.get("BinaryMediaTypes") or []],
         cors=Cors.parse(spec.properties.get("Cors")),
+        web_acl=web_acl,
     )

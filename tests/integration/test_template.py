@@ -52,3 +52,23 @@ def test_the_web_client_is_served_with_hsts_for_a_year_and_more_with_its_subdoma
     hsts = policy["SecurityHeadersConfig"]["StrictTransportSecurity"]
     assert hsts["AccessControlMaxAgeSec"] >= 365 * 24 * 3600
     assert hsts["IncludeSubdomains"] is True and hsts["Override"] is True
+
+
+def test_the_stage_and_the_distribution_rate_logins_per_address_and_hints_per_token() -> None:
+    """The stage's web ACL (which the local stack applies) and CloudFront's have the same
+    rules: through CloudFront the stage sees CloudFront's addresses, the distribution the
+    viewer's."""
+    association = TEMPLATE.properties("ApiWebAclAssociation")
+    assert association["WebACLArn"] == {"Fn::GetAtt": ["ApiWebAcl", "Arn"]}
+    stage, distribution = (TEMPLATE.properties(a) for a in ("ApiWebAcl", "WebWebAcl"))
+    assert stage["Scope"] == "REGIONAL" and stage["Rules"] == distribution["Rules"]
+    rates = {r["Name"]: r["Statement"]["RateBasedStatement"] for r in stage["Rules"]}
+    assert rates["LoginsPerIp"]["AggregateKeyType"] == "IP"
+    (key,) = rates["ExpertRequestsPerToken"]["CustomKeys"]
+    assert key["Header"]["Name"] == "Authorization"
+    for rule in stage["Rules"]:
+        response = rule["Action"]["Block"]["CustomResponse"]
+        assert response["ResponseCode"] == 429
+        assert "Retry-After" in {h["Name"] for h in response["ResponseHeaders"]}
+        body = stage["CustomResponseBodies"][response["CustomResponseBodyKey"]]
+        assert '"code": "throttled"' in body["Content"]
