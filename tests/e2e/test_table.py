@@ -19,6 +19,7 @@ from .helpers import (
     check_axe,
     deal,
     european_dealer_draws,
+    hard,
     new_player,
     open_panel,
     open_table,
@@ -26,6 +27,7 @@ from .helpers import (
     posted,
     set_bet,
     tid,
+    total,
     wait_round_shown,
 )
 
@@ -287,3 +289,34 @@ def test_bets_on_the_felt_say_when_they_are_capped(contexts: Contexts, stack: St
     expect(tid(page, "bet-note")).to_have_count(0)
     expect(tid(page, "deal")).to_have_text("Deal")
     expect(tid(page, "deal")).to_be_focused()  # the main action, for Enter
+
+
+def player_twenty_beats_a_hard_seventeen_to_nineteen(shoe: list[str]) -> bool:
+    # european, one box: the player's cards 1st and 3rd, the up card 2nd, the hole card 4th
+    dealer = [shoe[1], shoe[3]]
+    return total([shoe[0], shoe[2]]) == 20 and hard(dealer) and 17 <= total(dealer) <= 19
+
+
+def test_a_reloaded_tab_does_not_flash_a_round_settled_elsewhere(
+    contexts: Contexts, stack: Stack, seeds: StackSeeds
+) -> None:
+    """A round dealt in this tab and won in another (here, the API): the reloaded tab shows
+    the balance as it is, not a flash of its payout, which nothing on the felt explains
+    (issue 32, item 4: "+180" beside "You won 90")."""
+    seeds.use(find_seed(6, player_twenty_beats_a_hard_seventeen_to_nineteen))
+    page = contexts.page(390, 844, mobile=True)
+    _, token = new_player(page, stack.api, "reload")
+    open_table(page, "european")
+    set_bet(page, 0, 90, 10)
+    view = deal(page, "european")
+    assert view["status"] == "player_turn", view
+    view = stack.api.call(
+        "POST", "/v1/tables/european/round/actions", {"action": "stand"}, token=token
+    )
+    assert view["net"] == 90, view
+    page.reload()
+    expect(tid(page, "round-result")).to_have_text("You won 90 coins this round.")
+    expect(tid(page, "balance")).to_have_text("10,090")
+    page.wait_for_timeout(300)  # a flash would have started at the first render
+    flash = tid(page, "balance-change")
+    assert "flash" not in (flash.get_attribute("class") or ""), flash.inner_text()

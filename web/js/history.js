@@ -89,7 +89,7 @@ async function loadStats(statsBox, isCurrent) {
   try {
     const me = await api.me();
     if (!isCurrent()) return;
-    setBalance(me.balance);
+    setBalance(me.balance, { flash: false });
     const s = me.stats || {};
     clear(statsBox).append(
       h("h2", { id: "stats-title" }, `Your statistics, ${me.nick}`),

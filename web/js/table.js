@@ -71,7 +71,7 @@ export async function showTable(main, id, isCurrent) {
   slips.set(id, S.slip);
   const chips = chipValues(S.table.min_bet, S.table.max_bet);
   S.chip = chips.includes(S.table.min_bet) ? S.table.min_bet : chips[0];
-  setBalance(S.balance);
+  setBalance(S.balance, { flash: false });
   keyHandler = onKey;
   document.addEventListener("keydown", keyHandler);
   render();

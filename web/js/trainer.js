@@ -98,7 +98,7 @@ export async function showTrainer(main, roundId, isCurrent) {
       api.me().then(
         (me) => {
           if (!current()) return;
-          setBalance(me.balance);
+          setBalance(me.balance, { flash: false });
           putStats(me.stats || {}, null);
         },
         (e) => {

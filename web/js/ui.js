@@ -106,7 +106,12 @@ export function reportError(err, prefix = "") {
 }
 
 /** The header's balance; a change flashes its amount (green up, red down). */
-export function setBalance(balance) {
+/**
+ * The header's balance; it flashes the change from the balance shown before. A page that
+ * loads (`flash: false`) shows the balance as it is: what changed it (a round settled in
+ * another tab) was never on this screen, so a flash would show a figure nothing explains.
+ */
+export function setBalance(balance, { flash: flashes = true } = {}) {
   if (balance === null || balance === undefined) return;
   const before = getSession()?.user?.balance;
   updateSessionUser({ balance });
@@ -114,7 +119,7 @@ export function setBalance(balance) {
   if (!el) return;
   el.textContent = formatCoins(balance);
   const change = Number(balance) - Number(before);
-  if (before === undefined || before === null || !change) return;
+  if (!flashes || before === undefined || before === null || !change) return;
   const flash = document.querySelector('[data-testid="balance-change"]');
   if (!flash) return;
   flash.textContent = formatSigned(change);
