@@ -316,3 +316,19 @@ def test_every_step_of_a_five_box_round_is_in_view(
     misses = [f"{table} {miss}" for table, f in figures.items() for miss in f.misses]
     assert not misses, "\n".join(misses)
     assert all(w <= width for w in widths.values()), widths
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_the_verify_page_fits_once_its_check_has_run(
+    contexts: Contexts, stack: Stack, size: str
+) -> None:
+    """A retired shoe checked in the browser: its verdict's hash wraps (issue 32, item 5)."""
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
+    _, token = new_player(page, stack.api, "wrap")
+    view = stack.api.play_round(token, "classic", 10)  # a fresh shoe every round: retired
+    page.goto(f"/#/verify/{view['shoe_id']}")
+    expect(tid(page, "verify-result")).to_have_attribute("data-verdict", "ok", timeout=20_000)
+    scroll_width = int(page.evaluate("document.scrollingElement.scrollWidth"))
+    assert scroll_width <= width, scroll_width
+    check_axe(page, f"verify, checked, {size}")
