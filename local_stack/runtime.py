@@ -10,8 +10,16 @@ own. An invocation takes the most recently used free environment or starts a new
 cold start), up to the function's concurrency cap, past which it is throttled. Events
 and results cross the worker's pipe as JSON, as they cross Lambda's runtime API.
 
-As Lambda does, an environment whose INIT fails is discarded, one past its Timeout is
-stopped (the invocation fails, API Gateway answers 502), one whose handler raised is kept.
+Lambda gives each environment cores of its own; here every environment shares this
+machine's, so no more environments are in INIT at once, over every function, than it has
+cores (COLD_STARTS_AT_ONCE): an invocation that finds no warm environment and no start
+slot waits for the first of the two, its function's cap counting it meanwhile.
+
+As Lambda does, INIT has a limit of its own (INIT_TIMEOUT_S), apart from the handler's
+Timeout: past it the environment is started again as part of the invocation, that INIT
+and the handler within the Timeout. An environment whose INIT fails is discarded, one
+past its Timeout is stopped (the invocation fails, API Gateway answers 502), one whose
+handler raised is kept.
 Each invocation's REPORT line is logged as Lambda writes it, with `Init Duration` on an
 environment's first; at INFO for that one, at DEBUG for the others (the server's request
 line already gives their time).
@@ -44,6 +52,13 @@ log = logging.getLogger("local_stack")
 DEFAULT_TIMEOUT_S = 3
 DEFAULT_MEMORY_MB = 128
 DEFAULT_CONCURRENCY = 10  # execution environments per function; then 429 throttled
+INIT_TIMEOUT_S = 10  # Lambda's limit on INIT, before it tries INIT again within the Timeout
+# INIT is an interpreter importing code, one core's work: more at once than there are cores
+# only share them out, so that each takes longer and none is warm sooner (25 at once on
+# 2 busy cores took 13-15 s each, against about 1 s alone, and timed out).
+COLD_STARTS_AT_ONCE = (
+    len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+)
 # Each worker is a fresh interpreter: the stack's process has threads (the HTTP
 # server's), which a fork would copy in the middle of whatever they hold. It is started
 # as a plain command, not by multiprocessing, whose spawn would first import the main
@@ -58,6 +73,16 @@ STOP_TIMEOUT_S = 5  # for a worker to end once its pipe is closed, before it is 
 
 class Throttled(Exception):
     """Every execution environment of the function is busy and the cap is reached."""
+
+
+class PastDeadline(Exception):
+    """The worker did not answer in time; it has been killed."""
+
+
+# Every function's pool, under one lock, for the start slots are the machine's, not a
+# function's; its waiters are the invocations waiting for a warm environment or a slot.
+_pools = threading.Condition()
+_cold_starts = 0  # environments in INIT now, over every function: under _pools
 
 
 class FunctionError(Exception):
@@ -107,8 +132,10 @@ class ExecutionEnvironment:
     def pid(self) -> int | None:
         return None if self._process is None else self._process.pid
 
-    def start(self) -> None:
-        """A cold start: a fresh worker imports the handler. FunctionError if INIT fails."""
+    def start(self, deadline: float) -> None:
+        """A cold start: a fresh worker imports the handler. FunctionError if INIT fails,
+        PastDeadline if it is not over by deadline."""
+        self.broken = False
         connection, child = multiprocessing.Pipe()
         self._connection = connection
         self._process = subprocess.Popen(
@@ -120,18 +147,23 @@ class ExecutionEnvironment:
         )
         child.close()  # the worker's end: when it exits, this end reads EOF
         self._send((self.function.worker_spec(),))
-        kind, value = self._reply()
+        kind, value = self._reply(deadline)
         if kind == "failed":
             raise _function_error(value)
         self.init_ms = float(value)
 
-    def invoke(self, event: Any, request_id: str) -> Any:
+    def invoke(self, event: Any, request_id: str, deadline: float | None = None) -> Any:
+        """The handler's result; its deadline is the Timeout's from now unless given."""
         while self.pending:  # setups added since the last invocation, or since INIT
             self._set_up(self.pending[0])
             self.pending.pop(0)
-        deadline = time.monotonic() + self.function.timeout_s
+        if deadline is None:
+            deadline = time.monotonic() + self.function.timeout_s
         self._send(("invoke", request_id, json.dumps(event)))
-        kind, value, duration_ms, memory_mb = self._reply(deadline, request_id)
+        try:
+            kind, value, duration_ms, memory_mb = self._reply(deadline)
+        except PastDeadline:
+            raise self.timed_out(request_id) from None
         self._report(request_id, duration_ms, memory_mb)
         if kind == "failed":
             raise _function_error(value)
@@ -149,9 +181,10 @@ class ExecutionEnvironment:
         with contextlib.suppress(OSError):  # its worker is gone: _reply says why
             self._connection.send(message)
 
-    def _reply(self, deadline: float | None = None, request_id: str = "") -> tuple[Any, ...]:
+    def _reply(self, deadline: float | None = None) -> tuple[Any, ...]:
         """The worker's answer to the last message; what it asks the stack meanwhile
-        (StackCall) is answered. Raises FunctionError if it exits or times out."""
+        (StackCall) is answered. Raises FunctionError if it exits, PastDeadline (once it
+        is killed) if it has not answered by deadline."""
         connection = self._connection
         assert connection is not None
         while True:
@@ -159,7 +192,7 @@ class ExecutionEnvironment:
             try:
                 if not connection.poll(wait):
                     self.kill()
-                    raise self._timed_out(request_id)
+                    raise PastDeadline
                 message = connection.recv()
             except (EOFError, OSError):
                 raise self._exited() from None
@@ -172,7 +205,8 @@ class ExecutionEnvironment:
                 answer = ("refused", f"{type(exc).__name__}: {exc}")
             connection.send(answer)
 
-    def _timed_out(self, request_id: str) -> FunctionError:
+    def timed_out(self, request_id: str) -> FunctionError:
+        """Lambda's error for an invocation past its Timeout."""
         timeout = self.function.timeout_s
         log.warning("%s: task timed out after %d s", self.function.logical_id, timeout)
         return FunctionError(
@@ -257,7 +291,7 @@ class LambdaFunction:
     aws_environment: dict[str, str] = field(default_factory=dict)
     _environments: list[ExecutionEnvironment] = field(default_factory=list)
     _free: list[ExecutionEnvironment] = field(default_factory=list)
-    _pool_lock: threading.Lock = field(default_factory=threading.Lock)
+    _waiting: int = 0  # invocations waiting for an environment, counted toward the cap
     _stopped: bool = False
 
     @property
@@ -266,7 +300,7 @@ class LambdaFunction:
 
     def environments(self) -> list[ExecutionEnvironment]:
         """The environments started so far (their handler imported)."""
-        with self._pool_lock:
+        with _pools:
             return [e for e in self._environments if e.started]
 
     def lambda_environment(self) -> dict[str, str]:
@@ -307,7 +341,7 @@ class LambdaFunction:
     def add_setup(self, setup: EnvironmentSetup) -> None:
         """Have each environment started so far run setup before its next invocation,
         and each one started later after its INIT."""
-        with self._pool_lock:
+        with _pools:
             self.setups.append(setup)
             for environment in self._environments:
                 environment.pending.append(setup)
@@ -316,23 +350,24 @@ class LambdaFunction:
         """Call the handler in a free environment (or a new one): its result, or the
         FunctionError of what it raised.
 
-        Raises Throttled when `concurrency` invocations are already running."""
+        Raises Throttled when `concurrency` invocations are already running or waiting."""
+        request_id = request_id or str(uuid.uuid4())
         environment = self._acquire()
         try:
-            if not environment.started:
-                environment.start()
-            return environment.invoke(event, request_id or str(uuid.uuid4()))
+            deadline = None if environment.started else self._cold_start(environment, request_id)
+            return environment.invoke(event, request_id, deadline)
         finally:
             self._release(environment)
 
     def stop(self) -> None:
         """End every environment (Lambda's SHUTDOWN): the free ones exit, the busy ones are
         killed (their invocations fail); none is started afterwards."""
-        with self._pool_lock:
+        with _pools:
             self._stopped = True
             free, self._free = self._free, []
             busy = [e for e in self._environments if e not in free]
             self._environments = busy
+            _pools.notify_all()  # the invocations waiting for an environment fail
         for environment in busy:
             environment.kill()
         for environment in free:
@@ -341,23 +376,62 @@ class LambdaFunction:
             environment.stop()
 
     def _acquire(self) -> ExecutionEnvironment:
-        with self._pool_lock:
-            if self._stopped:
-                raise RuntimeError(f"{self.logical_id}: the stack has stopped")
-            if self._free:
-                return self._free.pop()  # the most recently used: the warmest
-            if len(self._environments) >= self.concurrency:
+        """A free environment (the most recently used: the warmest), else a new one, not
+        started yet, once a start slot is free (taken here, given back by _cold_start)."""
+        global _cold_starts
+        with _pools:
+            busy = len(self._environments) - len(self._free)
+            if not self._stopped and busy + self._waiting >= self.concurrency:
                 raise Throttled(f"{self.logical_id}: {self.concurrency} invocations running")
-            environment = ExecutionEnvironment(self, self.setups)
-            self._environments.append(environment)
-            return environment
+            while True:
+                if self._stopped:
+                    raise RuntimeError(f"{self.logical_id}: the stack has stopped")
+                if self._free:
+                    return self._free.pop()
+                if _cold_starts < COLD_STARTS_AT_ONCE:
+                    _cold_starts += 1
+                    environment = ExecutionEnvironment(self, self.setups)
+                    self._environments.append(environment)
+                    return environment
+                self._waiting += 1
+                try:
+                    _pools.wait()
+                finally:
+                    self._waiting -= 1
+
+    def _cold_start(self, environment: ExecutionEnvironment, request_id: str) -> float | None:
+        """INIT within INIT_TIMEOUT_S; past it, as Lambda does, INIT again in a fresh worker
+        as part of the invocation: then the deadline that INIT and the handler share."""
+        global _cold_starts
+        try:
+            try:
+                environment.start(time.monotonic() + INIT_TIMEOUT_S)
+                return None
+            except PastDeadline:
+                log.warning(
+                    "%s INIT_REPORT Init Duration: %.2f ms\tPhase: init\tStatus: timeout",
+                    self.logical_id,
+                    INIT_TIMEOUT_S * 1000,
+                )
+                environment.stop()
+            deadline = time.monotonic() + self.timeout_s
+            try:
+                environment.start(deadline)
+            except PastDeadline:
+                raise environment.timed_out(request_id) from None
+            return deadline
+        finally:
+            with _pools:
+                _cold_starts -= 1
+                _pools.notify_all()  # a start slot is free
 
     def _release(self, environment: ExecutionEnvironment) -> None:
-        with self._pool_lock:
+        with _pools:
             keep = environment.started and not environment.broken and not self._stopped
             if keep:
                 self._free.append(environment)
             else:
                 self._environments.remove(environment)
+            _pools.notify_all()  # a warm environment, or room under the cap
         if not keep:
             environment.stop()

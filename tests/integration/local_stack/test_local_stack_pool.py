@@ -1,9 +1,11 @@
 """Functions run side by side as Lambda runs them: a pool of execution environments per
 function, each a process of its own (its modules, its os.environ), one invocation at a
-time each, throttling past the function's cap, and the timeout enforced."""
+time each, throttling past the function's cap, and the timeout enforced; INIT with a limit
+of its own, and no more cold starts at once than the machine warms (issue 30, item 4)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -14,7 +16,13 @@ from typing import Any
 
 import pytest
 
-from local_stack.runtime import FunctionError, LambdaFunction, Throttled
+from local_stack.runtime import (
+    COLD_STARTS_AT_ONCE,
+    INIT_TIMEOUT_S,
+    FunctionError,
+    LambdaFunction,
+    Throttled,
+)
 from local_stack.worker import EnvironmentSetup, StackCall
 from tests.integration.local_stack.harness import FIXTURES
 
@@ -30,14 +38,19 @@ def pool_function() -> Iterator[Factory]:
     """Makes the fixture's pool function; every one is stopped at the end."""
     made: list[LambdaFunction] = []
 
-    def make(concurrency: int = 3, handler: str = "pool.handler", timeout_s: int = 10) -> Any:
+    def make(
+        concurrency: int = 3,
+        handler: str = "pool.handler",
+        timeout_s: int = 10,
+        environment: dict[str, str] | None = None,
+    ) -> Any:
         function = LambdaFunction(
             logical_id="PoolFunction",
             name="PoolFunction",
             code_dir=CODE_DIR,
             handler=handler,
             layer_dirs=[LAYER_DIR],
-            environment={"WHO": "pool"},
+            environment={"WHO": "pool", **(environment or {})},
             concurrency=concurrency,
             timeout_s=timeout_s,
         )
@@ -187,3 +200,72 @@ def test_stop_ends_every_environment(pool_function: Factory, tmp_path: Path) -> 
     assert not _workers()
     with pytest.raises(RuntimeError, match="stopped"):
         function.invoke({})
+
+
+def _slow_init(folder: Path, sleeps: str) -> dict[str, str]:
+    """The environment of fixtures/functions/pool/cold.py: its INIT's marks, its sleeps."""
+    folder.mkdir()
+    return {"INIT_FOLDER": str(folder), "INIT_S": sleeps}
+
+
+def _pids(folder: Path, mark: str) -> set[int]:
+    return {int(path.name.rpartition("-")[2]) for path in folder.glob(f"{mark}-*")}
+
+
+def test_no_more_environments_start_at_once_than_the_machine_warms(
+    pool_function: Factory, tmp_path: Path
+) -> None:
+    """INIT is one core's work: the stack starts COLD_STARTS_AT_ONCE at a time, and an
+    invocation that finds no warm environment waits for a start slot, within the cap."""
+    count = COLD_STARTS_AT_ONCE + 2
+    inits = tmp_path / "inits"
+    environment = _slow_init(inits, "1")
+    function = pool_function(concurrency=count, handler="cold.handler", environment=environment)
+    (tmp_path / "hold").mkdir()
+    answers, one_more = _overlapping(function, count, tmp_path / "hold")
+    assert isinstance(one_more, Throttled)  # the invocations that waited counted toward the cap
+    assert len({a["pid"] for a in answers}) == count  # each served, in an environment of its own
+    beside = [int(path.read_text()) for path in inits.glob("beside-*")]
+    assert len(beside) == count
+    assert max(beside) <= COLD_STARTS_AT_ONCE, beside  # INITs running at once, at most
+
+
+def test_init_does_not_count_toward_the_handlers_timeout(
+    pool_function: Factory, tmp_path: Path
+) -> None:
+    function = pool_function(
+        timeout_s=1, handler="cold.handler", environment=_slow_init(tmp_path / "i", "2")
+    )
+    assert function.invoke({"n": 1})["invocations"] == 1
+
+
+def test_an_init_past_its_limit_is_run_again_within_the_invocations_timeout(
+    pool_function: Factory, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """As on Lambda: INIT has INIT_TIMEOUT_S of its own; past it, the environment starts
+    again as part of the invocation, and that INIT and the handler share its Timeout."""
+    inits = tmp_path / "inits"
+    environment = _slow_init(inits, f"{INIT_TIMEOUT_S + 5},0")
+    function = pool_function(timeout_s=5, handler="cold.handler", environment=environment)
+    with caplog.at_level(logging.WARNING, "local_stack"):
+        answer = function.invoke({"n": 1})
+    started = _pids(inits, "started")
+    assert len(started) == 2 and answer["pid"] in started  # the second INIT's serves
+    assert _pids(inits, "beside") == {answer["pid"]}  # the first never ended
+    assert [e.pid for e in function.environments()] == [answer["pid"]]
+    assert "PoolFunction INIT_REPORT" in caplog.text and "Status: timeout" in caplog.text
+
+
+def test_an_init_that_never_ends_in_time_times_the_invocation_out(
+    pool_function: Factory, tmp_path: Path
+) -> None:
+    inits = tmp_path / "inits"
+    function = pool_function(
+        timeout_s=2, handler="cold.handler", environment=_slow_init(inits, f"{INIT_TIMEOUT_S + 5}")
+    )
+    with pytest.raises(FunctionError) as raised:
+        function.invoke({"n": 1})
+    assert raised.value.error_type == "Sandbox.Timedout"
+    assert "Task timed out after 2.00 seconds" in str(raised.value)
+    assert len(_pids(inits, "started")) == 2 and not _pids(inits, "beside")
+    assert function.environments() == [] and not _workers()
