@@ -414,6 +414,9 @@ class LambdaFunction:
                     INIT_TIMEOUT_S * 1000,
                 )
                 environment.stop()
+            with _pools:
+                if self._stopped:  # stop() found no worker of it to kill: start none
+                    raise RuntimeError(f"{self.logical_id}: the stack has stopped")
             deadline = time.monotonic() + self.timeout_s
             try:
                 environment.start(deadline)
