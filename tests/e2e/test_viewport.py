@@ -24,9 +24,11 @@ from playwright.sync_api import Page, expect
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
+    E2E_TIMEOUT_MS,
     VIEWPORTS,
     check_axe,
     check_cards_shown,
+    check_summary,
     deal,
     natural,
     new_player,
@@ -94,6 +96,25 @@ window.__inView = (specs) => {
   };
   return out;
 };
+// The player's boxes in the row: all of them whole, or at least one whole and none cut
+// (a box partly scrolled out of the row).
+window.__userBoxes = () => {
+  const row = document.querySelector('[data-testid="boxes"]');
+  const r = row.getBoundingClientRect();
+  const left = r.left + row.clientLeft;
+  const right = left + row.clientWidth;
+  const whole = [];
+  const cut = [];
+  for (const box of row.querySelectorAll('.box-user[data-testid^="box-"]')) {
+    const b = box.getBoundingClientRect();
+    if (b.left >= left - 1 && b.right <= right + 1) whole.push(box.dataset.testid);
+    else if (b.right > left && b.left < right) cut.push(box.dataset.testid);
+    if (b.width > row.clientWidth + 1) cut.push(`${box.dataset.testid} wider than the row`);
+  }
+  const all = row.querySelectorAll('.box-user[data-testid^="box-"]').length;
+  const ok = whole.length === all || (whole.length > 0 && cut.length === 0);
+  return { state: ok ? "in view" : `boxes whole ${whole}, cut ${cut}` };
+};
 window.__dealerPlays = () =>
   document.querySelector('[data-testid="round-status"]')?.textContent === "The dealer plays…";
 window.__dealerPlay = [];
@@ -104,7 +125,8 @@ window.__watchDealerPlay = (specs) => {
   let queued = false;
   const measure = () => {
     queued = false;
-    if (window.__dealerPlays()) window.__dealerPlay.push(window.__inView(specs));
+    if (window.__dealerPlays())
+      window.__dealerPlay.push({ ...window.__inView(specs), "player's boxes": window.__userBoxes() });
   };
   const watch = { subtree: true, childList: true, characterData: true };
   new MutationObserver(() => {
@@ -258,9 +280,12 @@ def play_five_boxes(page: Page, table: str, size: str, artifacts: Any) -> tuple[
 
     frames = page.evaluate("window.__dealerPlay")
     assert frames, "the dealer drew: the felt says so while it plays"
-    out = [f for f in frames if any(v["state"] != "in view" for v in f.values())]
-    figures.add("dealer's play", out[0] if out else frames[-1])
+    # every frame of the dealer's play: the dealer, the status and the player's boxes
+    for n, frame in enumerate(frames):
+        figures.add(f"dealer's play, frame {n + 1} of {len(frames)}", frame)
     figures.add("result", measure(page, PHONE_RESULT if size != "laptop" else RESULT))
+    if size != "laptop":  # the result's line adds up, insurance (casino's box 1) included
+        check_summary(page, view)
     shot(page, artifacts, size, table, "result")
     return figures, view
 
@@ -273,7 +298,13 @@ def act_watching(page: Page, table: str, action: str, dealer_plays: Callable[[],
         tid(page, f"action-{action}").click()
     view = info.value.json()
     if view["status"] == "settled":
-        page.wait_for_function("window.__dealerPlays()", polling="raf")
+        # polled from here: the page's CSP forbids the eval a wait_for_function needs
+        for _ in range(E2E_TIMEOUT_MS // 10):
+            if page.evaluate("window.__dealerPlays()"):
+                break
+            page.wait_for_timeout(10)
+        else:
+            raise AssertionError("the felt never said the dealer plays")
         dealer_plays()
     wait_round_shown(page, view)
     return view
@@ -305,16 +336,16 @@ def test_every_step_of_a_five_box_round_is_in_view(
     for table in ("casino", "european"):
         figures[table], views[table] = play_five_boxes(page, table, size, artifacts)
         check_axe(page, f"{table}, five boxes settled, {size}")
-    widths = page_widths(page, views["casino"]["shoe_id"])
-
     for table, f in figures.items():
         print(
             f"{size} {table}: {f.in_view} of {f.steps} steps in view; "
             f"decisions down to {f.lowest_actions} px of {height}"
         )
-    print(f"{size} page widths (viewport {width}): {widths}")
     misses = [f"{table} {miss}" for table, f in figures.items() for miss in f.misses]
     assert not misses, "\n".join(misses)
+
+    widths = page_widths(page, views["casino"]["shoe_id"])
+    print(f"{size} page widths (viewport {width}): {widths}")
     assert all(w <= width for w in widths.values()), widths
 
 

@@ -41,12 +41,17 @@ export function renderFelt(ctl) {
   );
 }
 
-// On a phone the row of boxes scrolls sideways, and each render builds it anew (at scroll 0):
-// between the player's turns (the dealer's play, the result) it keeps where the player left
-// it, instead of jumping back to box 1. The table brings the box in turn into view itself.
-const rowScroll = { roundId: null, left: 0 };
+// On a phone the row of boxes scrolls sideways, and each render builds it anew (at scroll 0).
+// While a box of the player's is in turn the table brings it into view (table.js). Between
+// the player's turns and after them (the AI boxes', the dealer's play, the result) the row
+// shows as many of the player's boxes whole as it can, the one last played among them, and
+// never stops mid-box on one of them; once the player scrolls it, it stays where they left it.
+const rowScroll = { roundId: null, left: 0, lastTurnBox: null, heldBy: null };
 
 function renderBoxRow(r, boxes) {
+  const hold = () => {
+    if (r) rowScroll.heldBy = r.round_id;
+  };
   const row = h(
     "div",
     {
@@ -58,16 +63,49 @@ function renderBoxRow(r, boxes) {
       "aria-label": "Boxes",
       tabindex: "0",
       onscroll: () => Object.assign(rowScroll, { roundId: r?.round_id ?? null, left: row.scrollLeft }),
+      onpointerdown: hold,
+      onwheel: hold,
+      onkeydown: hold,
     },
     boxes,
   );
   const turn = r && r.status !== "settled" && r.turn;
-  if (r && !turn && rowScroll.roundId === r.round_id) {
+  if (turn) Object.assign(rowScroll, { lastTurnBox: turn.box, heldBy: null });
+  if (r && !turn) {
     queueMicrotask(() => {
-      if (row.isConnected) row.scrollLeft = rowScroll.left;
+      if (!row.isConnected) return;
+      if (rowScroll.heldBy === r.round_id && rowScroll.roundId === r.round_id) row.scrollLeft = rowScroll.left;
+      else if (row.scrollWidth > row.clientWidth) row.scrollLeft = playerView(row, rowScroll.lastTurnBox);
     });
   }
   return row;
+}
+
+/**
+ * The scroll of the row that shows the most of the player's boxes whole, the box last in
+ * turn among them where that costs none (`.boxes` is the boxes' offset parent on a phone).
+ */
+export function playerView(row, lastTurnBox) {
+  const width = row.clientWidth;
+  const max = row.scrollWidth - width;
+  const mine = [...row.querySelectorAll('.box-user[data-testid^="box-"]')].map((el) => ({
+    left: el.offsetLeft,
+    right: el.offsetLeft + el.offsetWidth,
+    last: el.dataset.testid === `box-${lastTurnBox}`,
+  }));
+  if (mine.length === 0) return row.scrollLeft;
+  const clamp = (x) => Math.max(0, Math.min(max, Math.round(x)));
+  const span = { left: Math.min(...mine.map((b) => b.left)), right: Math.max(...mine.map((b) => b.right)) };
+  if (span.right - span.left <= width) return clamp((span.left + span.right - width) / 2);
+  const gap = 4;
+  const starts = mine.flatMap((b) => [b.left - gap, b.right + gap - width]).map(clamp);
+  const score = (x) =>
+    mine.reduce((sum, b) => {
+      const whole = b.left >= x - 1 && b.right <= x + width + 1;
+      const cut = !whole && b.right > x && b.left < x + width;
+      return sum + (whole ? 10 + (b.last ? 1 : 0) : cut ? -5 : 0);
+    }, 0);
+  return starts.reduce((best, x) => (score(x) > score(best) ? x : best), starts[0]);
 }
 
 /**
