@@ -126,7 +126,7 @@ window.__watchDealerPlay = (specs) => {
   const measure = () => {
     queued = false;
     if (window.__dealerPlays())
-      window.__dealerPlay.push({ ...window.__inView(specs), "player's boxes": window.__userBoxes() });
+      window.__dealerPlay.push({ ...window.__inView(specs), boxes: window.__userBoxes() });
   };
   const watch = { subtree: true, childList: true, characterData: true };
   new MutationObserver(() => {
