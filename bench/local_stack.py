@@ -4,6 +4,9 @@ DynamoDB Local), driven by keep-alive clients in this process:
 - whole rounds at the european table (bet 10 on one box, hit where it may, stand) by 1,
   4 and 16 concurrent clients: requests/s, p50/p95/p99 and errors (any non-2xx answer);
 - another player's whole-round p50 while 8 clients flood failed logins for one login;
+- users' logins, each from a loopback address of its own, while 30 clients flood wrong
+  passwords at random logins from 127.0.0.2 for 20 s, on a stack with the template's own
+  limits (its web ACL's logins per address, the sessions route's bucket): p50 and p99;
 - one client's whole-round p50 after 10,000 rounds in the DATA_DIR against a fresh one;
   the 10,000 are copies of real rounds (a player's every item, under other logins)
   written straight into DynamoDB Local; the measured requests are real;
@@ -12,9 +15,10 @@ DynamoDB Local), driven by keep-alive clients in this process:
   lines, as Lambda writes them, carry `Init Duration` on an environment's first.
 
 Targets: 16 clients >= 150 req/s, p99 < 150 ms, 0 errors; the flooded-out player's p50
-< 30 ms; after 10,000 rounds within 1.5x of fresh. API Gateway's MethodSettings limits
-are lifted (parameters) and each function may run 16 environments (`--concurrency`): the
-figures are the stack's own, not its throttling.
+< 30 ms; the users' logins under the address flood all 200, p99 < 1 s; after 10,000
+rounds within 1.5x of fresh. But for the address flood, API Gateway's MethodSettings
+limits and the web ACL are lifted (parameters) and each function may run 16 environments
+(`--concurrency`): the figures are the stack's own, not its throttling.
 `python -m bench local_stack`; BENCH_LOCAL_STACK_SECONDS sets each measurement's length.
 """
 
@@ -50,7 +54,17 @@ SEEDED_ROUNDS = 10_000
 WARM_UP = 5  # rounds per client, untimed: environments started, the JVM's code compiled
 TABLE = "european"
 PASSWORD = "benchpass1"
-UNLIMITED = ("ThrottlingRateLimit=100000", "ThrottlingBurstLimit=100000")
+UNLIMITED = (
+    "ThrottlingRateLimit=100000",
+    "ThrottlingBurstLimit=100000",
+    "SessionsThrottlingRateLimit=100000",
+    "WafEnabled=false",
+)
+LOGIN_FLOODERS = 30
+LOGIN_FLOOD_S = 20.0
+FLOOD_ADDRESS = "127.0.0.2"
+LOGIN_USERS = 8  # each from 127.0.2.<n>, under the web ACL's logins per address a minute
+LOGIN_EVERY_S = 3.5
 # 16 closed-loop clients keep ~16 requests in the rounds function at once: past its cap
 # of 10 they would measure throttling; the cap is raised to the clients' number.
 CONCURRENCY = str(max(CLIENTS))
@@ -60,10 +74,13 @@ INIT_REPORT = re.compile(r" (\w+) REPORT RequestId: .*\tInit Duration: ([\d.]+) 
 
 
 class Connection:
-    """One keep-alive connection, as a browser tab would use."""
+    """One keep-alive connection, as a browser tab would use; from `address`, one of
+    loopback's 127.0.0.0/8, as if from a machine of its own."""
 
-    def __init__(self, port: int) -> None:
-        self.http = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT_S)
+    def __init__(self, port: int, address: str = "127.0.0.1") -> None:
+        self.http = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=TIMEOUT_S, source_address=(address, 0)
+        )
         self.token: str | None = None
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
@@ -145,15 +162,18 @@ def _total(view: dict[str, Any]) -> int:
 
 
 @contextmanager
-def running_stack(data_dir: Path, log: IO[str] | None = None) -> Iterator[int]:
+def running_stack(
+    data_dir: Path, log: IO[str] | None = None, *, unlimited: bool = True
+) -> Iterator[int]:
     """`python -m local_stack` on a free port, its log (stderr) to `log`; yields the
-    port; Ctrl-C at the end."""
+    port; Ctrl-C at the end. unlimited=False: the template's limits and concurrency."""
     port = free_port()
     command = [sys.executable, "-m", "local_stack", "--port", str(port)]
     command += ["--data-dir", str(data_dir)]
-    for parameter in UNLIMITED:
-        command += ["--parameter", parameter]
-    command += ["--concurrency", CONCURRENCY]
+    if unlimited:
+        for parameter in UNLIMITED:
+            command += ["--parameter", parameter]
+        command += ["--concurrency", CONCURRENCY]
     process = subprocess.Popen(
         command,
         cwd=REPO,
@@ -251,6 +271,126 @@ def flooded(port: int, seconds: float = SECONDS) -> dict[str, Any]:
     return figures
 
 
+def flood_logins(port: int, seconds: float) -> dict[int, int]:
+    """LOGIN_FLOODERS clients of wrong passwords at random logins from FLOOD_ADDRESS for
+    `seconds`; the count of each status. Run in a process of its own (`python -m
+    bench.local_stack flood PORT SECONDS`), as another machine: its threads take no lock
+    from the measured users' client."""
+    stop_at = time.monotonic() + seconds
+    statuses: dict[int, int] = {}
+    lock = threading.Lock()
+
+    def flood(n: int) -> None:
+        conn = Connection(port, FLOOD_ADDRESS)
+        while time.monotonic() < stop_at:
+            wrong = {"login": f"rnd{n}x{time.time_ns() % 10**9}", "password": "x" * 10}
+            try:
+                status = conn.call("POST", "/v1/sessions", wrong)[0]
+            except (OSError, http.client.HTTPException):
+                conn = Connection(port, FLOOD_ADDRESS)  # the server closed it: a new one
+                continue
+            with lock:
+                statuses[status] = statuses.get(status, 0) + 1
+
+    with ThreadPoolExecutor(LOGIN_FLOODERS) as pool:
+        list(pool.map(flood, range(LOGIN_FLOODERS)))
+    return statuses
+
+
+def _register(port: int, logins: list[str]) -> None:
+    conn = Connection(port)
+    for login in logins:
+        account = {"login": login, "nick": login[:20], "password": PASSWORD}
+        status, answer, _ = conn.call("POST", "/v1/users", account)
+        assert status == 201, answer
+
+
+def _log_in(conn: Connection, login: str) -> tuple[int, float]:
+    """The status and seconds of one login; a refusal's code printed."""
+    status, answer, elapsed = conn.call(
+        "POST", "/v1/sessions", {"login": login, "password": PASSWORD}
+    )
+    if status != 200:
+        print(f"  a login refused: {status} {(answer or {}).get('code')}", flush=True)
+    return status, elapsed
+
+
+def _warm_sessions(port: int, count: int, prefix: str) -> None:
+    """count environments of the sessions function started, in waves of 4 logins more at
+    once (each of its own user, from an address of its own): on Lambda the flood's first
+    logins start environments on other machines; here their INITs would take the measured
+    users' cores, and 20 at once outlast the function's timeout."""
+    logins = [f"{prefix}w{n}" for n in range(count)]
+    _register(port, logins)
+    for size in [*range(4, count, 4), count]:
+        barrier = threading.Barrier(size)
+
+        def one(n: int, barrier: threading.Barrier = barrier) -> int:
+            conn = Connection(port, f"127.0.1.{n + 1}")
+            barrier.wait()
+            return _log_in(conn, logins[n])[0]
+
+        with ThreadPoolExecutor(size) as pool:
+            assert set(pool.map(one, range(size))) == {200}
+
+
+def _logins(port: int, users: list[str], seconds: float) -> dict[str, Any]:
+    """Each user's logins every LOGIN_EVERY_S for `seconds`, from an address of its own
+    (within the web ACL's logins per address a minute): their figures."""
+    answers: list[tuple[int, float]] = []
+    lock = threading.Lock()
+
+    def user(n: int) -> None:
+        conn = Connection(port, f"127.0.2.{n + 1}")
+        time.sleep(n * LOGIN_EVERY_S / len(users))  # spread over the interval
+        stop_at = time.monotonic() + seconds - LOGIN_EVERY_S
+        while time.monotonic() < stop_at:
+            answer = _log_in(conn, users[n])
+            with lock:
+                answers.append(answer)
+            time.sleep(LOGIN_EVERY_S)
+
+    with ThreadPoolExecutor(len(users)) as pool:
+        list(pool.map(user, range(len(users))))
+    latencies = [elapsed for _, elapsed in answers]
+    cuts = statistics.quantiles(latencies, n=100, method="inclusive")
+    return {
+        "logins": len(answers),
+        "refused": sorted(status for status, _ in answers if status != 200),
+        "p50_ms": statistics.median(latencies) * 1000,
+        "p99_ms": cuts[98] * 1000,
+    }
+
+
+def address_flood() -> tuple[dict[str, Any], dict[str, Any]]:
+    """LOGIN_USERS users' logins without a flood, then while LOGIN_FLOODERS clients flood
+    wrong logins from FLOOD_ADDRESS, on a stack with the template's limits; the flood's
+    statuses under "flood"."""
+    prefix = f"af{time.time_ns() % 10**6}"
+    template = Template.from_file(REPO / "template.yaml")
+    limit = int(template.parameter_default("WafLoginsPerIpPerMinute"))
+    cap = int(template.parameter_default("FunctionConcurrency"))
+    environments = min(limit + LOGIN_USERS, cap)  # the flood's passing logins, the users'
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-local-stack-") as folder,
+        running_stack(Path(folder), unlimited=False) as port,
+    ):
+        users = [f"{prefix}u{n}" for n in range(LOGIN_USERS)]
+        _register(port, users)
+        _warm_sessions(port, environments, prefix)
+        # the users' logins a minute: half without the flood, half with it
+        quiet = _logins(port, users, LOGIN_FLOOD_S / 2)
+        command = [sys.executable, "-m", "bench.local_stack", "flood", str(port)]
+        flood = subprocess.Popen(
+            [*command, str(LOGIN_FLOOD_S)], cwd=REPO, stdout=subprocess.PIPE, text=True
+        )
+        time.sleep(0.5)  # the flood under way
+        flooded = _logins(port, users, LOGIN_FLOOD_S - 0.5)
+        output, _ = flood.communicate(timeout=LOGIN_FLOOD_S + 120)
+    flooded["flood"] = json.loads(output)
+    return quiet, flooded
+
+
 def seed_rounds(data_dir: Path, login: str, rounds_played: int, rounds: int) -> int:
     """Copy every item of `login` (who played rounds_played rounds) under new logins until
     the table holds `rounds` more rounds; the stack must be stopped. Items written."""
@@ -331,7 +471,26 @@ def init_durations(log: str) -> dict[str, list[float]]:
     return durations
 
 
+def measure_address_flood() -> None:
+    quiet, flooded = address_flood()
+    for label, figures in (("no flood", quiet), (f"{LOGIN_FLOODERS} clients flood", flooded)):
+        print(
+            f"local_stack: {figures['logins']} logins of {LOGIN_USERS} users, each from an "
+            f"address of its own, {label}: refused {figures['refused']}, p50 "
+            f"{figures['p50_ms']:.0f} ms, p99 {figures['p99_ms']:.0f} ms",
+            flush=True,
+        )
+    print(
+        f"  flood of wrong logins from {FLOOD_ADDRESS}: {flooded['flood']} (target: none "
+        "refused, p99 < 1 s)",
+        flush=True,
+    )
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["flood"]:  # the address flood's own process
+        print(json.dumps(flood_logins(int(sys.argv[2]), float(sys.argv[3]))))
+        return
     with (
         tempfile.TemporaryDirectory(prefix="bench-local-stack-") as folder,
         (Path(folder) / "stack.log").open("w+", encoding="utf-8") as log,
@@ -344,6 +503,7 @@ def main() -> None:
                 f"local_stack: INIT {function}: median {statistics.median(durations):.0f} ms, "
                 f"max {max(durations):.0f} ms ({len(durations)} environments)"
             )
+    measure_address_flood()
     many = after_many_rounds()
     ratio = many["used"]["round_p50_ms"] / many["fresh"]["round_p50_ms"]
     print(_line("local_stack: one client, fresh DATA_DIR", many["fresh"]))
