@@ -10,7 +10,7 @@ CLIENTS_VENV := .venv-clients
 PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12); \
 	do $$p -c '' 2>/dev/null && command -v $$p && break; done)
 
-.PHONY: run invoke test lint openapi-types clients template browser unit integration e2e load fuzz bench simulate build deploy clean
+.PHONY: run invoke test qemu lint openapi-types clients template browser unit integration e2e load fuzz bench simulate build deploy clean
 
 # A virtual environment in the target's folder, from the first prerequisite's requirements
 # (the tools that pin clashing versions, sam, checkov and openapi-python-client, each have
@@ -49,13 +49,21 @@ $(CHECKOV_VENV)/.installed: requirements/checkov.txt
 $(CLIENTS_VENV)/.installed: requirements/clients.txt
 	$(make_venv)
 
+# The analysis kernel, the host's build (layers/engine/native/kernel.mk); the layer's
+# Makefile builds the aarch64 one into the layer.
+include layers/engine/native/kernel.mk
+KERNEL := layers/engine/$(KERNEL_LIBRARY)
+
+$(KERNEL): layers/engine/native/kernel.c layers/engine/native/kernel.h layers/engine/native/kernel.mk $(VENV)/.installed
+	$(BIN)/python -m ziglang cc $(KERNEL_CFLAGS) -o $@ layers/engine/native/kernel.c
+
 ## run: the local stack (API + web client) on http://127.0.0.1:3000, no AWS, no Docker
-run: $(VENV)/.installed node_modules/.installed
+run: $(VENV)/.installed node_modules/.installed $(KERNEL)
 	$(BIN)/python -m local_stack
 
 ## invoke: one function with one event, as `sam local invoke` (stdout: the response; stderr: the logs)
 ## FN=RoundsFunction EVENT=events/rounds_start.json [LOGIN=alice1] [ENV_VARS=env.json]; see events/README.md
-invoke: $(VENV)/.installed node_modules/.installed
+invoke: $(VENV)/.installed node_modules/.installed $(KERNEL)
 	@[ -n "$(FN)" ] && [ -n "$(EVENT)" ] || \
 		{ echo "usage: make invoke FN=<logical id> EVENT=<file or -> [LOGIN=…] [ENV_VARS=…]" >&2; exit 2; }
 	@$(BIN)/python -m local_stack invoke "$(FN)" "$(EVENT)" $(if $(LOGIN),--login "$(LOGIN)") \
@@ -63,7 +71,7 @@ invoke: $(VENV)/.installed node_modules/.installed
 
 ## test: linters, template checks, a 30-second load test and every test (the browser tests in
 ## Debian's chromium; tests/clients generates a Python client with .venv-clients' generator)
-test: lint template browser load node_modules/.installed $(CLIENTS_VENV)/.installed
+test: lint template browser qemu load node_modules/.installed $(CLIENTS_VENV)/.installed $(KERNEL)
 	$(BIN)/python -m coverage run -m pytest
 	@echo "coverage: $$($(BIN)/python -m coverage report)% of the lines of layers/engine, functions and local_stack"
 	@if command -v node >/dev/null; then node --test web/js/; else echo "node not found: web/js unit tests skipped"; fi
@@ -73,6 +81,15 @@ browser:
 	@command -v chromium >/dev/null || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@command -v chromium >/dev/null || echo "chromium not found (and not root to install it): browser tests will be skipped"
+
+# tests/integration/test_layer_arm64.py runs the layer's aarch64 kernel under Debian's
+# qemu-user, installed when root.
+qemu:
+	@command -v qemu-aarch64 >/dev/null || command -v qemu-aarch64-static >/dev/null || [ "$$(id -u)" != 0 ] || \
+		{ echo "installing Debian's qemu-user (runs the aarch64 analysis kernel in a test)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null; }
+	@command -v qemu-aarch64 >/dev/null || command -v qemu-aarch64-static >/dev/null || \
+		echo "qemu-aarch64 not found (and not root to install it): the aarch64 kernel test will be skipped"
 
 lint: $(VENV)/.installed node_modules/.installed $(CHECKOV_VENV)/.installed openapi-types
 	$(BIN)/ruff check .
@@ -103,13 +120,13 @@ template: $(VENV)/.installed $(SAM_VENV)/.installed
 	@if [ -n "$(PY312)" ]; then $(MAKE) --no-print-directory build; \
 	else echo "python3.12 not found: sam build skipped"; fi
 
-unit: $(VENV)/.installed
+unit: $(VENV)/.installed $(KERNEL)
 	$(BIN)/python -m pytest tests/unit
 
-integration: $(VENV)/.installed node_modules/.installed
+integration: $(VENV)/.installed node_modules/.installed $(KERNEL)
 	$(BIN)/python -m pytest tests/integration
 
-e2e: $(VENV)/.installed browser node_modules/.installed
+e2e: $(VENV)/.installed browser node_modules/.installed $(KERNEL)
 	$(BIN)/python -m pytest tests/e2e
 
 ## load: Locust players against a local stack (URL=https://.../prod: a deployed stage);
@@ -118,15 +135,15 @@ load: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m loadtest
 
 ## fuzz: schemathesis against the local stack, longer than `make test` runs it (FUZZ_EXAMPLES=)
-fuzz: $(VENV)/.installed node_modules/.installed
+fuzz: $(VENV)/.installed node_modules/.installed $(KERNEL)
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-500} $(BIN)/python -m pytest tests/contract -s
 
 ## bench: every benchmark, figures printed
-bench: $(VENV)/.installed node_modules/.installed
+bench: $(VENV)/.installed node_modules/.installed $(KERNEL)
 	$(BIN)/python -m bench
 
 ## simulate: play many rounds and compare with the exact analysis (ARGS="--help")
-simulate: $(VENV)/.installed
+simulate: $(VENV)/.installed $(KERNEL)
 	$(BIN)/python -m simulator $(ARGS)
 
 ## build / deploy: the AWS SAM application (python3.12 must be on PATH for sam build)
@@ -138,4 +155,5 @@ deploy: build
 	$(SAM) deploy --guided
 
 clean:
+	rm -f $(KERNEL)
 	rm -rf $(VENV) $(SAM_VENV) $(CHECKOV_VENV) $(CLIENTS_VENV) clients .aws-sam .mypy_cache .ruff_cache .pytest_cache node_modules
