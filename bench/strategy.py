@@ -48,7 +48,7 @@ ANCHORS: list[tuple[str, Rules, float]] = [
 def _cold() -> None:
     """Forget every memo and the shipped data: the next analysis starts from nothing."""
     analysis.solver.cache_clear()
-    hits.hint_solver.cache_clear()
+    hits._hint_solver.cache_clear()
     hits._shipped.cache_clear()
     analysis.split_hand_counts.cache_clear()
     dealer.dealer_finals.cache_clear()

@@ -25,6 +25,7 @@ from ..actions import Action, Phase
 from ..cards import Card, points
 from ..rules import TABLES, Rules, Shuffle
 from ..turn import PlayerView
+from . import native
 from .analysis import (
     DOUBLE,
     EMPTY,
@@ -163,10 +164,17 @@ def action_values(view: PlayerView) -> dict[Action, float] | None:
     return _values(view, s, sibling, table_of(view.rules))
 
 
-@lru_cache(maxsize=16)
 def expert_solver(rules: Rules, up: int, pool: Comp) -> UpCardSolver:
-    """The solver of a pool: kept while a hand plays on (hitting moves a card from the
-    unseen cards to the hand, the pool stays) and for the grading of the same moment."""
+    """The solver of a pool (the kernel's where it is loaded): kept while a hand plays on
+    (hitting moves a card from the unseen cards to the hand, the pool stays) and for the
+    grading of the same moment."""
+    return _expert_solver(rules, up, pool, native.library() is not None)
+
+
+@lru_cache(maxsize=16)
+def _expert_solver(rules: Rules, up: int, pool: Comp, kernel: bool) -> UpCardSolver:
+    if kernel:
+        return native.KernelSolver(rules, up, pool=pool)
     return UpCardSolver(rules, up, pool=pool)
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules import TABLES, Rules
+from . import native
 from .analysis import EMPTY, UpCardSolver, shoe_counts, solver
 from .card import DATA, label, table_of
 from .dealer import ACE, RANKS, Comp, add, total
@@ -99,10 +100,17 @@ def shipped_hits(table_id: str, up: int) -> dict[Comp, float]:
     return dict(zip(hands, values, strict=True))
 
 
-@cache
 def hint_solver(rules: Rules, up: int) -> UpCardSolver:
-    """The solver hints use: the plain one, told the shipped hit values where the table
+    """The solver hints use: the kernel's where it is loaded (it values the heavy trees in
+    about a millisecond); else the plain one, told the shipped hit values where the table
     is shipped (the same values, without the wait)."""
+    return _hint_solver(rules, up, native.library() is not None)
+
+
+@cache
+def _hint_solver(rules: Rules, up: int, kernel: bool) -> UpCardSolver:
+    if kernel:
+        return native.KernelSolver(rules, up)
     table_id = table_of(rules)
     if table_id is None:
         return UpCardSolver(rules, up)
