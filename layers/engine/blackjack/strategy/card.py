@@ -1,13 +1,16 @@
 """A table's strategy card (API.md `GET /v1/tables/{id}/strategy`): computed by `build_card`,
-shipped as JSON in `data/`, read lazily by `strategy_card`."""
+shipped as JSON in `data/`, read lazily by `strategy_card`; and the card of any composition
+of unseen cards (`card_at`), computed on demand."""
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ..rules import TABLES, Rules, Split
+from . import native
 from .analysis import EMPTY, UpCardSolver, of_ranks, pair_rank, solver
 from .dealer import ACE, RANKS, TEN, Comp, total
 
@@ -57,9 +60,13 @@ class UpCardResult:
 
 def analyse(rules: Rules) -> list[UpCardResult]:
     """Every first decision of every two-card hand against every up card."""
+    return analyse_with(rules, [solver(rules, up) for up in range(RANKS)])
+
+
+def analyse_with(rules: Rules, solvers: Iterable[UpCardSolver]) -> list[UpCardResult]:
+    """`analyse` by these solvers, one per up card, each of the pool its hands come from."""
     results = []
-    for up in range(RANKS):
-        s = solver(rules, up)
+    for s in solvers:
         hands = [h for h in two_card_hands() if _possible(s.counts, h)]
         roots = [of_ranks(*h) for h in hands]
         shallow = [(EMPTY, hand) for hand in roots]  # stand is shown even where dominated
@@ -72,13 +79,14 @@ def analyse(rules: Rules) -> list[UpCardResult]:
                     shallow += pairs
         s.prepare(roots, shallow)
         values = {h: s.first_decision(of_ranks(*h)) for h in hands}
-        results.append(UpCardResult(up, s, values))
+        results.append(UpCardResult(s.up, s, values))
     return results
 
 
 def _possible(counts: Comp, hand: tuple[int, int]) -> bool:
-    a, b = hand
-    return counts[a] >= (2 if a == b else 1) and counts[b] >= 1
+    """The hand can be dealt: at whole counts, the pool holds its cards; at fractional
+    counts (`card_at`), its chance is positive."""
+    return deal_chance(counts, *hand) > 0
 
 
 def player_ev(rules: Rules, results: list[UpCardResult]) -> float:
@@ -121,6 +129,8 @@ def chart(results: list[UpCardResult]) -> dict[str, dict[str, dict[str, str]]]:
             cells: dict[str, str] = {}
             for result in by_up:
                 present = [h for h in hands if h in result.values]
+                if not present:
+                    continue  # a part-dealt shoe may deal no hand of the row (`card_at`)
                 actions = set.intersection(*(set(result.values[h]) for h in present))
                 weights = {h: deal_chance(result.solver.counts, *h) for h in present}
                 scores = {
@@ -134,7 +144,25 @@ def chart(results: list[UpCardResult]) -> dict[str, dict[str, dict[str, str]]]:
 def build_card(table_id: str) -> dict[str, Any]:
     """The strategy card of a table, computed afresh."""
     rules = TABLES[table_id].rules
-    results = analyse(rules)
+    return {"table": table_id, **_card(rules, analyse(rules))}
+
+
+def card_at(rules: Rules, composition: Sequence[float]) -> dict[str, Any]:
+    """The strategy card of a shoe of this composition (by rank, the ace first: the
+    unseen cards of a shoe part-dealt, or an index generator's average shoe, whose counts
+    may be fractional): `player_ev`, the EV in percent of a round dealt from it with
+    perfect play for it, the `chart` of its best plays and the `ev` of every first
+    decision. By the analysis kernel where it is loaded (then fractional counts work, see
+    `native`), else by the Python analysis (whole counts only)."""
+    solvers = [
+        native.solver(rules, up, [n - (rank == up) for rank, n in enumerate(composition)])
+        for up in range(RANKS)
+        if composition[up] > 0
+    ]
+    return _card(rules, analyse_with(rules, solvers))
+
+
+def _card(rules: Rules, results: list[UpCardResult]) -> dict[str, Any]:
     by_up = sorted(results, key=lambda r: RANK_ORDER.index(r.up))
     ev: dict[str, dict[str, dict[str, float]]] = {}
     for hand in two_card_hands():
@@ -149,7 +177,6 @@ def build_card(table_id: str) -> dict[str, Any]:
             }
         ev[hand_key(*hand)] = row
     return {
-        "table": table_id,
         "player_ev": round(100 * player_ev(rules, results), 6),
         "chart": chart(results),
         "ev": ev,
