@@ -138,6 +138,25 @@ def _split_table(rules: Rules, up: int) -> tuple[tuple[int, ...], tuple[tuple[in
     return max_hands, tuple(legal)
 
 
+def config_of(s: UpCardSolver) -> Config:
+    """The kernel's configuration of a solver: its pool and up card, and its rules as the
+    kernel reads them."""
+    rules = s.rules
+    max_hands, legal = _split_table(rules, s.up)
+    config = Config()
+    config.counts = Counts(*s.counts)
+    # Same-rank splits of tens: as `UpCardSolver.split` estimates the tens of one rank.
+    config.ten_of_rank = 4 * rules.decks if s.pool is None else s.counts[TEN] / 4
+    config.up = s.up
+    config.peeked = s.peeked
+    config.any_21_pays_3_2 = rules.any_21_pays_3_2
+    config.same_rank_tens = rules.split is Split.SAME_RANK
+    config.max_hands = (ctypes.c_int32 * RANKS)(*max_hands)
+    for pair, row in enumerate(legal):
+        config.split_legal[pair] = (ctypes.c_uint8 * RANKS)(*row)
+    return config
+
+
 def _cards(comp: Iterable[int]) -> ctypes.Array[ctypes.c_int32]:
     return Cards(*comp)
 
@@ -155,6 +174,7 @@ class KernelSolver(UpCardSolver):
     `prepare` has nothing to batch. `known_hits` is ignored: the kernel values any tree in
     about a millisecond (`hits.py` ships them for the Python path)."""
 
+    config: Config = field(init=False, repr=False)
     _native: ctypes.c_void_p = field(init=False, repr=False)
     _lib: ctypes.CDLL = field(init=False, repr=False)
     _finals_kept: _Finals = field(init=False, repr=False)
@@ -164,22 +184,10 @@ class KernelSolver(UpCardSolver):
         lib = library()
         if lib is None:
             raise RuntimeError("the analysis kernel is not loaded")
-        rules = self.rules
-        max_hands, legal = _split_table(rules, self.up)
-        config = Config()
-        config.counts = Counts(*self.counts)
-        # Same-rank splits of tens: as `UpCardSolver.split` estimates the tens of one rank.
-        config.ten_of_rank = 4 * rules.decks if self.pool is None else self.counts[TEN] / 4
-        config.up = self.up
-        config.peeked = self.peeked
-        config.any_21_pays_3_2 = rules.any_21_pays_3_2
-        config.same_rank_tens = rules.split is Split.SAME_RANK
-        config.max_hands = (ctypes.c_int32 * RANKS)(*max_hands)
-        for pair, row in enumerate(legal):
-            config.split_legal[pair] = (ctypes.c_uint8 * RANKS)(*row)
-        self._finals_kept = _finals(self.up, rules.dealer_hits_soft_17)
+        self.config = config_of(self)
+        self._finals_kept = _finals(self.up, self.rules.dealer_hits_soft_17)
         self._lib = lib
-        self._native = lib.bj_solver_new(ctypes.byref(config), self._finals_kept.pointer)
+        self._native = lib.bj_solver_new(ctypes.byref(self.config), self._finals_kept.pointer)
         if not self._native:
             raise MemoryError("the analysis kernel could not make a solver")
 
