@@ -408,7 +408,7 @@ function accuracyFigures(s, level) {
           h(
             "tr",
             {},
-            ["Kind", "Decisions", "Mistakes", "Accuracy", "EV lost (coins)"].map((t) => h("th", { scope: "col" }, t)),
+            ["Kind", "Decisions", "Mistakes", "Accuracy", "EV lost"].map((t) => h("th", { scope: "col" }, t)),
           ),
         ),
         h(
@@ -418,7 +418,7 @@ function accuracyFigures(s, level) {
         ),
       ),
     ),
-    h("p", { class: "muted small" }, "Counted over settled rounds; insurance counts insurance, even money and declining them."),
+    h("p", { class: "muted small" }, "Counted over settled rounds; EV lost in coins; insurance counts insurance, even money and declining them."),
   );
 }
 
