@@ -15,6 +15,8 @@ import signal
 import sys
 import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
@@ -65,15 +67,35 @@ def main(argv: list[str] | None = None) -> int:
         print(f"local_stack: no template at {args.template}", file=sys.stderr)
         return 2
     parameters = dict(p.split("=", 1) for p in args.parameter if "=" in p)
+    with _stopped_by_signals() as stopping:
+        return _serve(args, parameters, stopping)
+
+
+@contextmanager
+def _stopped_by_signals() -> Iterator[threading.Event]:
+    """An event that Ctrl-C, SIGTERM, SIGHUP and the death of the parent set, for as long
+    as the command runs: the process's handlers are put back after it, as a process that
+    runs the command in its own (a test's pytest) must still stop on a signal."""
     stopping = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stopping.set()
 
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, on_signal)
-    if os.getppid() != 1:
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    before = {signum: signal.signal(signum, on_signal) for signum in signals}
+    on_parent_death = os.getppid() != 1
+    if on_parent_death:
         signal_on_parent_death(signal.SIGTERM)  # our parent gone (a closed terminal): stop
+    try:
+        yield stopping
+    finally:
+        if on_parent_death:
+            signal_on_parent_death(0)  # none: what a process starts with
+        for signum, handler in before.items():  # None: one not set from Python, i.e. default
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+
+
+def _serve(args: argparse.Namespace, parameters: dict[str, str], stopping: threading.Event) -> int:
     try:
         stack = LocalStack(
             args.template, args.data_dir, parameters=parameters, concurrency=args.concurrency
