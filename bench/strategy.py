@@ -1,10 +1,14 @@
 """Strategy figures: the analysis against published anchors, each table's house edge, the
-time of a six-deck two-card table, the first-hint latency of every hand of three or four
-cards against every up card (the worst case is the target: under 50 ms), and the
-simulator (fast path hands per second, 10 million `european` hands and one million rounds
-through the state machine against the analysis).
+time of a six-deck two-card table (the Python analysis, which computes the shipped data),
+the analysis kernel (the card of a composition, and the `expert` hint and the grading of
+one decision by the kernel and by the Python analysis on the same decisions: see
+`bench.expert`), the first-hint latency of every hand of three or four cards against every
+up card (the worst case is the target: under 50 ms), and the simulator (fast path hands
+per second, 10 million `european` hands and one million rounds through the state machine
+against the analysis).
 
-BENCH_FAST_ROUNDS and BENCH_ENGINE_ROUNDS shorten the simulations."""
+BENCH_FAST_ROUNDS and BENCH_ENGINE_ROUNDS shorten the simulations, BENCH_EXPERT_COMPARED
+(default 300) the kernel's comparison."""
 
 import dataclasses
 import itertools
@@ -14,9 +18,11 @@ import time
 
 from blackjack.actions import Action, Phase
 from blackjack.rules import TABLES, Peek, Rules
-from blackjack.strategy import action_values, analysis, dealer, hits, strategy_card
-from blackjack.strategy.card import analyse, player_ev
+from blackjack.strategy import action_values, analysis, dealer, hits, native, strategy_card
+from blackjack.strategy.card import analyse, card_at, player_ev
 from blackjack.turn import PlayerView
+
+from .expert import kernel_against_python
 
 EUROPEAN = TABLES["european"].rules
 RANK_NAMES = "".join(analysis.card_of(rank)[0] for rank in range(10))  # the ranks as letters
@@ -55,6 +61,8 @@ def _cold() -> None:
     dealer.total.cache_clear()
     dealer._falling_table.cache_clear()
     dealer._inverse_falling.cache_clear()
+    native._finals.cache_clear()
+    native._split_table.cache_clear()
 
 
 def anchors() -> None:
@@ -90,6 +98,27 @@ def six_deck_time() -> None:
         f"{min(wall):.2f} s, median {statistics.median(wall):.2f} s; CPU best {min(cpu):.2f} s "
         f"(target < 10 s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
+
+
+def kernel() -> None:
+    """A six-deck table's card by the kernel (`card_at` at a fresh shoe: what
+    `six_deck_time` computes in Python), and the kernel against Python on `expert` hints."""
+    if native.library() is None:
+        print("analysis kernel: not built (make builds it)")
+        return
+    cpu = []
+    for _ in range(3):
+        _cold()
+        start = time.process_time()
+        card_at(EUROPEAN, analysis.shoe_counts(EUROPEAN.decks))
+        cpu.append(1000 * (time.process_time() - start))
+    print(
+        f"the card of a composition by the kernel (european, a fresh six-deck shoe, from "
+        f"nothing, 3 runs): CPU best {min(cpu):.0f} ms, median {statistics.median(cpu):.0f} ms "
+        f"(load average {os.getloadavg()[0]:.1f})",
+        flush=True,
+    )
+    kernel_against_python("european", int(os.environ.get("BENCH_EXPERT_COMPARED", 300)), 200)
 
 
 def hint_hands(rules: Rules, up: int) -> list[tuple[int, ...]]:
@@ -181,6 +210,7 @@ def main() -> None:
     anchors()
     house_edges()
     six_deck_time()
+    kernel()
     hint_latency()
     simulations()
 
