@@ -1,6 +1,6 @@
-"""What API Gateway does in front of the functions: route matching, throttling, the
-Lambda TOKEN authorizer, its own error answers (gateway responses), and the proxy
-integration.
+"""What API Gateway does in front of the functions: the web ACL (WAF) of its stage, route
+matching, throttling, the Lambda TOKEN authorizer, its own error answers (gateway
+responses), and the proxy integration.
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ ERROR_TYPES = {
     "REQUEST_TOO_LARGE": "RequestTooLargeException",
     "AUTHORIZER_FAILURE": "AuthorizerFailureException",
     "AUTHORIZER_CONFIGURATION_ERROR": "AuthorizerConfigurationException",
+    "WAF_FILTERED": "ForbiddenException",
 }
 DEFAULT_TEMPLATE = '{"message":$context.error.messageString}'
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # API Gateway's request payload quota

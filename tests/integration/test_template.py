@@ -56,19 +56,26 @@ def test_the_web_client_is_served_with_hsts_for_a_year_and_more_with_its_subdoma
 
 def test_the_stage_and_the_distribution_rate_logins_per_address_and_hints_per_token() -> None:
     """The stage's web ACL (which the local stack applies) and CloudFront's have the same
-    rules: through CloudFront the stage sees CloudFront's addresses, the distribution the
-    viewer's."""
+    rules (through CloudFront the stage sees CloudFront's addresses, the distribution the
+    viewer's); a block is a 429 throttled with Retry-After at both."""
     association = TEMPLATE.properties("ApiWebAclAssociation")
     assert association["WebACLArn"] == {"Fn::GetAtt": ["ApiWebAcl", "Arn"]}
     stage, distribution = (TEMPLATE.properties(a) for a in ("ApiWebAcl", "WebWebAcl"))
-    assert stage["Scope"] == "REGIONAL" and stage["Rules"] == distribution["Rules"]
-    rates = {r["Name"]: r["Statement"]["RateBasedStatement"] for r in stage["Rules"]}
+    assert stage["Scope"] == "REGIONAL"
+    statements = [(r["Name"], r["Statement"]) for r in stage["Rules"]]
+    assert statements == [(r["Name"], r["Statement"]) for r in distribution["Rules"]]
+    rates = {name: statement["RateBasedStatement"] for name, statement in statements}
     assert rates["LoginsPerIp"]["AggregateKeyType"] == "IP"
     (key,) = rates["ExpertRequestsPerToken"]["CustomKeys"]
     assert key["Header"]["Name"] == "Authorization"
-    for rule in stage["Rules"]:
+    # the stage's blocks are API Gateway's WAF_FILTERED answer
+    assert all(r["Action"] == {"Block": {}} for r in stage["Rules"])
+    api = TEMPLATE.properties("BlackjackApi")["GatewayResponses"]["WAF_FILTERED"]
+    assert api["StatusCode"] == "429" and "Retry-After" in api["ResponseParameters"]["Headers"]
+    assert '"code": "throttled"' in api["ResponseTemplates"]["application/json"]
+    for rule in distribution["Rules"]:
         response = rule["Action"]["Block"]["CustomResponse"]
         assert response["ResponseCode"] == 429
         assert "Retry-After" in {h["Name"] for h in response["ResponseHeaders"]}
-        body = stage["CustomResponseBodies"][response["CustomResponseBodyKey"]]
+        body = distribution["CustomResponseBodies"][response["CustomResponseBodyKey"]]
         assert '"code": "throttled"' in body["Content"]

@@ -107,15 +107,15 @@ def log_in(peer: Peer, login: str) -> str:
 
 
 def assert_throttled(status: int, headers: dict[str, str], answer: Any) -> None:
-    """The WAF's 429: API.md's problem document (WAF can only label it application/json),
-    with Retry-After, no-store and the CORS origin, as the stage's throttled answers."""
+    """A block of the stage's web ACL: API Gateway's WAF_FILTERED answer, API.md's 429
+    problem document with Retry-After, as the stage's throttled answers."""
     assert status == 429, answer
+    assert headers["Content-Type"] == "application/problem+json", headers
     assert answer["code"] == "throttled" and answer["status"] == 429, answer
     assert {"type", "title", "detail"} <= set(answer), answer
     assert int(headers["Retry-After"]) > 0, headers
     assert headers["Cache-Control"] == "no-store", headers
     assert headers["Access-Control-Allow-Origin"], headers
-    assert headers["Content-Type"].startswith("application/json"), headers
 
 
 def flood_logins(port: int, seconds: float) -> dict[str, Any]:
