@@ -210,3 +210,19 @@ def test_the_drills_page_passes_axe_and_fits_a_phone(
         # one screen holds the hand, the verdict and Next
         expect(tid(page, "drill-felt")).to_be_in_viewport(ratio=1)
         expect(tid(page, "drill-next")).to_be_in_viewport(ratio=1)
+
+
+def test_a_key_the_hand_does_not_allow_says_why(contexts: Contexts, stack: Stack) -> None:
+    """Issue 32, item 8: a key for an action the drill's hand does not allow said nothing."""
+    page = contexts.page(390, 844, mobile=True)
+    new_player(page, stack.api, "drk")
+    open_drills(page, "casino")
+    with page.expect_response(is_next) as info:
+        tid(page, "drills-section-hard").check()  # hard totals: never a pair to split
+    drill = shown(page, info.value)
+    assert "split" not in drill["legal_actions"], drill
+    page.keyboard.press("p")
+    note = tid(page, "drill-key-note")
+    expect(note).to_contain_text("Split is not offered on this hand")
+    expect(tid(page, "drill-question")).to_be_visible()  # still asked: nothing was sent
+    check_axe(page, "drills, a key not allowed")

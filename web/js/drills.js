@@ -132,6 +132,21 @@ export function drillKey(key, { legal, answered }) {
   return name && name in CHART_LETTER && legal.includes(name) ? name : null;
 }
 
+/**
+ * Why a key did nothing, in words, or null: an action's key the drill's hand does not allow
+ * ("Split is not offered on this hand: hit, stand or double."), or a decision's key once
+ * the drill is answered.
+ */
+export function drillKeyNote(key, { legal, answered }) {
+  const name = ACTION_BY_KEY[String(key).toLowerCase()];
+  if (!name || !(name in CHART_LETTER)) return null;
+  if (answered) return "This hand is answered: N deals the next one.";
+  if (legal.includes(name)) return null;
+  const offered = DRILL_ACTIONS.filter((a) => legal.includes(a.name)).map((a) => a.label.toLowerCase());
+  const list = offered.length > 1 ? `${offered.slice(0, -1).join(", ")} or ${offered.at(-1)}` : offered.join("");
+  return `${ACTION_LABEL[name]} is not offered on this hand: ${list}.`;
+}
+
 /** The table and section to drill: the remembered ones while they still exist, else the first table and all hands. */
 export function parseChoice(raw, tableIds) {
   const saved = savedObject(raw);
@@ -334,7 +349,12 @@ function onKey(ev, isCurrent, handler) {
     return;
   }
   if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target?.closest?.("select, textarea, input:not([type='radio'])")) return;
-  const what = drillKey(ev.key, { legal: S.drill?.legal_actions || [], answered: !!S.answer });
+  const asked = { legal: S.drill?.legal_actions || [], answered: !!S.answer };
+  const what = drillKey(ev.key, asked);
+  if (!what && S.drill && !S.busy) {
+    const note = drillKeyNote(ev.key, asked);
+    if (note) showKeyNote(note);
+  }
   if (!what || S.busy) return;
   ev.preventDefault();
   if (what === "next") nextDrill(true);
@@ -342,6 +362,13 @@ function onKey(ev, isCurrent, handler) {
 }
 
 // ---------------------------------------------------------------- the drill
+
+/** Under the drill's question (or its answer), said by the live region too. */
+function showKeyNote(text) {
+  S.drillBox.querySelector("[data-testid='drill-key-note']")?.remove();
+  S.drillBox.append(h("p", { class: "drill-key-note", testid: "drill-key-note" }, text));
+  announce(text);
+}
 
 /** Said by the page's live region: the verdict once answered, the next hand when asked by key or button. */
 function announce(text) {

@@ -7,6 +7,7 @@ import {
   cellKey,
   DRILL_ACTIONS,
   drillKey,
+  drillKeyNote,
   drillQuestion,
   heatMark,
   heatRowLabel,
@@ -90,6 +91,15 @@ test("keys: H, S, D, P, R take the legal actions; N is the next hand once answer
   assert.equal(drillKey("n", { legal, answered: true }), "next");
   assert.equal(drillKey("h", { legal, answered: true }), null, "one answer a drill");
   assert.equal(drillKey("Enter", { legal, answered: true }), null, "Enter presses the focused Next button itself");
+});
+
+test("a key the hand does not allow says so, and what is offered", () => {
+  const legal = ["hit", "stand", "double"];
+  assert.equal(drillKeyNote("p", { legal, answered: false }), "Split is not offered on this hand: hit, stand or double.");
+  assert.equal(drillKeyNote("R", { legal, answered: false }), "Surrender is not offered on this hand: hit, stand or double.");
+  assert.equal(drillKeyNote("h", { legal, answered: false }), null, "a legal key acts");
+  assert.equal(drillKeyNote("h", { legal, answered: true }), "This hand is answered: N deals the next one.");
+  assert.equal(drillKeyNote("x", { legal, answered: false }), null, "not a decision's key");
 });
 
 test("the remembered table and section, while they exist", () => {
