@@ -30,7 +30,8 @@
 typedef struct bj_finals bj_finals;
 
 /* One pool against one up card, with its memos: the dealer's chances per composition
- * removed, and each hand's best value. Not thread-safe: one caller at a time. */
+ * removed, and each hand's best value. Not thread-safe: one caller at a time (Python
+ * loads the library as a ctypes.PyDLL, whose calls hold the GIL). */
 typedef struct bj_solver bj_solver;
 
 typedef struct {

@@ -81,8 +81,10 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
 
 @cache
 def _loaded() -> ctypes.CDLL | None:
+    # PyDLL, not CDLL: its calls keep the GIL, so that threads sharing a cached solver
+    # (functions served in one process) never run inside its memos at once.
     try:
-        return _declare(ctypes.CDLL(str(LIBRARY)))
+        return _declare(ctypes.PyDLL(str(LIBRARY)))
     except (OSError, AttributeError) as error:
         _log.warning("analysis kernel not loaded, the Python analysis runs: %s", error)
         return None
