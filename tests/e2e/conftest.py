@@ -38,11 +38,19 @@ from .helpers import E2E_TIMEOUT_MS, ROOT
 ARTIFACTS = ROOT / "tests" / "artifacts"
 
 
+E2E_RATE_LIMITS = {
+    "WafLoginsPerIpPerMinute": "10000",
+    "WafExpertRequestsPerTokenPerMinute": "10000",
+}
+
+
 # Package scope (not session): the stack (and its DynamoDB Local JVM) stops with the package.
 @pytest.fixture(scope="package")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     data_dir = tmp_path_factory.mktemp("e2e_data")
-    local = LocalStack(ROOT / "template.yaml", data_dir)
+    # Every test's users log in from 127.0.0.1: the web ACL's per-address and per-token
+    # limits stay on, raised past what the whole suite sends (their own tests are apart).
+    local = LocalStack(ROOT / "template.yaml", data_dir, parameters=E2E_RATE_LIMITS)
     local.start()
     try:
         server, thread = start_server(local, "127.0.0.1", 0, ROOT / "web")
