@@ -451,6 +451,8 @@ void bj_finals_free(bj_finals *f) {
 
 int32_t bj_finals_count(const bj_finals *f) { return f->count; }
 
+int32_t bj_config_size(void) { return (int32_t)sizeof(bj_config); }
+
 /* ---- the solver ------------------------------------------------------------------------- */
 
 struct bj_solver {

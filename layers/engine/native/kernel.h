@@ -45,6 +45,10 @@ typedef struct {
     uint8_t split_legal[BJ_RANKS][BJ_RANKS]; /* BJ_SPLIT_* of (pair, second card) */
 } bj_config;
 
+/* sizeof(bj_config): the caller's mirror of it must agree (a library built from older
+ * sources is refused, not misread). */
+int32_t bj_config_size(void);
+
 /* NULL when out of memory. */
 bj_finals *bj_finals_new(int32_t up, int32_t hits_soft_17);
 void bj_finals_free(bj_finals *finals);

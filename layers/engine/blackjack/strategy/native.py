@@ -59,6 +59,7 @@ class Config(ctypes.Structure):
 def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
     pointer, value, cards = ctypes.c_void_p, ctypes.c_double, ctypes.POINTER(ctypes.c_int32)
     signatures = {
+        "bj_config_size": (ctypes.c_int32, []),
         "bj_finals_new": (pointer, [ctypes.c_int32, ctypes.c_int32]),
         "bj_finals_free": (None, [pointer]),
         "bj_finals_count": (ctypes.c_int32, [pointer]),
@@ -76,6 +77,8 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
         function = getattr(lib, name)
         function.restype = restype
         function.argtypes = argtypes
+    if lib.bj_config_size() != ctypes.sizeof(Config):
+        raise OSError(f"{LIBRARY.name} is not built from these sources: make builds it again")
     return lib
 
 
