@@ -176,8 +176,8 @@ def _checked(value: float) -> float:
 class KernelSolver(UpCardSolver):
     """`UpCardSolver` with its values from the kernel: the same methods and conventions
     (U, `extra` for a split hand's sibling card), everything computed on demand in C, so
-    `prepare` has nothing to batch. `known_hits` is ignored: the kernel values any tree in
-    about a millisecond (`hits.py` ships them for the Python path)."""
+    `prepare` has nothing to batch. `known_hits` is ignored: the kernel values the biggest
+    tree (A,2 against a 2) in a few milliseconds (`hits.py` ships them for the Python path)."""
 
     config: Config = field(init=False, repr=False)
     _native: ctypes.c_void_p = field(init=False, repr=False)
@@ -209,6 +209,7 @@ class KernelSolver(UpCardSolver):
     def decision_roots(
         self, hand: Comp, double: bool, pair: int | None, extra: Comp = EMPTY
     ) -> tuple[list[Comp], list[tuple[Comp, Comp]]]:
+        """Nothing for `prepare` to batch."""
         return [], []
 
     def dealer(self, removed: Comp) -> list[float]:
