@@ -79,8 +79,11 @@ function registerForm(onLoggedIn) {
   const submit = h("button", { type: "submit", class: "btn", testid: "register-submit" }, "Create account");
   const onsubmit = async (e) => {
     e.preventDefault();
-    const err = credentialError("Login", login.value) || credentialError("Nick", nick.value) || credentialError("Password", password.value);
-    error.textContent = err || "";
+    // every field's problem at once: one at a time, a form takes as many tries as it has errors
+    const err = [credentialError("Login", login.value), credentialError("Nick", nick.value), credentialError("Password", password.value)]
+      .filter(Boolean)
+      .join(" ");
+    error.textContent = err;
     if (err) return;
     submit.disabled = true;
     try {

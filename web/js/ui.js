@@ -33,13 +33,22 @@ export function toast(message, { tone = "error", timeout = tone === "error" ? 60
   if (timeout) toastTimer = setTimeout(() => el.remove(), timeout);
 }
 
-/** The toasts' top: below the sticky header and, while it shows, the offline banner. */
+/**
+ * The toasts' top: below the sticky header and, while it shows, the offline banner; at a
+ * table below its head too, so that Rules and Fair shoe (what a problem may send the player
+ * to) stay in reach.
+ */
 function placeToasts() {
   const box = document.getElementById("toasts");
   if (!box) return;
   const banner = document.getElementById("banner");
   const header = document.querySelector(".topbar");
-  const under = Math.max(header?.getBoundingClientRect().bottom ?? 0, banner && !banner.hidden ? banner.getBoundingClientRect().bottom : 0);
+  const head = document.querySelector(".table-head")?.getBoundingClientRect();
+  const under = Math.max(
+    header?.getBoundingClientRect().bottom ?? 0,
+    banner && !banner.hidden ? banner.getBoundingClientRect().bottom : 0,
+    head && head.bottom > 0 ? head.bottom : 0,
+  );
   box.style.top = `${Math.round(under + 6)}px`;
 }
 
@@ -82,9 +91,18 @@ export function errorText(err) {
   if (!err) return "Something went wrong.";
   let text = PROBLEM_SENTENCES[err.code];
   if (text && DETAIL_HELPS.has(err.code) && err.detail) text = `${text.replace(/\.$/, ":")} ${sentence(err.detail)}`;
+  // A code the client does not know (a newer server's, a gateway's): its detail is written
+  // for developers ("Down."), so the player reads what the status says.
+  if (!text && err.code && err.code !== "validation_error" && err.status) text = unknownProblem(err.status);
   if (!text) text = sentence(err.detail || err.title || err.message || "Something went wrong");
   if (err.status === 429 && err.retryAfter) text += ` Try again in ${err.retryAfter} s.`;
   return text;
+}
+
+function unknownProblem(status) {
+  if (status >= 500) return "The server could not answer: try again in a moment.";
+  if (status === 429) return "Too many requests at once: wait a moment.";
+  return "The server refused that request. Reload the page and try again.";
 }
 
 /** In words: snake_case field names spelled as words, a capital first, a full stop last. */

@@ -19,3 +19,9 @@ test("problem codes read as plain sentences", () => {
   );
   assert.equal(errorText({ code: "throttled", status: 429, retryAfter: "2" }), "Too many requests at once: wait a moment. Try again in 2 s.");
 });
+
+test("an unknown problem code reads as its status says, never the server's raw detail", () => {
+  assert.equal(errorText({ code: "internal_error", status: 502, detail: "Down." }), "The server could not answer: try again in a moment.");
+  assert.equal(errorText({ code: "teapot", status: 418, detail: "Down." }), "The server refused that request. Reload the page and try again.");
+  assert.equal(errorText({ code: "validation_error", status: 422, detail: "amount must be positive" }), "Amount must be positive.");
+});
