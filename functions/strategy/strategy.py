@@ -19,8 +19,13 @@ def strategy(table_id: TableId) -> Response[str]:
     if table_id not in TABLES:
         raise NotFound(f"no table {table_id!r}")
     from blackjack.strategy import strategy_card  # the analysis, imported when first asked
+    from blackjack.variance import variance
 
-    return json_response(responses.StrategyCard, strategy_card(table_id))
+    card = strategy_card(table_id)
+    # API.md's order: the variance follows the EV (until the generator ships it in the card)
+    head = {"table": card["table"], "player_ev": card["player_ev"]}
+    answer = {**head, "variance": float(variance(table_id)), **card}
+    return json_response(responses.StrategyCard, answer)
 
 
 handler = lambda_handler(app)

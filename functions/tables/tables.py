@@ -1,4 +1,5 @@
-"""GET /v1/tables (public) and GET /v1/tables/{table_id}: the user's seat."""
+"""GET /v1/tables (public), GET /v1/tables/{table_id}: the user's seat, and
+GET /v1/tables/{table_id}/edge: the player's edge before the next bet there."""
 
 from aws_lambda_powertools.event_handler import Response
 
@@ -12,6 +13,7 @@ from blackjack_service.api import (
     json_response,
     lambda_handler,
 )
+from blackjack_service.edge import EdgeService
 from blackjack_service.openapi import link, operation
 
 app = create_app()
@@ -39,6 +41,20 @@ def list_tables() -> Response[str]:
 def seat(table_id: TableId) -> Response[str]:
     seat, version = factories.game().seat(current_identity(app), table_id)
     return json_response(responses.Seat, seat, headers=etag(version))
+
+
+@app.get(
+    "/v1/tables/<table_id>/edge",
+    **operation(
+        "The player's edge for the next round, and the Kelly bet",
+        responses.Edge,
+        errors=(404, 409, 503),
+        links={"Bet": link("bet", table_id="$request.path.table_id")},
+    ),
+)
+def edge(table_id: TableId) -> Response[str]:
+    answer = EdgeService(factories.store()).edge(current_identity(app), table_id)
+    return json_response(responses.Edge, answer)
 
 
 handler = lambda_handler(app)

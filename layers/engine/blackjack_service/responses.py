@@ -220,6 +220,21 @@ class Hint(ResponseModel):
     count: Count
 
 
+class KellyBet(ResponseModel):
+    kelly: int
+    advised: int
+
+
+class Edge(ResponseModel):
+    """The player's edge for the next round at the seat's shoe, and the bet it makes."""
+
+    table: str
+    count: Count
+    edge: float
+    fresh_edge: float
+    bet: KellyBet
+
+
 class History(ResponseModel):
     rounds: list[Round]
     next_cursor: str | None
@@ -276,6 +291,7 @@ class StrategyCard(BaseModel):
 
     table: str
     player_ev: float
+    variance: float
     chart: dict[str, Any]
     ev: dict[str, Any]
 
