@@ -363,3 +363,22 @@ def test_the_verify_page_fits_once_its_check_has_run(
     scroll_width = int(page.evaluate("document.scrollingElement.scrollWidth"))
     assert scroll_width <= width, scroll_width
     check_axe(page, f"verify, checked, {size}")
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_ai_labels_stay_inside_their_betting_circles(
+    contexts: Contexts, stack: Stack, size: str
+) -> None:
+    """Issue 32, item 11: "AI expert" spilled out of its circle."""
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
+    new_player(page, stack.api, "ailbl")
+    open_table(page, "casino")
+    for box in range(1, 5):
+        tid(page, f"ai-level-{box}").select_option("expert")
+        inside = tid(page, f"bet-amount-{box}").evaluate(
+            """el => { const a = el.getBoundingClientRect();
+                 const c = el.closest('.bet-circle').getBoundingClientRect();
+                 return a.left >= c.left - 1 && a.right <= c.right + 1; }"""
+        )
+        assert inside, f"box {box + 1}'s label spills out of its circle at {size}"

@@ -362,7 +362,7 @@ function renderBetCircle(ctl, n) {
         { class: "stack", "aria-hidden": "true" },
         stack.map((v, i) => h("span", { class: `stack-chip chip-${v} ${S.fresh.chipBox === n && i === stack.length - 1 ? "chip-in" : ""}` })),
       ),
-      h("span", { class: "bet-amount", testid: `bet-amount-${n}` }, amount ? formatCoins(amount) : ai ? `AI ${ai}` : "Bet"),
+      h("span", { class: `bet-amount ${!amount && ai ? "bet-ai" : ""}`, testid: `bet-amount-${n}` }, amount ? formatCoins(amount) : ai ? `AI ${ai}` : "Bet"),
     ),
     amount
       ? h(
