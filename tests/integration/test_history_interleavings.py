@@ -14,7 +14,8 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
@@ -31,6 +32,9 @@ from blackjack_service.records import Player
 from blackjack_service.store import Store
 
 from .helpers import START, fresh_aws
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb.client import DynamoDBClient
 
 INTERLEAVINGS = 200
 ACTIONS = ("stand", "hit", "double", "hit", "stand")
@@ -174,6 +178,7 @@ def _random_requests(rng: random.Random, table: str, version: int) -> list[Reque
         if requests and rng.random() < 0.25:  # the same key sent again while its first runs
             requests.append(rng.choice(requests))
             continue
+        body: dict[str, Any]
         if rng.random() < 0.3:
             kind, body = "bet", {"bets": [{"box": 0, "amount": rng.choice((10, 100, 250))}]}
             route = ["POST", "/v1/tables/{table_id}/rounds", {"table_id": table}]
@@ -255,13 +260,16 @@ def test_history_is_the_truth_whatever_dies_when(aws_once: None, seed: int) -> N
         game.start_round(identity, table, _bet(10))
     version = game.seat(identity, table)[1]
 
-    check = lambda: _assert_truth(plain, game, identity)  # noqa: E731
+    def check() -> None:
+        _assert_truth(plain, game, identity)
+
     scheduler = Scheduler(rng, kills=rng.randint(0, 2), check=check)
     racing = GameService(
-        Store(plain.table_name, GatedClient(plain.client, scheduler)), seeds=RandomSeeds(rng)
+        Store(plain.table_name, cast("DynamoDBClient", GatedClient(plain.client, scheduler))),
+        seeds=RandomSeeds(rng),
     )
     requests = _random_requests(rng, table, version)
-    results = scheduler.run([lambda r=r: r.send(racing, identity, table) for r in requests])
+    results = scheduler.run([partial(r.send, racing, identity, table) for r in requests])
     assert not [first for fate, first in results if fate == "crashed"]
     check()
 

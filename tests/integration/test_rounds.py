@@ -250,9 +250,15 @@ def test_insufficient_funds(alice: Player, monkeypatch: pytest.MonkeyPatch) -> N
     problem(act(alice, "casino", "double"), 409, "insufficient_funds")
     assert balance("alice1") == 999
     assert act(alice, "casino", "stand").status == 200
+    dynamodb().update_item(  # whatever the stand paid, the next bet is more than is left
+        TableName=table_name(),
+        Key={"pk": {"S": "USER#alice1"}, "sk": {"S": "PLAYER"}},
+        UpdateExpression="SET balance = :b",
+        ExpressionAttributeValues={":b": {"N": "999"}},
+    )
     reply = alice.post("/v1/tables/casino/rounds", {"bets": [{"box": 0, "amount": 1000}]})
-    if balance("alice1") < 1000:
-        problem(reply, 409, "insufficient_funds")
+    problem(reply, 409, "insufficient_funds")
+    assert balance("alice1") == 999
 
 
 def test_hint(alice: Player, monkeypatch: pytest.MonkeyPatch) -> None:
