@@ -1,5 +1,6 @@
-"""Regenerate the shipped data, each table's strategy card and the hit values of its
-heavy hands (`hits.py`): `python -m blackjack.strategy.generate` (PYTHONPATH=layers/engine).
+"""Regenerate the shipped data, each table's strategy card, the hit values of its
+heavy hands (`hits.py`) and its index plays (`indices.py`, read off the card):
+`python -m blackjack.strategy.generate` (PYTHONPATH=layers/engine).
 `--check` only compares them with a fresh computation."""
 
 import argparse
@@ -13,6 +14,7 @@ from pathlib import Path
 from ..rules import TABLES
 from .card import build_card, card_path
 from .hits import build_hits, hits_path
+from .indices import build_indices, indices_path
 
 
 def dumps(card: object) -> str:
@@ -48,6 +50,14 @@ def main(argv: list[str] | None = None) -> int:
         if not same:
             stale.append(f"{table_id} hits")
         print(f"{table_id:9} hit values of heavy hands computed in {elapsed:.2f} s", flush=True)
+        # After the card: an index is where the chart at a true count leaves the card's.
+        text, same, elapsed = refresh(
+            indices_path(table_id), partial(build_indices, table_id), write
+        )
+        if not same:
+            stale.append(f"{table_id} indices")
+        count = len(json.loads(text)["indices"])
+        print(f"{table_id:9} {count} index plays computed in {elapsed:.2f} s", flush=True)
     if stale and args.check:
         print(f"stale: {', '.join(stale)}", file=sys.stderr)
         return 1
