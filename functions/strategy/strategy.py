@@ -1,4 +1,5 @@
-"""GET /v1/tables/{table_id}/strategy (public): the table's strategy card."""
+"""GET /v1/tables/{table_id}/strategy and …/indices (public): the table's strategy card and
+its index plays."""
 
 from aws_lambda_powertools.event_handler import Response
 
@@ -11,13 +12,17 @@ from blackjack_service.openapi import operation
 app = create_app()
 
 
+def _known(table_id: str) -> None:
+    if table_id not in TABLES:
+        raise NotFound(f"no table {table_id!r}")
+
+
 @app.get(
     "/v1/tables/<table_id>/strategy",
     **operation("The table's strategy card", responses.StrategyCard, errors=(404,)),
 )
 def strategy(table_id: TableId) -> Response[str]:
-    if table_id not in TABLES:
-        raise NotFound(f"no table {table_id!r}")
+    _known(table_id)
     from blackjack.strategy import strategy_card  # the analysis, imported when first asked
     from blackjack.variance import variance
 
@@ -26,6 +31,17 @@ def strategy(table_id: TableId) -> Response[str]:
     head = {"table": card["table"], "player_ev": card["player_ev"]}
     answer = {**head, "variance": float(variance(table_id)), **card}
     return json_response(responses.StrategyCard, answer)
+
+
+@app.get(
+    "/v1/tables/<table_id>/indices",
+    **operation("The table's index plays and edge by true count", responses.Indices, errors=(404,)),
+)
+def indices(table_id: TableId) -> Response[str]:
+    _known(table_id)
+    from blackjack.strategy.indices import indices_document  # shipped data, read when asked
+
+    return json_response(responses.Indices, indices_document(table_id))
 
 
 handler = lambda_handler(app)

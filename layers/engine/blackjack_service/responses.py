@@ -296,6 +296,33 @@ class StrategyCard(BaseModel):
     ev: dict[str, Any]
 
 
+class IndexPlay(ResponseModel):
+    """One index play (blackjack.strategy.indices.Index): a chart cell, or insurance."""
+
+    section: Literal["hard", "soft", "pairs", "insurance"]
+    row: str
+    up: str
+    basic: str
+    play: str
+    index: int
+    direction: Literal["at_or_above", "at_or_below"]
+
+
+class EdgeAtCount(ResponseModel):
+    true_count: int
+    edge: float
+
+
+class Indices(ResponseModel):
+    """The table's Hi-Lo index plays and its edge by true count (RULES.md, "Index plays")."""
+
+    table: str
+    system: Literal["hi_lo"]
+    decks_unseen: int
+    indices: list[IndexPlay]
+    edge: list[EdgeAtCount]
+
+
 class Health(ResponseModel):
     status: Literal["ok"]
 
