@@ -13,7 +13,6 @@ from blackjack_service.api import (
     json_response,
     lambda_handler,
 )
-from blackjack_service.edge import EdgeService
 from blackjack_service.openapi import link, operation
 
 app = create_app()
@@ -53,7 +52,7 @@ def seat(table_id: TableId) -> Response[str]:
     ),
 )
 def edge(table_id: TableId) -> Response[str]:
-    answer = EdgeService(factories.store()).edge(current_identity(app), table_id)
+    answer = factories.edge().edge(current_identity(app), table_id)
     return json_response(responses.Edge, answer)
 
 

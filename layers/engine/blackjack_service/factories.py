@@ -1,5 +1,5 @@
-"""The factories of the objects a function uses (the store; the account, game, shoe and
-drill services), each built once per Lambda environment from settings. Each factory
+"""The factories of the objects a function uses (the store; the account, game, shoe,
+drill and edge services), each built once per Lambda environment from settings. Each factory
 imports its service when first called, so a function imports only what its routes use
 (argon2 for accounts, the engine for the game)."""
 
@@ -14,6 +14,7 @@ from .store import Store
 if TYPE_CHECKING:
     from .accounts import AccountService
     from .drills import DrillService
+    from .edge import EdgeService
     from .game import GameService
     from .shoes import FairShoes
 
@@ -52,8 +53,15 @@ def drills() -> DrillService:
     return DrillService(store())
 
 
+@functools.cache
+def edge() -> EdgeService:
+    from .edge import EdgeService
+
+    return EdgeService(store())
+
+
 def reset() -> None:
     """Forget the built objects (a new environment: tests start each case afresh)."""
-    for factory in (store, accounts, game, shoes, drills):
+    for factory in (store, accounts, game, shoes, drills, edge):
         factory.cache_clear()
     settings.cache_clear()
