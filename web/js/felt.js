@@ -226,10 +226,10 @@ function marksShown(S, r) {
   return (r.boxes || []).some((b) => b.hands.some((hd) => (hd.decisions || []).length > 0));
 }
 
-/** What the marks grade against, as the coach's level (Settings) sets it. */
+/** What the marks grade against, as the coach's level (Settings) sets it: one short line on a phone. */
 export function marksNote(level) {
-  if (level === "expert") return "Marks: against perfect play (your coach, expert).";
-  return `Marks: against exact play, fresh shoe (your coach, ${level}${level === "medium" ? ": its chart is not graded" : ""}).`;
+  if (level === "expert") return "Marks against perfect play for this shoe (coach: expert).";
+  return `Marks against exact play, fresh shoe (coach: ${level}${level === "medium" ? ", marked as hard" : ""}).`;
 }
 
 function renderBox(ctl, n, box, landed, betting, fresh) {
@@ -242,7 +242,7 @@ function renderBox(ctl, n, box, landed, betting, fresh) {
   return h(
     "div",
     {
-      class: `box ${isUser ? "box-user" : "box-ai"} ${turn ? "box-turn" : ""}`,
+      class: `box ${isUser ? "box-user" : "box-ai"} ${turn ? "box-turn" : ""} ${box && box.hands.length > 2 ? "box-split" : ""}`,
       testid: box ? `box-${n}` : `empty-box-${n}`,
       "aria-label": `Box ${n + 1}${who ? `, ${who}` : ""}`,
     },
@@ -251,7 +251,8 @@ function renderBox(ctl, n, box, landed, betting, fresh) {
     box
       ? h(
           "div",
-          { class: "hands" },
+          // A split box's hands scroll inside it on a phone: a keyboard reaches them there too.
+          box.hands.length > 1 ? { class: "hands", tabindex: "0", role: "group", "aria-label": `Hands of box ${n + 1}` } : { class: "hands" },
           box.hands.map((hd, hi) => renderHand(S, box, hd, hi, landed, fresh)),
         )
       : null,
@@ -323,7 +324,11 @@ function renderMarks(S, hd, n, hi) {
     { class: "marks", testid: `marks-${n}-${hi}`, "aria-label": `Decision marks ${GRADES[gradeOf(settings.coachLevel)].words}` },
     shown.map((d) => {
       const mark = decisionMark(d, settings.coachLevel);
-      return h("li", { class: mark.ok ? "mark-ok" : "mark-miss", testid: "mark" }, mark.text);
+      return h(
+        "li",
+        { class: mark.ok ? "mark-ok" : "mark-miss", testid: "mark" },
+        mark.parts.map((p) => (p.wordy ? h("span", { class: "mark-wordy" }, p.text) : p.text)),
+      );
     }),
   );
 }

@@ -186,8 +186,16 @@ export function betterPlay(decision, level = "hard") {
 /** The trainer's mark on one graded decision, naming the move: "Stand ✓", or "Stand ✗ hit was better: −0.06 of the bet". */
 export function decisionMark(decision, level = "hard") {
   const taken = decisionActionLabel(decision, decision.action);
-  if (!isMistake(decision, level)) return { ok: true, text: `${taken} ✓` };
-  return { ok: false, text: `${taken} ✗ ${betterPlay(decision, level)}` };
+  if (!isMistake(decision, level)) return { ok: true, text: `${taken} ✓`, parts: [{ text: `${taken} ✓` }] };
+  const { best, loss } = graded(decision, level);
+  // The words a phone leaves out ("Stand ✗ hit −0.20"): a split box's narrow hands would grow tall.
+  const parts = [
+    { text: `${taken} ✗ ${decisionActionLabel(decision, best).toLowerCase()}` },
+    { text: " was better:", wordy: true },
+    { text: ` ${formatLoss(loss).replace(/ of the bet$/, "")}` },
+    { text: " of the bet", wordy: true },
+  ];
+  return { ok: false, text: `${taken} ✗ ${betterPlay(decision, level)}`, parts };
 }
 
 /** A bet as a stack of chips, largest first (at most `max` drawn). */

@@ -119,27 +119,45 @@ test("each hand's net, and insurance in words", () => {
   assert.equal(insuranceSentence({ insurance: 5, insurance_payout: 0 }, false), "Insurance lost −5: the dealer has no blackjack.");
 });
 
+/** A mark's words and verdict (its `parts` are the same words, split for a phone). */
+const mark = (...args) => {
+  const m = decisionMark(...args);
+  assert.equal(m.parts.map((p) => p.text).join(""), m.text);
+  return { ok: m.ok, text: m.text };
+};
+
 test("decision marks: the move taken, a tick or the better action and what it was worth", () => {
-  assert.deepEqual(decisionMark({ action: "hit", best: "hit", loss: 0 }), { ok: true, text: "Hit ✓" });
-  assert.deepEqual(decisionMark({ action: "stand", best: "hit", loss: 0.0612 }), { ok: false, text: "Stand ✗ hit was better: −0.06 of the bet" });
-  assert.deepEqual(decisionMark({ action: "insurance", best: "decline_insurance", loss: 0.004 }), {
+  assert.deepEqual(mark({ action: "hit", best: "hit", loss: 0 }), { ok: true, text: "Hit ✓" });
+  assert.deepEqual(mark({ action: "stand", best: "hit", loss: 0.0612 }), { ok: false, text: "Stand ✗ hit was better: −0.06 of the bet" });
+  assert.deepEqual(mark({ action: "insurance", best: "decline_insurance", loss: 0.004 }), {
     ok: false,
     text: "Insurance ✗ no insurance was better: −0.0040 of the bet",
   });
-  assert.equal(decisionMark({ action: "stand", best: "hit", loss: 0.0004 }).ok, true);
+  assert.equal(mark({ action: "stand", best: "hit", loss: 0.0004 }).ok, true);
 });
 
 test("marks grade against the coach's level: perfect play's best is never a mistake at expert", () => {
   // issue 32: T,T split against 6 at a high count, the expert coach's advice
   const split = { action: "split", best: "stand", loss: 0.25, expert_best: "split", expert_loss: 0 };
-  assert.deepEqual(decisionMark(split, "expert"), { ok: true, text: "Split ✓" });
-  assert.equal(decisionMark(split, "hard").text, "Split ✗ stand was better: −0.25 of the bet");
+  assert.deepEqual(mark(split, "expert"), { ok: true, text: "Split ✓" });
+  assert.equal(mark(split, "hard").text, "Split ✗ stand was better: −0.25 of the bet");
   assert.equal(isMistake(split, "expert"), false);
   assert.equal(isMistake(split, "medium"), true, "medium has no grade of its own: hard's");
   const stand = { action: "stand", best: "stand", loss: 0, expert_best: "split", expert_loss: 0.031 };
-  assert.equal(decisionMark(stand, "expert").text, "Stand ✗ split was better: −0.03 of the bet");
+  assert.equal(mark(stand, "expert").text, "Stand ✗ split was better: −0.03 of the bet");
   assert.deepEqual(graded({ action: "hit", best: "stand", loss: 0.1 }, "expert"), { best: "stand", loss: 0.1 }, "graded before perfect play");
   assert.equal(isMistake({ action: "hit", best: "hit", loss: 0.2 }), false, "the best play taken is never a mistake");
+});
+
+test("on a phone a mark leaves its wordy parts out", () => {
+  const { parts } = decisionMark({ action: "stand", best: "hit", loss: 0.2 });
+  assert.equal(
+    parts
+      .filter((p) => !p.wordy)
+      .map((p) => p.text)
+      .join(""),
+    "Stand ✗ hit −0.20",
+  );
 });
 
 test("chips: stacks largest first", () => {

@@ -469,6 +469,13 @@ function labelBoxKeys(main) {
 function showTurnBox(main) {
   const turn = main.querySelector(".box-turn");
   const row = turn?.parentElement;
+  // A box split wider than the row scrolls its hands: the hand in turn comes into view there.
+  const hand = turn?.querySelector(".hand-turn");
+  const hands = hand?.parentElement;
+  if (hands && hands.scrollWidth > hands.clientWidth) {
+    const left = hand.getBoundingClientRect().left - hands.getBoundingClientRect().left + hands.scrollLeft;
+    hands.scrollLeft = left - (hands.clientWidth - hand.offsetWidth) / 2;
+  }
   if (!turn || row.scrollWidth <= row.clientWidth) return;
   row.scrollLeft = turn.offsetLeft - (row.clientWidth - turn.offsetWidth) / 2; // .boxes is the offset parent there
 }
