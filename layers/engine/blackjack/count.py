@@ -63,13 +63,30 @@ def hi_lo(decks: int, public: Sequence[Card]) -> dict[str, Any]:
     if cards_unseen <= 0:
         raise ValueError(f"a shoe of {decks} decks has no card unseen after {seen} cards")
     running = sum(map(hi_lo_tag, public))
-    # running / (cards_unseen / 52) as an exact fraction, rounded half-even exactly
-    # (Fraction's round), then written in Decimal: its denominator divides 100.
-    true = round(Fraction(running * _DECK, cards_unseen), 2)
     return {
         "system": SYSTEM,
         "running": running,
-        "true": (Decimal(true.numerator) / true.denominator).quantize(_TRUE_STEP),
+        "true": _true(running, cards_unseen),
         "cards_seen": seen,
         "cards_unseen": cards_unseen,
     }
+
+
+# Hi-Lo's tag of each rank of a composition (`strategy.dealer.Comp`: the ace first, then
+# 2 to 9, every ten-value card last).
+_RANK_TAGS = (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)
+
+
+def true_count(decks: int, unseen: "Comp") -> Decimal:
+    """The `true` of `hi_lo` from the unseen cards alone (the shoe less its public cards):
+    the same figure, for the players that are handed only those (`counter`)."""
+    full = (4 * decks,) * 9 + (16 * decks,)
+    running = sum(tag * (n - left) for tag, n, left in zip(_RANK_TAGS, full, unseen, strict=True))
+    return _true(int(running), int(sum(unseen)))
+
+
+def _true(running: int, cards_unseen: int) -> Decimal:
+    """running / (cards_unseen / 52) as an exact fraction, rounded half-even exactly
+    (Fraction's round), then written in Decimal: its denominator divides 100."""
+    true = round(Fraction(running * _DECK, cards_unseen), 2)
+    return (Decimal(true.numerator) / true.denominator).quantize(_TRUE_STEP)

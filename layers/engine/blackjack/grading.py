@@ -4,7 +4,9 @@
 never contradicts the coach: `best` is the action the `hard` player takes there and `loss`
 the EV it gives up, per unit of the hand's original bet, rounded to four decimals; and
 against perfect play for the shoe as it stood, `expert_best` and `expert_loss`, from the
-unseen cards of that moment (`count.unseen`). The round asks for a grade only through the
+unseen cards of that moment (`count.unseen`); and `counter_best`, the `counter` player's
+action at that moment's true count, with whether an index play changed the card's there.
+The round asks for a grade only through the
 grader it is handed (`Round.act`), so the engine plays on without the analysis wherever no
 one is graded (AI boxes, the simulator).
 """
@@ -44,6 +46,14 @@ class Decision:
     cards: tuple[Card, ...]  # the hand as it was decided on
     expert_best: Action  # against perfect play for the shoe as it stood
     expert_loss: Decimal
+    # The `counter` player's action (None: graded before that level, read as `best`), and
+    # whether an index play made it (the `counter` hint's `index` was not null).
+    counter: Action | None = None
+    index_spot: bool = False
+
+    @property
+    def counter_best(self) -> Action:
+        return self.best if self.counter is None else self.counter
 
     @property
     def mistake(self) -> bool:
@@ -57,6 +67,11 @@ class Decision:
     def deviation(self) -> bool:
         """A spot where the shoe's cards change the best play."""
         return self.expert_best is not self.best
+
+    @property
+    def index_taken(self) -> bool:
+        """An index spot where the user played the index."""
+        return self.index_spot and self.action is self.counter_best
 
 
 Grader = Callable[[PlayerView, Action, "Comp"], Decision]
@@ -77,7 +92,9 @@ def grade(
     view: PlayerView, action: Action, unseen: "Comp", expert: ExpertGrade | None = None
 ) -> Decision:
     """The decision `action` on `view`, valued as the `hard` hint values it and as the
-    `expert` hint values it with the `unseen` cards (unless its `expert` grade is known)."""
+    `expert` hint values it with the `unseen` cards (unless its `expert` grade is known),
+    and named as the `counter` hint names it (no analysis: the card and its indices)."""
+    from .players import counter_play
     from .strategy import action_values, expert_values  # on first use, as the players
 
     values = action_values(view)
@@ -87,7 +104,10 @@ def grade(
         expert_values_now = expert_values(view, unseen)
         assert expert_values_now is not None
         expert = best_and_loss(expert_values_now, action)
-    return Decision(action, best, loss, kind_of(view), view.cards, *expert)
+    counter, index = counter_play(view, unseen)
+    return Decision(
+        action, best, loss, kind_of(view), view.cards, *expert, counter, index is not None
+    )
 
 
 class Replaying:

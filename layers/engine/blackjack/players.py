@@ -1,9 +1,11 @@
 """AI players. Each sees only its own hand, the dealer's face-up card, the table's rules and
 the actions legal now: a `PlayerView`, never the shoe or the hole card. The `expert`
 player sees the unseen composition as well (`count.unseen`: the shoe less its public
-cards), which a view does not hold; so it is a policy made for one moment of the shoe
-(`expert`), not one of `POLICIES`."""
+cards), which a view does not hold, and the `counter` its Hi-Lo true count (taken from the
+same); so each is a policy made for one moment of the shoe (`expert`, `counter`), not one
+of `POLICIES`."""
 
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from .actions import Action, Phase
@@ -12,6 +14,7 @@ from .turn import PlayerView, Policy
 
 if TYPE_CHECKING:  # the analysis stays out of cold starts (see `hard`)
     from .strategy.dealer import Comp
+    from .strategy.indices import Index
 
 _UP_CARDS = "23456789TA"
 
@@ -124,18 +127,58 @@ def expert(unseen: "Comp") -> Policy:
     return play
 
 
+def counter_play(view: PlayerView, unseen: "Comp") -> tuple[Action, "Index | None"]:
+    """What the `counter` player does on `view` when the unseen cards are `unseen` (the
+    true count is theirs, as the hint's `count` shows it), and the index play that changed
+    the card's action (None where it plays the card, or `medium`): `counter_at`."""
+    from .count import true_count
+
+    return counter_at(view, true_count(view.rules.decks, unseen))
+
+
+def counter_at(view: PlayerView, true: Decimal) -> tuple[Action, "Index | None"]:
+    """The `counter` at true count `true` (RULES.md, "AI levels"): the card's cell, or
+    the index's play where the count reaches it; `medium` where that is not legal or the
+    hand has no cell; insurance and even money exactly from the insurance index on."""
+    from .strategy.indices import counted_play, insurance_play  # on first use, as `hard`
+
+    if view.phase is Phase.INSURANCE:
+        index = insurance_play(view.rules)
+        if index is None or not index.applies(true):
+            return Action.DECLINE_INSURANCE, None
+        taken = Action.EVEN_MONEY if Action.EVEN_MONEY in view.legal_actions else index.play
+        return _legal_or_stand(taken, view), index
+    counted = counted_play(view, true)
+    if counted is None or counted[0] not in view.legal_actions:
+        return medium(view), None
+    return counted
+
+
+def counter(unseen: "Comp") -> Policy:
+    """The `counter` player at the moment whose unseen cards are `unseen` (see
+    `counter_play`). Make it again whenever a card turns public."""
+
+    def play(view: PlayerView) -> Action:
+        return counter_play(view, unseen)[0]
+
+    return play
+
+
 POLICIES: dict[str, Policy] = {"easy": easy, "medium": medium, "hard": hard}
 LEVELS = tuple(POLICIES)  # the levels that decide on a view alone
 EXPERT = "expert"
-AI_LEVELS = (*LEVELS, EXPERT)  # API.md's AI levels
+COUNTER = "counter"
+SHOE_POLICIES = {EXPERT: expert, COUNTER: counter}  # the levels that see the unseen cards
+AI_LEVELS = (*LEVELS, *SHOE_POLICIES)  # API.md's AI levels
 
 
 def decide(level: str, view: PlayerView, unseen: "Comp | None" = None) -> Action:
-    """What the player of `level` does on `view`; `expert` needs the unseen cards."""
-    if level == EXPERT:
+    """What the player of `level` does on `view`; `expert` and `counter` need the unseen
+    cards."""
+    if level in SHOE_POLICIES:
         if unseen is None:
-            raise ValueError("the expert level decides from the unseen cards")
-        return expert(unseen)(view)
+            raise ValueError(f"the {level} level decides from the unseen cards")
+        return SHOE_POLICIES[level](unseen)(view)
     return POLICIES[level](view)
 
 
@@ -155,4 +198,4 @@ def advice(
         if level == EXPERT
         else None
     )
-    return (decide(level, view) if values is None else best_of(values)), values
+    return (decide(level, view, unseen) if values is None else best_of(values)), values

@@ -19,7 +19,7 @@ from .cards import Card, HandValue, hand_value, is_ace, is_ten
 from .errors import BetOutOfLimits, IllegalAction, InvalidAmount
 from .grading import Decision, Grader
 from .money import HALF_COIN, ZERO, is_multiple
-from .players import AI_LEVELS, EXPERT, decide
+from .players import AI_LEVELS, SHOE_POLICIES, decide
 from .rules import Insurance, Peek, Rules, Table
 from .shoe import Shoe
 from .turn import PlayerView, insurance_actions, may_split, play_actions
@@ -366,7 +366,7 @@ class Round:
                 return
             else:
                 level = box.player.removeprefix(_AI_PREFIX)
-                unseen = self.unseen() if level == EXPERT else None
+                unseen = self.unseen() if level in SHOE_POLICIES else None
                 self._play(box, hand, decide(level, self._view(box, hand, legal), unseen))
         self._dealer_plays()
 

@@ -66,6 +66,7 @@ def _decision_view(decision: Decision) -> dict[str, Any]:
         "cards": list(decision.cards),
         "expert_best": decision.expert_best.value,
         "expert_loss": to_json(decision.expert_loss),
+        "counter_best": decision.counter_best.value,
     }
 
 

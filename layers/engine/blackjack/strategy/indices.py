@@ -17,14 +17,17 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 from itertools import takewhile
+from pathlib import Path
 from typing import Any
 
 from ..actions import Action
-from ..count import SYSTEM
-from ..rules import TABLES, Insurance, Rules
-from .card import DATA, card_at, strategy_card
+from ..cards import Card, hand_value, points
+from ..rules import TABLES, Insurance, Rules, Split
+from ..turn import PlayerView
+from .card import DATA, card_at, strategy_card, table_of
 from .dealer import ACE, TEN, Comp
 
+SYSTEM = "hi_lo"  # the count the indices are for: `count.SYSTEM` (a layer above)
 TRUE_COUNTS = range(-10, 11)  # the true counts an index may take, and the edge's
 LOW_RANKS = range(1, 6)  # 2..6 by rank index (the ace is 0): Hi-Lo's +1 cards
 INSURANCE = "insurance"  # the insurance index's section and row
@@ -153,7 +156,7 @@ def build_indices(table_id: str) -> dict[str, Any]:
     }
 
 
-def indices_path(table_id: str) -> Any:
+def indices_path(table_id: str) -> Path:
     return DATA / f"{table_id}.indices.json"
 
 
@@ -195,3 +198,64 @@ def indices_by_cell(table_id: str) -> dict[tuple[str, str, str], tuple[Index, ..
         key = (index.section, index.row, index.up)
         out[key] = (*out.get(key, ()), index)
     return out
+
+
+Cell = tuple[str, str, str]  # a chart cell: section, row, up card
+
+
+def _label(card: Card) -> str:
+    value = points(card)
+    return "A" if value == 1 else "T" if value == 10 else str(value)
+
+
+def chart_cell(view: PlayerView) -> Cell | None:
+    """The chart cell the `counter` reads a hand by (RULES.md, "AI levels"): its pair row
+    for a two-card pair (of one rank at `same_rank` tables), else its hard or soft total
+    whatever its number of cards; None where the chart has no row (hard 20, soft 21)."""
+    up = _label(view.up_card)
+    cards = view.cards
+    one_rank = view.rules.split is not Split.SAME_RANK or cards[0][0] == cards[-1][0]
+    if len(cards) == 2 and _label(cards[0]) == _label(cards[1]) and one_rank:
+        return "pairs", _label(cards[0]), up
+    total, soft = hand_value(cards)
+    section = "soft" if soft else "hard"
+    rows = strategy_card_chart(view.rules)
+    if rows is None or str(total) not in rows[section]:
+        return None
+    return section, str(total), up
+
+
+@cache
+def _shipped_chart(table_id: str) -> Chart:
+    chart: Chart = strategy_card(table_id)["chart"]
+    return chart
+
+
+def strategy_card_chart(rules: Rules) -> Chart | None:
+    """The shipped card's chart of the table with these rules (None: no table has them)."""
+    table_id = table_of(rules)
+    return None if table_id is None else _shipped_chart(table_id)
+
+
+def counted_play(view: PlayerView, true_count: Decimal) -> tuple[Action, Index | None] | None:
+    """The chart's action for the hand of `view` at `true_count`, and the index play that
+    replaced the card's there (None where none applies); None where the hand has no cell
+    or its table no shipped card. Whether that action is legal is the player's concern."""
+    table_id = table_of(view.rules)
+    cell = chart_cell(view)
+    if table_id is None or cell is None:
+        return None
+    section, row, up = cell
+    action, applied = Action(_shipped_chart(table_id)[section][row][up]), None
+    for index in indices_by_cell(table_id).get(cell, ()):
+        if index.applies(true_count):
+            action, applied = index.play, index
+    return action, applied
+
+
+def insurance_play(rules: Rules) -> Index | None:
+    """The insurance index of the table with these rules, if it has one."""
+    table_id = table_of(rules)
+    if table_id is None:
+        return None
+    return next((i for i in table_indices(table_id) if i.section == INSURANCE), None)
