@@ -158,6 +158,8 @@ def test_me(alice: Player) -> None:
             "expert_ev_lost": 0,
             "deviations": 0,
             "deviations_taken": 0,
+            "index_spots": 0,
+            "index_spots_taken": 0,
         },
     }
 

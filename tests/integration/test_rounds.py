@@ -282,7 +282,9 @@ def test_hint(alice: Player, monkeypatch: pytest.MonkeyPatch) -> None:
         "level": "medium",
         "ev": None,
         "count": hard.body["count"],
+        "index": None,
     }
+    assert hard.body["index"] is None  # only the counter names an index
     problem(alice.get("/v1/tables/casino/round/hint?level=easy"), 422, "validation_error")
     problem(alice.get("/v1/tables/nowhere/round/hint"), 404, "not_found")
 

@@ -113,6 +113,7 @@ class AccountService:
                 **_grades_json(*stats.by_kind.values()),
                 "by_kind": {str(kind): _grades_json(g) for kind, g in stats.by_kind.items()},
                 **_expert_json(stats.expert),
+                **asdict(stats.counter),
             },
         }
 

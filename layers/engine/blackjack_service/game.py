@@ -25,7 +25,7 @@ from blackjack.actions import Move, Phase, Result
 from blackjack.errors import BetOutOfLimits
 from blackjack.grading import Replaying
 from blackjack.money import ZERO, to_json
-from blackjack.players import advice
+from blackjack.players import COUNTER, advice, counter_play
 from blackjack.round import Round
 from blackjack.rules import TABLES, Shuffle, Table
 from blackjack.snapshots import round_from_snapshot
@@ -133,12 +133,15 @@ class GameService:
         ).round_
         view = round_.player_view()
         assert view is not None  # a round in play always asks someone
-        action, values = advice(level, view, round_.unseen())
+        unseen = round_.unseen()
+        action, values = advice(level, view, unseen)
+        index = counter_play(view, unseen)[1] if level == COUNTER else None
         return {
             "action": action.value,
             "level": level,
             "ev": None if values is None else {str(a): v for a, v in values.items()},
             "count": _count_json(round_.count()),
+            "index": None if index is None else index.as_dict(),
         }
 
     def history(
@@ -579,6 +582,8 @@ def _settlement_stats(round_: Round, net: Decimal) -> Stats:
             expert.deviations_taken += (
                 decision.deviation and decision.action is decision.expert_best
             )
+            stats.counter.index_spots += decision.index_spot
+            stats.counter.index_spots_taken += decision.index_taken
     return stats
 
 

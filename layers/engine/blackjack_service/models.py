@@ -34,8 +34,8 @@ ROUND_ID_PATTERN = rf"{SHOE_ID_PATTERN}(-[1-9][0-9]{{0,3}})?"
 # A history page's cursor: the settle time (microseconds, 16 digits) and the round id of
 # the last round shown; any cursor of this shape is valid (a later page may be empty).
 CURSOR_PATTERN = rf"^[0-9]{{16}}{ROUND_ID_PATTERN}$"
-AiLevel = Literal["easy", "medium", "hard", "expert"]
-HintLevel = Literal["medium", "hard", "expert"]
+AiLevel = Literal["easy", "medium", "hard", "expert", "counter"]
+HintLevel = Literal["medium", "hard", "expert", "counter"]
 CARD_PATTERN = f"^[{RANKS}][{SUITS}]$"
 DrillSection = Literal["any", "hard", "soft", "pairs"]
 

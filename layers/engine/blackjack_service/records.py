@@ -107,6 +107,18 @@ EXPERT_FIELDS = tuple(f.name for f in fields(ExpertGrades))
 
 
 @dataclass(slots=True)
+class CounterGrades:
+    """The trainer's counters against the `counter`'s play: the spots where an index play
+    changes the card's action, and how many of them the user played right."""
+
+    index_spots: int = 0
+    index_spots_taken: int = 0
+
+
+COUNTER_FIELDS = tuple(f.name for f in fields(CounterGrades))
+
+
+@dataclass(slots=True)
 class Stats:
     rounds: int = 0
     hands_won: int = 0
@@ -115,6 +127,7 @@ class Stats:
     net: Decimal = _ZERO
     by_kind: dict[Kind, Grades] = field(default_factory=lambda: {kind: Grades() for kind in Kind})
     expert: ExpertGrades = field(default_factory=ExpertGrades)
+    counter: CounterGrades = field(default_factory=CounterGrades)
 
     def totals(self) -> dict[str, int | Decimal]:
         """The counters over every kind of decision, by name."""
@@ -122,15 +135,16 @@ class Stats:
 
     def counters(self) -> dict[str, int | Decimal]:
         """Every counter by its name in the profile: the totals, then `<kind>_<name>`, then
-        the counters against perfect play (last: a packed string of before they were kept
-        is one without them)."""
+        the counters against perfect play, then against the counter's (each group added
+        last: a packed string of before it was kept is one without it)."""
         by_kind = {
             f"{kind}_{name}": getattr(grades, name)
             for kind, grades in self.by_kind.items()
             for name in GRADE_FIELDS
         }
         expert = {name: getattr(self.expert, name) for name in EXPERT_FIELDS}
-        return self.totals() | by_kind | expert
+        counter = {name: getattr(self.counter, name) for name in COUNTER_FIELDS}
+        return self.totals() | by_kind | expert | counter
 
     def plus(self, other: Stats) -> Stats:
         """These counters and `other`'s, added."""
@@ -149,7 +163,10 @@ class Stats:
             for kind in Kind
         }
         expert = {name: counters[name] for name in EXPERT_FIELDS if name in counters}
-        return _stats_codec.load({**counters, "by_kind": by_kind, "expert": expert})
+        counter = {name: counters[name] for name in COUNTER_FIELDS if name in counters}
+        return _stats_codec.load(
+            {**counters, "by_kind": by_kind, "expert": expert, "counter": counter}
+        )
 
     def packed(self) -> str:
         """The counters, comma-separated in `counters()` order."""
@@ -158,13 +175,19 @@ class Stats:
     @classmethod
     def unpacked(cls, packed: str) -> Stats:
         values = packed.split(",")
-        if len(values) not in (len(_COUNTERS), len(_COUNTERS) - len(EXPERT_FIELDS)):
+        if len(values) not in _PACKED_LENGTHS:
             raise ValueError(f"{len(values)} packed counters, not {len(_COUNTERS)}")
         return cls.from_counters(dict(zip(_COUNTERS, values, strict=False)))
 
 
-_TOTALS = tuple(f.name for f in fields(Stats) if f.name not in ("by_kind", "expert"))
+_TOTALS = tuple(f.name for f in fields(Stats) if f.name not in ("by_kind", "expert", "counter"))
 _COUNTERS = tuple(Stats().counters())
+# Today's, then as stored before the counter's counters, then before the expert's.
+_PACKED_LENGTHS = (
+    len(_COUNTERS),
+    len(_COUNTERS) - len(COUNTER_FIELDS),
+    len(_COUNTERS) - len(COUNTER_FIELDS) - len(EXPERT_FIELDS),
+)
 
 
 # ---- accounts ---------------------------------------------------------------------------

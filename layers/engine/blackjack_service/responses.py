@@ -101,6 +101,8 @@ class Stats(Grades):
     expert_ev_lost: Money
     deviations: int
     deviations_taken: int
+    index_spots: int
+    index_spots_taken: int
 
 
 class Me(User):
@@ -115,6 +117,7 @@ class Decision(ResponseModel):
     cards: list[str]
     expert_best: str
     expert_loss: float | int
+    counter_best: str
 
 
 class Hand(ResponseModel):
@@ -213,11 +216,24 @@ class Seat(ResponseModel):
     round: Round | None
 
 
+class IndexPlay(ResponseModel):
+    """One index play (blackjack.strategy.indices.Index): a chart cell, or insurance."""
+
+    section: Literal["hard", "soft", "pairs", "insurance"]
+    row: str
+    up: str
+    basic: str
+    play: str
+    index: int
+    direction: Literal["at_or_above", "at_or_below"]
+
+
 class Hint(ResponseModel):
     action: str
-    level: Literal["medium", "hard", "expert"]
+    level: Literal["medium", "hard", "expert", "counter"]
     ev: dict[str, float] | None
     count: Count
+    index: IndexPlay | None
 
 
 class KellyBet(ResponseModel):
@@ -294,18 +310,6 @@ class StrategyCard(BaseModel):
     variance: float
     chart: dict[str, Any]
     ev: dict[str, Any]
-
-
-class IndexPlay(ResponseModel):
-    """One index play (blackjack.strategy.indices.Index): a chart cell, or insurance."""
-
-    section: Literal["hard", "soft", "pairs", "insurance"]
-    row: str
-    up: str
-    basic: str
-    play: str
-    index: int
-    direction: Literal["at_or_above", "at_or_below"]
 
 
 class EdgeAtCount(ResponseModel):

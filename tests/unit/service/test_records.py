@@ -4,15 +4,19 @@ player item (seats) become today's records."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
+import pytest
+
 from blackjack.actions import Action, Move
 from blackjack.grading import Kind
 from blackjack_service import legacy, responses
 from blackjack_service.records import (
+    CounterGrades,
     ExpertGrades,
     Grades,
     LoginAttempts,
@@ -78,7 +82,8 @@ def test_profile_as_stored() -> None:
     assert stats.by_kind[Kind.SOFT] == Grades()
     # Stored before the counters against perfect play were kept: written back, they are 0.
     expert = {"expert_mistakes": 0, "expert_ev_lost": 0, "deviations": 0, "deviations_taken": 0}
-    assert profile_codec.attributes(profile) == STORED_PROFILE | expert
+    counter = {"index_spots": 0, "index_spots_taken": 0}
+    assert profile_codec.attributes(profile) == STORED_PROFILE | expert | counter
 
 
 def test_profile_stored_before_the_trainer_has_zero_grades() -> None:
@@ -87,17 +92,18 @@ def test_profile_stored_before_the_trainer_has_zero_grades() -> None:
     profile = profile_codec.record(before)
     assert profile.stats.by_kind == {kind: Grades() for kind in Kind}
     assert profile.stats.expert == ExpertGrades()
+    assert profile.stats.counter == CounterGrades()
     assert profile.stats.rounds == 6
-    expert = {f.name for f in fields(ExpertGrades)}
-    assert set(profile_codec.attributes(profile)) == set(STORED_PROFILE) | expert
+    later = {f.name for f in fields(ExpertGrades) + fields(CounterGrades)}
+    assert set(profile_codec.attributes(profile)) == set(STORED_PROFILE) | later
 
 
 def test_stats_counters_are_the_profile_attributes() -> None:
     stats = Stats(rounds=1, net=Decimal("-2.5"))
     stats.by_kind[Kind.PAIRS].mistakes = 1
     counters = stats.counters()
-    expert = {f.name for f in fields(ExpertGrades)}  # kept since after STORED_PROFILE
-    assert set(counters) == set(STORED_PROFILE) - {f.name for f in fields(Profile)} | expert
+    later = {f.name for f in fields(ExpertGrades) + fields(CounterGrades)}  # since STORED_PROFILE
+    assert set(counters) == set(STORED_PROFILE) - {f.name for f in fields(Profile)} | later
     assert counters["rounds"] == 1 and counters["pairs_mistakes"] == 1
     assert stats.totals() == {
         "rounds": 1,
@@ -111,9 +117,10 @@ def test_stats_counters_are_the_profile_attributes() -> None:
 def test_the_api_stats_have_the_records_fields() -> None:
     grades = list(responses.Grades.model_fields)
     assert grades == [f.name for f in fields(Grades)]
-    stats = [f.name for f in fields(Stats) if f.name != "expert"]
+    stats = [f.name for f in fields(Stats) if f.name not in ("expert", "counter")]
     expert = [f.name for f in fields(ExpertGrades)]
-    assert list(responses.Stats.model_fields) == grades + stats + expert
+    counter = [f.name for f in fields(CounterGrades)]
+    assert list(responses.Stats.model_fields) == grades + stats + expert + counter
 
 
 SHOE = ShoeRecord(stored_id="s1", server_seed="5", client_seed="c", nonce=4, position=30, rounds=2)
@@ -161,6 +168,20 @@ def test_stats_add_up_and_pack() -> None:
     assert (both.rounds, both.net, both.by_kind[Kind.HARD].decisions) == (2, Decimal(20), 4)
     assert stats.rounds == 1  # unchanged
     assert Stats.unpacked(both.packed()) == both
+
+
+def test_stats_packed_before_the_counters_of_later_levels_read_zero_for_them() -> None:
+    stats = Stats(rounds=2, net=Decimal(5))
+    stats.expert.deviations = 3
+    stats.counter.index_spots, stats.counter.index_spots_taken = 4, 1
+    values = stats.packed().split(",")
+    assert values[-2:] == ["4", "1"]
+    before_counter = Stats.unpacked(",".join(values[:-2]))
+    assert before_counter == dataclasses.replace(stats, counter=CounterGrades())
+    before_expert = Stats.unpacked(",".join(values[: -2 - len(fields(ExpertGrades))]))
+    assert before_expert == Stats(rounds=2, net=Decimal(5))
+    with pytest.raises(ValueError):
+        Stats.unpacked(",".join(values[:-1]))
 
 
 def test_a_settled_round_reads_back_what_it_wrote() -> None:
