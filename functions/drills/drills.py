@@ -44,7 +44,7 @@ def answer(
 ) -> Response[str]:
     identity, key = current_identity(app), request_key(app, idempotency_key)
     graded = factories.drills().answer(
-        identity, table_id, request.cards, request.up_card, request.action, key
+        identity, table_id, request.cards, request.up_card, request.action, key, request.true_count
     )
     return json_response(responses.DrillAnswer, graded)
 

@@ -11,6 +11,13 @@ Grading reads the shipped card through the trainer's `grade` (no analysis at req
 the EV of each legal action, the best (ties: the simplest play), and the loss rounded to
 four decimals; an answer is right when its loss is under 0.0005 (the trainer's `MISTAKE`).
 
+Index drills (`Section.INDICES`) practise the table's index plays (`strategy.indices`): each
+index is a cell of its own (its row names the chart cell, "hard 16", or "insurance"; its
+`direction` which of the cell's indices), dealt at a true count within 3 of the index and
+graded by the `counter` player's action at that count, its EVs on the unseen cards at that
+count (`grade_index`). They follow the chart's cells (`schedule_cells`), on the same
+schedule.
+
 The schedule (`Schedule`) holds only the answered cells: each one's box (0 to 4), its
 attempts and right answers; the cells marked wrong (box 0 once answered) in the order they
 were last answered; and the cell answered last. `packed` stores it in a few bytes a cell
@@ -23,18 +30,26 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from .actions import Action, Phase
 from .cards import RANKS, SUITS, Card, hand_value, is_ten, points
 from .errors import GameError, IllegalAction
-from .grading import MISTAKE, best_and_loss
-from .rules import TABLES, Split, Table
+from .grading import LOSS_STEP, MISTAKE, best_and_loss
+from .rules import TABLES, Peek, Split, Table
 from .turn import PlayerView, may_split, play_actions
 
+if TYPE_CHECKING:  # the analysis stays out of cold starts: it loads on first use
+    from .strategy.indices import Index
+
 TOP_BOX = 4  # boxes 0 to 4
-PACK_FORMAT = 1  # the first byte of a packed schedule: its layout, should it ever change
+# The first byte of a packed schedule: its layout. 1: its bitmap covers the chart's cells
+# only (stored before index drills); 2: every cell of `schedule_cells`.
+PACK_FORMAT = 2
+CHART_ONLY_FORMAT = 1
+NEAR = 3  # an index drill's true count is drawn within this of the index
 
 
 class InvalidHand(GameError):
@@ -48,13 +63,17 @@ class Section(StrEnum):
     HARD = "hard"
     SOFT = "soft"
     PAIRS = "pairs"
+    INDICES = "indices"  # the index plays: after the chart's sections
 
 
 @dataclass(frozen=True, slots=True)
 class Cell:
     section: Section
-    row: str  # the chart's row label: a total, or a pair's rank ("2".."9", "T", "A")
+    # The chart's row label: a total, or a pair's rank ("2".."9", "T", "A"); an index
+    # cell's: its chart section and row ("hard 16", "pairs T"), or "insurance".
+    row: str
     up: str  # the up card's label: "2".."9", "T", "A"
+    direction: str | None = None  # an index cell's `Direction` (its value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +103,8 @@ class Graded:
 
 @functools.cache
 def cells(table_id: str) -> tuple[Cell, ...]:
-    """The table's cells in chart order: hard, soft, pairs; rows and up cards as the shipped
-    chart orders them."""
+    """The table's chart cells in chart order: hard, soft, pairs; rows and up cards as the
+    shipped chart orders them."""
     # On first use: the records import the schedule, and most functions never grade.
     from .strategy import strategy_card
 
@@ -99,13 +118,38 @@ def cells(table_id: str) -> tuple[Cell, ...]:
 
 
 @functools.cache
+def index_cells(table_id: str) -> tuple[Cell, ...]:
+    """The table's index cells, in the order of its shipped indices (chart order,
+    insurance last)."""
+    from .strategy.indices import INSURANCE, table_indices
+
+    return tuple(
+        Cell(
+            Section.INDICES,
+            INSURANCE if i.section == INSURANCE else f"{i.section} {i.row}",
+            i.up,
+            i.direction.value,
+        )
+        for i in table_indices(table_id)
+    )
+
+
+@functools.cache
+def schedule_cells(table_id: str) -> tuple[Cell, ...]:
+    """Every cell a schedule may hold, in API.md's order: the chart's, then the indices."""
+    return cells(table_id) + index_cells(table_id)
+
+
+@functools.cache
 def _index(table_id: str) -> dict[Cell, int]:
-    """Each cell's place in chart order (how a packed schedule names it)."""
-    return {cell: i for i, cell in enumerate(cells(table_id))}
+    """Each cell's place in `schedule_cells` (how a packed schedule names it)."""
+    return {cell: i for i, cell in enumerate(schedule_cells(table_id))}
 
 
 def section_cells(table_id: str, section: Section | None) -> tuple[Cell, ...]:
-    """The table's cells of a section (None: every cell), in chart order."""
+    """The table's cells of a section (None: the chart's, API.md's `any`), in order."""
+    if section is Section.INDICES:
+        return index_cells(table_id)
     return tuple(cell for cell in cells(table_id) if section is None or cell.section is section)
 
 
@@ -171,6 +215,128 @@ def grade(table: Table, cards: Sequence[Card], up_card: Card, action: Action) ->
     best, loss = best_and_loss(values, action)
     ev = {legal_action: values[legal_action] for legal_action in legal}
     return Graded(cell, action, best, loss, ev, right=loss < MISTAKE)
+
+
+# ---- index drills -----------------------------------------------------------------------
+
+_INSURANCE_ACTIONS: tuple[Action, ...] = (Action.INSURANCE, Action.DECLINE_INSURANCE)
+
+
+def _chart_cell_of(cell: Cell) -> Cell:
+    """The chart cell an index cell (not insurance's) is of."""
+    section, row = cell.row.split(" ")
+    return Cell(Section(section), row, cell.up)
+
+
+def index_of(table_id: str, cell: Cell) -> "Index":
+    """The index play of an index cell."""
+    from .strategy.indices import INSURANCE, indices_by_cell, insurance_play
+
+    if cell.row == INSURANCE:
+        found = insurance_play(TABLES[table_id].rules)
+        assert found is not None  # the cell is one of `cells`
+        return found
+    chart = _chart_cell_of(cell)
+    return next(
+        i
+        for i in indices_by_cell(table_id)[(chart.section.value, chart.row, chart.up)]
+        if i.direction.value == cell.direction
+    )
+
+
+def deal_index(
+    table: Table, cell: Cell, rng: random.Random
+) -> tuple[tuple[Card, Card], Card, tuple[Action, ...], int]:
+    """An index cell dealt: a hand of its chart cell (for insurance: of any chart cell
+    against an ace, never a natural), its legal actions, and a true count drawn within
+    `NEAR` of the index and within -10 to +10."""
+    from .strategy.indices import INSURANCE, TRUE_COUNTS
+
+    index = index_of(table.id, cell)
+    low, high = max(TRUE_COUNTS[0], index.index - NEAR), min(TRUE_COUNTS[-1], index.index + NEAR)
+    true_count = rng.randint(low, high)
+    if cell.row == INSURANCE:
+        against_ace = [c for c in section_cells(table.id, None) if c.up == "A"]
+        cards, up_card = deal(table, rng.choice(against_ace), rng)
+        return cards, up_card, _INSURANCE_ACTIONS, true_count
+    cards, up_card = deal(table, _chart_cell_of(cell), rng)
+    return cards, up_card, legal_actions(table, cards, up_card), true_count
+
+
+def grade_index(
+    table: Table, cards: Sequence[Card], up_card: Card, action: Action, true_count: int
+) -> Graded:
+    """The answer `action` on the hand at `true_count`, an index drill: `best` is the
+    `counter`'s action there, `ev` each legal action's EV on the unseen cards at that count
+    (`strategy.indices.unseen_at`), right when it is the counter's. An insurance answer
+    drills the insurance index; any other the index of the hand's chart cell nearest the
+    count. `InvalidHand` for a count outside -10 to +10 or a hand whose cell has none."""
+    from .players import counter_at
+    from .strategy.indices import TRUE_COUNTS, indices_by_cell, insurance_play
+
+    check_cards(table, cards, up_card)
+    if true_count not in TRUE_COUNTS:
+        raise InvalidHand(f"a true count is from -10 to +10, not {true_count}")
+    rules = table.rules
+    if action in _INSURANCE_ACTIONS:
+        index = insurance_play(rules)
+        if index is None:
+            raise InvalidHand(f"{table.id} offers no insurance: no insurance index")
+        if label(up_card) != "A" or hand_value(cards).total == 21:
+            raise InvalidHand("insurance is drilled on a hand that is not a natural, ace up")
+        phase, legal, row = Phase.INSURANCE, _INSURANCE_ACTIONS, index.section
+    else:
+        chart = cell_of(table, cards, up_card)
+        found = indices_by_cell(table.id).get((chart.section.value, chart.row, chart.up))
+        if not found:
+            raise InvalidHand(f"{chart.section} {chart.row} against {chart.up}: no index play")
+        index = min(found, key=lambda i: abs(i.index - true_count))
+        phase, legal = Phase.PLAYER_TURN, legal_actions(table, cards, up_card)
+        row = f"{chart.section} {chart.row}"
+    if action not in legal:
+        allowed = ", ".join(legal)
+        raise IllegalAction(f"{action} is not a first decision of this hand here: {allowed}")
+    view = PlayerView(rules, phase, tuple(cards), up_card, legal, 1, False)
+    best, _ = counter_at(view, Decimal(true_count))
+    ev = _values_at(table, cards, up_card, legal, true_count)
+    loss = Decimal(ev[best] - ev[action]).quantize(LOSS_STEP, ROUND_HALF_EVEN)
+    cell = Cell(Section.INDICES, row, label(up_card), index.direction.value)
+    return Graded(cell, action, best, loss, ev, right=action is best)
+
+
+def _values_at(
+    table: Table, cards: Sequence[Card], up_card: Card, legal: Sequence[Action], t: int
+) -> dict[Action, float]:
+    """Each legal action's EV on the unseen cards at true count `t`: the card of that
+    composition's (`card_at`) for a first decision; insurance as the hint values it
+    (`strategy.advisor`: half the bet paying 2:1 on a ten in the hole), on that composition
+    less the ace and the hand."""
+    from .strategy.card import hand_key
+    from .strategy.indices import unseen_at
+
+    first, second = (points(card) - 1 for card in cards)
+    values = _ev_at(table.id, t)[hand_key(first, second)][label(up_card)]
+    if Action.INSURANCE not in legal:
+        return {action: values[action.value] for action in legal}
+    pool = list(unseen_at(table.rules, t))
+    for rank in (0, first, second):  # the up ace and the hand
+        pool[rank] -= 1
+    b = float(pool[9] / sum(pool))  # a ten in the hole: the dealer's natural
+    best = max(values.values())
+    decline = (1.0 - b) * best - b if table.rules.peek is not Peek.NONE else best
+    return {Action.INSURANCE: decline + 0.5 * (3.0 * b - 1.0), Action.DECLINE_INSURANCE: decline}
+
+
+@functools.cache
+def _ev_at(table_id: str, t: int) -> dict[str, dict[str, dict[str, float]]]:
+    """The `ev` of the card at true count `t`'s unseen cards (computed once per process:
+    about a tenth of a second at six decks)."""
+    from .strategy.card import card_at
+    from .strategy.indices import composition_at
+
+    rules = TABLES[table_id].rules
+    ev: dict[str, dict[str, dict[str, float]]] = card_at(rules, composition_at(rules, t))["ev"]
+    return ev
 
 
 # ---- dealing a cell ---------------------------------------------------------------------
@@ -253,8 +419,8 @@ class Schedule:
         return rng.choice([cell for cell in pool if self.progress_of(cell).box == lowest])
 
     def progress(self, table_id: str) -> Iterator[tuple[Cell, CellProgress]]:
-        """The answered cells in chart order."""
-        for cell in cells(table_id):
+        """The answered cells in chart order, then the index cells."""
+        for cell in schedule_cells(table_id):
             if cell in self.answered:
                 yield cell, self.answered[cell]
 
@@ -266,7 +432,7 @@ class Schedule:
         (`pack_progress`); then the indices of the cells marked wrong, in their order (how
         many there are is the number of answered cells in box 0). Numbers are varints: a
         cell answered under 128 times takes 2 bytes, under 16384 times 3 or 4."""
-        order, index = cells(table_id), _index(table_id)
+        order, index = schedule_cells(table_id), _index(table_id)
         out = bytearray([PACK_FORMAT])
         out += _varint(0 if self.last is None else index[self.last] + 1)
         bitmap = bytearray((len(order) + 7) // 8)
@@ -281,9 +447,11 @@ class Schedule:
 
     @classmethod
     def unpacked(cls, table_id: str, data: bytes) -> "Schedule":
-        order = cells(table_id)
-        if data[0] != PACK_FORMAT:
+        # A schedule packed before index drills covers the chart's cells, which come
+        # first in `schedule_cells`: its indices are the same.
+        if data[0] not in (PACK_FORMAT, CHART_ONLY_FORMAT):
             raise ValueError(f"unknown schedule layout {data[0]}")
+        order = schedule_cells(table_id) if data[0] == PACK_FORMAT else cells(table_id)
         last, at = _read_varint(data, 1)
         bitmap, at = data[at : at + (len(order) + 7) // 8], at + (len(order) + 7) // 8
         answered: dict[Cell, CellProgress] = {}

@@ -52,19 +52,26 @@ class DrillService:
         rng: random.Random | None = None,
     ) -> dict[str, Any]:
         """`{"table", "cards", "up_card", "legal_actions", "cell"}`: a hand of the cell the
-        schedule draws within `section` (`any`, `hard`, `soft` or `pairs`)."""
+        schedule draws within `section` (`any`: the chart's, `hard`, `soft`, `pairs` or
+        `indices`, which adds the `true_count` it is asked at)."""
         table = _table(table_id)
         chosen = None if section == ANY else _section(section)
         schedule = self._drills(identity, table).schedule
         pick = rng or self.rng
         cell = schedule.draw(drills.section_cells(table.id, chosen), pick)
-        cards, up_card = drills.deal(table, cell, pick)
+        if cell.section is Section.INDICES:
+            cards, up_card, legal, true_count = drills.deal_index(table, cell, pick)
+            counted = {"true_count": true_count}
+        else:
+            cards, up_card = drills.deal(table, cell, pick)
+            legal, counted = drills.legal_actions(table, cards, up_card), {}
         return {
             "table": table.id,
             "cards": list(cards),
             "up_card": up_card,
-            "legal_actions": [a.value for a in drills.legal_actions(table, cards, up_card)],
+            "legal_actions": [a.value for a in legal],
             "cell": _cell_json(cell, schedule.progress_of(cell)),
+            **counted,
         }
 
     def answer(
@@ -75,10 +82,18 @@ class DrillService:
         up_card: Card,
         action: Action,
         key: RequestKey | None = None,
+        true_count: int | None = None,
     ) -> dict[str, Any]:
         """`{"action", "best", "loss", "ev", "cell"}`: the answer graded, `cell` as the
-        answer left it; a retried key answers as it first did."""
+        answer left it; a retried key answers as it first did. With a `true_count`, an
+        index drill's answer."""
         table = _table(table_id)
+
+        def graded_answer() -> Graded:  # InvalidHand, IllegalAction
+            if true_count is None:
+                return drills.grade(table, cards, up_card, action)
+            return drills.grade_index(table, cards, up_card, action, true_count)
+
         for attempt in range(_WRITE_ATTEMPTS):
             stored = self._drills(identity, table)
             now = self.clock()
@@ -89,8 +104,8 @@ class DrillService:
                         raise IdempotencyKeyReused(
                             "this Idempotency-Key was sent with another body"
                         )
-                    return _answer_json(drills.grade(table, cards, up_card, action), first.cell)
-            graded = drills.grade(table, cards, up_card, action)  # InvalidHand, IllegalAction
+                    return _answer_json(graded_answer(), first.cell)
+            graded = graded_answer()
             schedule = stored.schedule.answer(graded.cell, graded.right)
             progress = schedule.progress_of(graded.cell)
             keys = idempotency.kept(stored.keys, now)
@@ -126,10 +141,12 @@ class DrillService:
 
 
 def _cell_json(cell: Cell, progress: CellProgress) -> dict[str, Any]:
+    direction = {} if cell.direction is None else {"direction": cell.direction}
     return {
         "section": cell.section.value,
         "row": cell.row,
         "up": cell.up,
+        **direction,
         "box": progress.box,
         "attempts": progress.attempts,
         "correct": progress.correct,

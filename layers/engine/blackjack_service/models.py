@@ -37,7 +37,7 @@ CURSOR_PATTERN = rf"^[0-9]{{16}}{ROUND_ID_PATTERN}$"
 AiLevel = Literal["easy", "medium", "hard", "expert", "counter"]
 HintLevel = Literal["medium", "hard", "expert", "counter"]
 CARD_PATTERN = f"^[{RANKS}][{SUITS}]$"
-DrillSection = Literal["any", "hard", "soft", "pairs"]
+DrillSection = Literal["any", "hard", "soft", "pairs", "indices"]
 
 
 def _json_number(value: object) -> Decimal:
@@ -254,3 +254,5 @@ class DrillAnswerRequest(RequestModel):
     cards: Annotated[list[CardCode], Field(min_length=2, max_length=2)]
     up_card: CardCode
     action: Annotated[Action, Field(strict=False)]  # from its JSON string
+    # An index drill's answer: at this Hi-Lo true count (RULES.md, "Index plays").
+    true_count: Annotated[int, Field(ge=-10, le=10)] | None = None

@@ -271,9 +271,10 @@ class Shoe(ResponseModel):
 
 
 class DrillCell(ResponseModel):
-    section: Literal["hard", "soft", "pairs"]
+    section: Literal["hard", "soft", "pairs", "indices"]
     row: str
     up: str
+    direction: Literal["at_or_above", "at_or_below"] | None = None  # index cells only
     box: int
     attempts: int
     correct: int
@@ -285,6 +286,7 @@ class Drill(ResponseModel):
     up_card: str
     legal_actions: list[str]
     cell: DrillCell
+    true_count: int | None = None  # index drills only
 
 
 class DrillAnswer(ResponseModel):
