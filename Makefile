@@ -131,7 +131,7 @@ e2e: $(VENV)/.installed browser node_modules/.installed $(KERNEL)
 
 ## load: Locust players against a local stack (URL=https://.../prod: a deployed stage);
 ## USERS, SPAWN_RATE, DURATION (30s) set the run; fails if an account's balance is off
-load: $(VENV)/.installed node_modules/.installed
+load: $(VENV)/.installed node_modules/.installed $(KERNEL)
 	$(BIN)/python -m loadtest
 
 ## fuzz: schemathesis against the local stack, longer than `make test` runs it (FUZZ_EXAMPLES=)
