@@ -5,6 +5,7 @@ import { clear, h } from "./dom.js";
 import { showDrills } from "./drills.js";
 import { formatCoins } from "./format.js";
 import { showHistory } from "./history.js";
+import { showIndices } from "./indices.js";
 import { showLobby } from "./lobby.js";
 import { showLogin } from "./login.js";
 import { showStrategy } from "./strategy.js";
@@ -27,6 +28,7 @@ const PAGES = {
   counting: { nav: "Count", title: () => "Count", show: (_, isCurrent) => showCounting(main, isCurrent) },
   table: { title: (id) => id, show: (id, isCurrent) => showTable(main, id, isCurrent) },
   strategy: { title: (id) => `Strategy · ${id}`, show: (id, isCurrent) => showStrategy(main, id, isCurrent) },
+  indices: { title: (id) => `Index plays · ${id}`, show: (id, isCurrent) => showIndices(main, id, isCurrent) },
   verify: { title: () => "Verify", show: (shoeId, isCurrent) => showVerify(main, shoeId, isCurrent) },
 };
 
@@ -89,7 +91,7 @@ async function route() {
   // A new page: start at the top, and let assistive technology land on the content.
   window.scrollTo(0, 0);
   main.focus({ preventScroll: true });
-  const isPublic = page === "login" || page === "strategy" || (page === "verify" && !arg);
+  const isPublic = page === "login" || page === "strategy" || page === "indices" || (page === "verify" && !arg);
   if (!session && !isPublic) {
     if (page && page !== "login") sessionStorage.setItem("blackjack.after_login", location.hash);
     if (location.hash !== "#/login") {

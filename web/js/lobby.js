@@ -45,6 +45,7 @@ export async function showLobby(main, isCurrent) {
               { class: "card-actions" },
               h("a", { class: "btn btn-primary", href: `#/table/${encodeURIComponent(t.id)}`, testid: `table-link-${t.id}` }, "Play"),
               h("a", { class: "btn btn-ghost", href: `#/strategy/${encodeURIComponent(t.id)}`, testid: `strategy-link-${t.id}` }, "Strategy card"),
+              h("a", { class: "btn btn-ghost", href: `#/indices/${encodeURIComponent(t.id)}`, testid: `indices-link-${t.id}` }, "Index plays"),
             ),
           ),
         ),

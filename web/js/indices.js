@@ -1,0 +1,424 @@
+// The Indices page (`#/indices/{table}`, API.md GET …/indices): a table's Hi-Lo index plays
+// on its chart, the insurance index, the edge by true count as a plot, and the Kelly bet at
+// each true count for a bankroll the player types. The words, the plot's geometry and the
+// Kelly arithmetic are pure functions (tested with node).
+import { getSession, loadTables, request } from "./api.js";
+import { clear, h } from "./dom.js";
+import { CHART_LETTER, chartRowKeys, formatCoins, UP_CARDS } from "./format.js";
+import { errorText } from "./ui.js";
+
+// ---------------------------------------------------------------- pure parts
+
+/** A true count with its sign: "+2", "0", "−3". */
+export function signedCount(t) {
+  const v = Number(t);
+  if (v > 0) return `+${v}`;
+  if (v < 0) return `−${-v}`;
+  return "0";
+}
+
+/** An edge in percent with its sign, two decimals: "+1.23%", "−0.40%". */
+export function signedEdge(edge) {
+  const v = Math.round(Number(edge) * 100) / 100;
+  if (v === 0) return "0.00%";
+  return `${v > 0 ? "+" : "−"}${Math.abs(v).toFixed(2)}%`;
+}
+
+/** A chart row the short way a player says it: "16", "A,7", "8,8", "10,10". */
+export function shortRow(section, row) {
+  if (section === "hard") return String(row);
+  if (section === "soft") return `A,${Number(row) - 11}`;
+  const r = row === "T" ? "10" : row;
+  return `${r},${r}`;
+}
+
+const upWord = (up) => (up === "T" ? "10" : up);
+
+/** An index's threshold the short way: "≥+2", "≤−1". */
+export function indexMark(index) {
+  return `${index.direction === "at_or_below" ? "≤" : "≥"}${signedCount(index.index)}`;
+}
+
+/**
+ * An index play in words: "16 v 10: stand at +2 or more (the card says hit)"; insurance:
+ * "Insurance: take it at +4 or more (the card declines it)".
+ */
+export function indexWords(index) {
+  const where = index.direction === "at_or_below" ? "or less" : "or more";
+  const at = `at ${signedCount(index.index)} ${where}`;
+  if (index.section === "insurance") return `Insurance: take it ${at} (the card declines it)`;
+  return `${shortRow(index.section, index.row)} v ${upWord(index.up)}: ${index.play} ${at} (the card says ${index.basic})`;
+}
+
+/** The Kelly bet: bankroll × edge/100 / variance, rounded down; 0 where the edge is not positive (or nothing is known). */
+export function kellyBet(bankroll, edge, variance) {
+  const b = Number(bankroll);
+  const e = Number(edge);
+  const v = Number(variance);
+  if (!(b > 0) || !(e > 0) || !(v > 0)) return 0;
+  return Math.floor((b * e) / 100 / v + 1e-9);
+}
+
+/** A typed bankroll: a whole number of coins (spaces and thousands separators allowed), else null. */
+export function parseBankroll(text) {
+  const s = String(text ?? "").replace(/[\s,_]/g, "");
+  if (!/^\d{1,12}$/.test(s)) return null;
+  return Number(s);
+}
+
+/** The index plays by chart section and row: {hard: Map(row → Map(up → [index…]))}, insurance apart. */
+export function indicesByCell(indices) {
+  const out = { hard: new Map(), soft: new Map(), pairs: new Map(), insurance: [] };
+  for (const ix of indices || []) {
+    if (ix.section === "insurance") {
+      out.insurance.push(ix);
+      continue;
+    }
+    const rows = out[ix.section];
+    if (!rows) continue;
+    if (!rows.has(ix.row)) rows.set(ix.row, new Map());
+    const ups = rows.get(ix.row);
+    ups.set(ix.up, [...(ups.get(ix.up) || []), ix]);
+  }
+  return out;
+}
+
+/** "Nice" steps for the plot's edge axis: the range in whole percents, padded, with a tick step. */
+export function edgeAxis(edges) {
+  const values = edges.map(Number).filter(Number.isFinite);
+  const lo = Math.min(0, ...values);
+  const hi = Math.max(0, ...values);
+  const step = hi - lo > 8 ? 2 : 1;
+  const min = Math.floor(lo / step) * step;
+  const max = Math.ceil(hi / step) * step;
+  const ticks = [];
+  for (let v = min; v <= max + 1e-9; v += step) ticks.push(v);
+  return { min, max: max === min ? min + step : max, ticks };
+}
+
+/** The plot's frame (viewBox units) and its scales. */
+export const PLOT = { width: 340, height: 220, left: 42, right: 10, top: 12, bottom: 40 };
+export function plotScales(axis, frame = PLOT) {
+  const w = frame.width - frame.left - frame.right;
+  const ht = frame.height - frame.top - frame.bottom;
+  return {
+    x: (t) => frame.left + ((Number(t) + 10) / 20) * w,
+    y: (e) => frame.top + ((axis.max - Number(e)) / (axis.max - axis.min)) * ht,
+  };
+}
+
+// ---------------------------------------------------------------- the page
+
+const SECTION_NAMES = { hard: "Hard totals", soft: "Soft totals", pairs: "Pairs" };
+const SVG = "http://www.w3.org/2000/svg";
+
+function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined) continue;
+    if (k === "testid") el.setAttribute("data-testid", v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+export async function showIndices(main, id, isCurrent) {
+  clear(main).appendChild(h("p", { class: "loading" }, "Loading the index plays…"));
+  let tables = [];
+  try {
+    tables = await loadTables();
+  } catch {
+    /* the name is optional */
+  }
+  const name = tables.find((x) => x.id === id)?.name || id;
+  const [indices, card] = await Promise.allSettled([
+    request("GET", `/v1/tables/${encodeURIComponent(id)}/indices`, { auth: false }),
+    request("GET", `/v1/tables/${encodeURIComponent(id)}/strategy`, { auth: false }),
+  ]);
+  if (!isCurrent()) return;
+  if (indices.status === "rejected") {
+    const e = indices.reason;
+    const words = e?.status === 404 ? "This table has no index plays." : `The index plays could not be loaded: ${errorText(e)}`;
+    clear(main).appendChild(
+      h("section", { class: "panel indices" }, h("h1", {}, `Index plays: ${name}`), h("p", { testid: "indices-unavailable" }, words), links(id)),
+    );
+    return;
+  }
+  clear(main).appendChild(page(id, name, indices.value, card.status === "fulfilled" ? card.value : null));
+}
+
+function links(id) {
+  return h(
+    "div",
+    { class: "table-links" },
+    h("a", { href: "#/lobby", class: "btn btn-ghost btn-small" }, "← Tables"),
+    h("a", { href: `#/strategy/${encodeURIComponent(id)}`, class: "btn btn-ghost btn-small", testid: "indices-strategy-link" }, "Strategy card"),
+    h("a", { href: `#/table/${encodeURIComponent(id)}`, class: "btn btn-primary btn-small" }, "Play"),
+  );
+}
+
+function page(id, name, data, card) {
+  const byCell = indicesByCell(data.indices);
+  const count = (data.indices || []).length;
+  const decks = data.decks_unseen;
+  return h(
+    "div",
+    { class: "indices", testid: "indices", dataset: { table: id } },
+    h("div", { class: "table-head indices-head" }, h("h1", {}, `Index plays: ${name}`), links(id)),
+    h(
+      "p",
+      { class: "indices-intro" },
+      `Hi-Lo, true count = running count ÷ decks unseen. ${count} index plays, computed for this table's rules on ${decks} ${decks === 1 ? "deck" : "decks"} unseen: at that true count or beyond it, play the index instead of the strategy card.`,
+    ),
+    h(
+      "div",
+      { class: "indices-grid" },
+      h(
+        "section",
+        { class: "panel indices-chart", testid: "indices-chart", "aria-labelledby": "indices-chart-title" },
+        h("h2", { id: "indices-chart-title" }, "The chart's index plays"),
+        insuranceLine(byCell.insurance),
+        h(
+          "p",
+          { class: "muted small" },
+          "Each coloured square is an index: its play (letter) and the true count from which you take it. A grey letter is the card's play, which no count changes. Rows without an index are left out.",
+        ),
+        legend(data.indices),
+        ["hard", "soft", "pairs"].filter((sec) => byCell[sec].size).map((sec) => chartTable(sec, byCell[sec], card?.chart?.[sec])),
+        wordsList(data.indices),
+      ),
+      edgePanel(data.edge || [], card),
+    ),
+  );
+}
+
+function insuranceLine(insurance) {
+  if (!insurance.length) return h("p", { class: "indices-insurance", testid: "indices-insurance" }, "Insurance: no index play at this table.");
+  return h(
+    "p",
+    { class: "indices-insurance", testid: "indices-insurance" },
+    insurance.map((ix) =>
+      h(
+        "span",
+        {
+          class: "index-entry",
+          dataset: { section: ix.section, row: ix.row, up: ix.up, play: ix.play, basic: ix.basic, index: String(ix.index), direction: ix.direction },
+        },
+        indexWords(ix),
+        ".",
+      ),
+    ),
+  );
+}
+
+function legend(indices) {
+  const used = new Set((indices || []).filter((ix) => ix.section !== "insurance").map((ix) => ix.play));
+  return h(
+    "ul",
+    { class: "legend indices-legend", "aria-label": "The plays' letters" },
+    Object.keys(CHART_LETTER)
+      .filter((a) => used.has(a))
+      .map((a) => h("li", {}, h("span", { class: `cell act-${a}`, "aria-hidden": "true" }, CHART_LETTER[a]), ` ${a}`)),
+  );
+}
+
+function chartTable(section, rows, chartRows) {
+  const keys = chartRowKeys(section, Object.fromEntries([...rows.keys()].map((k) => [k, true])));
+  return h(
+    "table",
+    { class: "chart index-chart", testid: `indices-chart-${section}` },
+    h("caption", {}, SECTION_NAMES[section]),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Hand, against the dealer's up card")),
+        UP_CARDS.map((u) => h("th", { scope: "col" }, upWord(u))),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      keys.map((row) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, shortRow(section, row)),
+          UP_CARDS.map((up) => {
+            const found = rows.get(row)?.get(up);
+            const basic = chartRows?.[row]?.[up];
+            if (!found) {
+              return h(
+                "td",
+                { class: "ix-basic", title: basic ? `${shortRow(section, row)} v ${upWord(up)}: ${basic}, at every count` : null },
+                basic ? [h("span", { "aria-hidden": "true" }, CHART_LETTER[basic] || basic), h("span", { class: "sr-only" }, `${basic}, at every count`)] : "",
+              );
+            }
+            return h(
+              "td",
+              { class: `cell ix-cell act-${found[0].play}`, title: found.map(indexWords).join("; ") },
+              found.map((ix) =>
+                h(
+                  "span",
+                  {
+                    class: "index-entry",
+                    testid: `index-${section}-${row}-${up}-${ix.direction}`,
+                    dataset: { section, row, up, play: ix.play, basic: ix.basic, index: String(ix.index), direction: ix.direction },
+                  },
+                  h("span", { class: "ix-play", "aria-hidden": "true" }, CHART_LETTER[ix.play] || ix.play),
+                  h("span", { class: "ix-at", "aria-hidden": "true" }, indexMark(ix)),
+                  h("span", { class: "sr-only" }, indexWords(ix)),
+                ),
+              ),
+            );
+          }),
+        ),
+      ),
+    ),
+  );
+}
+
+function wordsList(indices) {
+  return h(
+    "details",
+    { class: "indices-words" },
+    h("summary", {}, "Every index play in words"),
+    h(
+      "ul",
+      { testid: "indices-words" },
+      (indices || []).map((ix) => h("li", {}, indexWords(ix))),
+    ),
+  );
+}
+
+function edgePanel(edge, card) {
+  const variance = card?.variance;
+  const balance = getSession()?.user?.balance;
+  const start = Number.isFinite(Number(balance)) && Number(balance) > 0 ? Math.floor(Number(balance)) : 10000;
+  const body = h("tbody", {});
+  const note = h("p", { class: "field-error", testid: "bankroll-error", "aria-live": "polite" });
+  const input = h("input", {
+    id: "bankroll",
+    type: "text",
+    inputmode: "numeric",
+    autocomplete: "off",
+    value: String(start),
+    testid: "bankroll",
+    "aria-describedby": "bankroll-hint",
+    oninput: (e) => fill(e.target.value),
+  });
+  const fill = (text) => {
+    const bankroll = parseBankroll(text);
+    input.setAttribute("aria-invalid", bankroll === null ? "true" : "false");
+    note.textContent = bankroll === null ? "A bankroll is a whole number of coins." : "";
+    clear(body).append(
+      ...edge.map((p) => {
+        const bet = bankroll === null ? null : kellyBet(bankroll, p.edge, variance);
+        return h(
+          "tr",
+          { testid: `kelly-${p.true_count}`, class: Number(p.edge) > 0 ? "plus" : "" },
+          h("th", { scope: "row" }, signedCount(p.true_count)),
+          h("td", {}, signedEdge(p.edge)),
+          h("td", { testid: `kelly-bet-${p.true_count}` }, bet === null ? "—" : formatCoins(bet)),
+        );
+      }),
+    );
+  };
+  fill(String(start));
+  const known = variance !== undefined && variance !== null;
+  return h(
+    "section",
+    { class: "panel indices-edge", testid: "indices-edge", "aria-labelledby": "indices-edge-title" },
+    h("h2", { id: "indices-edge-title" }, "Your edge by true count"),
+    plot(edge),
+    h(
+      "div",
+      { class: "field bankroll-field" },
+      h("label", { for: "bankroll" }, "Bankroll (coins)"),
+      input,
+      h(
+        "span",
+        { class: "field-hint", id: "bankroll-hint" },
+        known
+          ? `Kelly bet = bankroll × edge ÷ variance (${Number(variance).toFixed(2)}), rounded down; 0 where the edge is not positive.`
+          : "The table's variance could not be loaded: no Kelly bet.",
+      ),
+      note,
+    ),
+    h(
+      "table",
+      { class: "kelly-table", testid: "kelly-table" },
+      h("caption", { class: "sr-only" }, "Edge and Kelly bet at each true count"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "True count"), h("th", { scope: "col" }, "Edge"), h("th", { scope: "col" }, "Kelly bet"))),
+      body,
+    ),
+  );
+}
+
+function plot(edge) {
+  const axis = edgeAxis(edge.map((p) => p.edge));
+  const { x, y } = plotScales(axis);
+  const f = PLOT;
+  const bottom = f.height - f.bottom;
+  const right = f.width - f.right;
+  const first = edge[0];
+  const last = edge.at(-1);
+  const desc =
+    first && last
+      ? `From ${signedEdge(first.edge)} at true count ${signedCount(first.true_count)} to ${signedEdge(last.edge)} at ${signedCount(last.true_count)}.`
+      : "";
+  const zero = edge.find((p, i) => i > 0 && Number(edge[i - 1].edge) <= 0 && Number(p.edge) > 0);
+  return s(
+    "svg",
+    { class: "edge-plot", viewBox: `0 0 ${f.width} ${f.height}`, role: "img", "aria-labelledby": "edge-plot-title edge-plot-desc", testid: "edge-plot" },
+    s("title", { id: "edge-plot-title" }, "The player's edge, in percent of the bet, at each true count from −10 to +10"),
+    s("desc", { id: "edge-plot-desc" }, `${desc}${zero ? ` The edge turns positive at ${signedCount(zero.true_count)}.` : ""}`),
+    // the grid and the axes
+    axis.ticks.map((v) =>
+      s(
+        "g",
+        { class: v === 0 ? "zero" : "tick" },
+        s("line", { x1: f.left, x2: right, y1: y(v), y2: y(v), testid: v === 0 ? "edge-zero" : null }),
+        s("text", { x: f.left - 5, y: y(v) + 3.5, "text-anchor": "end" }, v === 0 ? "0" : `${v > 0 ? "+" : "−"}${Math.abs(v)}`),
+      ),
+    ),
+    [-10, -5, 0, 5, 10].map((t) =>
+      s(
+        "g",
+        { class: "xtick" },
+        s("line", { x1: x(t), x2: x(t), y1: bottom, y2: bottom + 4 }),
+        s("text", { x: x(t), y: bottom + 15, "text-anchor": "middle" }, signedCount(t)),
+      ),
+    ),
+    s("line", { class: "axis", x1: f.left, x2: f.left, y1: f.top, y2: bottom }),
+    s("line", { class: "axis", x1: f.left, x2: right, y1: bottom, y2: bottom }),
+    s("text", { class: "axis-label", x: f.left + (right - f.left) / 2, y: f.height - 4, "text-anchor": "middle" }, "True count"),
+    s(
+      "text",
+      { class: "axis-label", x: 11, y: f.top + (bottom - f.top) / 2, "text-anchor": "middle", transform: `rotate(-90 11 ${f.top + (bottom - f.top) / 2})` },
+      "Edge, % of the bet",
+    ),
+    s("polyline", { class: "edge-line", points: edge.map((p) => `${x(p.true_count).toFixed(1)},${y(p.edge).toFixed(1)}`).join(" ") }),
+    edge.map((p) =>
+      s(
+        "circle",
+        {
+          class: Number(p.edge) > 0 ? "edge-point plus" : "edge-point",
+          cx: x(p.true_count).toFixed(1),
+          cy: y(p.edge).toFixed(1),
+          r: 3,
+          testid: "edge-point",
+          "data-true-count": p.true_count,
+          "data-edge": p.edge,
+        },
+        s("title", {}, `True count ${signedCount(p.true_count)}: edge ${signedEdge(p.edge)}`),
+      ),
+    ),
+  );
+}
