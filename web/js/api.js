@@ -213,6 +213,12 @@ export const api = {
       ifMatch: version,
     }),
   /**
+   * Between rounds only: while a round is in play it is 409 `round_in_progress`.
+   * @param {string} id
+   * @returns {Promise<Schemas["Edge"]>}
+   */
+  edge: (id) => request("GET", `/v1/tables/${enc(id)}/edge`),
+  /**
    * @param {string} id
    * @param {Schemas["Hint"]["level"]} [level]
    * @returns {Promise<Schemas["Hint"]>}
