@@ -53,6 +53,25 @@ export function formatPercent(fraction) {
   return `${Math.round(Number(fraction) * 10000) / 100}%`;
 }
 
+/** A percentage the API gives in percent (an edge): "−0.51%", "+1.02%", "0.00%" (two decimals). */
+export function formatEdgePercent(percent) {
+  if (percent === null || percent === undefined || Number.isNaN(Number(percent))) return "—";
+  const v = Math.round(Number(percent) * 100) / 100;
+  if (v === 0) return "0.00%";
+  return `${v > 0 ? "+" : "−"}${Math.abs(v).toFixed(2)}%`;
+}
+
+/** The advised bet's button: "Kelly bet: 120", or the table minimum where the house has the edge. */
+export function kellyLabel(bet) {
+  return Number(bet.kelly) > 0 ? `Kelly bet: ${formatCoins(bet.advised)}` : `House edge: table minimum ${formatCoins(bet.advised)}`;
+}
+
+/** A round's variance per initial bet (the strategy card's): "variance 1.29 per round". */
+export function varianceLabel(variance) {
+  if (variance === null || variance === undefined || Number.isNaN(Number(variance))) return "";
+  return `variance ${Number(variance).toFixed(2)} per round`;
+}
+
 /** EV per unit bet: "+0.12" / "−0.48" (3 significant decimals). */
 export function formatEv(ev) {
   if (ev === null || ev === undefined) return "";

@@ -14,6 +14,7 @@ import {
   decisionHandLabel,
   decisionMark,
   formatCoins,
+  formatEdgePercent,
   formatEv,
   formatLoss,
   formatPercent,
@@ -23,11 +24,13 @@ import {
   handTotalLabel,
   insuranceSentence,
   isMistake,
+  kellyLabel,
   netSentence,
   parseCard,
   resultLabel,
   roundStatusLabel,
   rowHandEvs,
+  varianceLabel,
 } from "./format.js";
 
 test("money keeps halves", () => {
@@ -186,4 +189,21 @@ test("the hand as decided on, in words", () => {
   assert.equal(decisionHandLabel({ kind: "pairs", cards: ["8S", "8D"] }), "pair of 8s");
   assert.equal(decisionHandLabel({ kind: "pairs", cards: ["AS", "AD"] }), "pair of aces");
   assert.equal(decisionHandLabel({ kind: "hard", cards: ["TS", "6D", "AC"] }), "hard 17");
+});
+
+test("the edge between rounds: percent with two decimals and its sign, the Kelly bet's button, the variance", () => {
+  assert.equal(formatEdgePercent(-0.5123), "−0.51%");
+  assert.equal(formatEdgePercent(1.0199), "+1.02%");
+  assert.equal(formatEdgePercent(0.004), "0.00%");
+  assert.equal(formatEdgePercent(-0.004), "0.00%");
+  assert.equal(formatEdgePercent(0), "0.00%");
+  assert.equal(formatEdgePercent(null), "—");
+  assert.equal(formatEdgePercent(0.75), "+0.75%");
+  assert.equal(formatEdgePercent(-0.4), "−0.40%");
+  assert.equal(kellyLabel({ kelly: 120, advised: 120 }), "Kelly bet: 120");
+  assert.equal(kellyLabel({ kelly: 1500, advised: 1000 }), "Kelly bet: 1,000");
+  assert.equal(kellyLabel({ kelly: 0, advised: 10 }), "House edge: table minimum 10");
+  assert.equal(varianceLabel(1.2874), "variance 1.29 per round");
+  assert.equal(varianceLabel(1.3), "variance 1.30 per round");
+  assert.equal(varianceLabel(undefined), "");
 });

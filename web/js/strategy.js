@@ -1,7 +1,7 @@
 // A table's strategy card.
 import { api, loadTables } from "./api.js";
 import { clear, h } from "./dom.js";
-import { ACTION_LABEL, CHART_LETTER, chartRowKeys, chartRowLabel, formatCoins, formatEv, formatSigned, rowHandEvs, UP_CARDS } from "./format.js";
+import { ACTION_LABEL, CHART_LETTER, chartRowKeys, chartRowLabel, formatCoins, formatEv, formatSigned, rowHandEvs, UP_CARDS, varianceLabel } from "./format.js";
 import { errorText } from "./ui.js";
 
 export async function showStrategy(main, id, isCurrent) {
@@ -53,7 +53,9 @@ function strategyCard(id, title, data) {
       "p",
       { class: "player-ev", testid: "strategy-player-ev" },
       `Player expected value with perfect play: ${formatSigned(Math.round(pe * 1000) / 1000)}% per initial bet`,
-      pe < 0 ? ` (house edge ${formatCoins(Math.round(-pe * 1000) / 1000)}%).` : ".",
+      pe < 0 ? ` (house edge ${formatCoins(Math.round(-pe * 1000) / 1000)}%)` : "",
+      data.variance !== undefined && data.variance !== null ? [", ", h("span", { testid: "strategy-variance" }, varianceLabel(data.variance))] : null,
+      ".",
     ),
     h(
       "ul",
