@@ -1,7 +1,7 @@
 // Under the felt: the decisions while a round is in play, the chips and Deal between rounds.
 import { h } from "./dom.js";
-import { ACTIONS, actionLabel, CHIP_KEYS, evLabel, formatCoins } from "./format.js";
-import { buildRoundRequest, chipValues, fundsReason, insuranceAmounts } from "./input.js";
+import { ACTIONS, actionLabel, CHIP_KEYS, evLabel, formatCoins, kellyLabel } from "./format.js";
+import { buildRoundRequest, capBet, chipValues, fundsReason, insuranceAmounts } from "./input.js";
 
 export function renderActions(ctl) {
   const S = ctl.state;
@@ -150,6 +150,7 @@ export function renderBetting(ctl) {
     "section",
     { class: "controls bet-panel", "aria-label": "Bets" },
     chipTray,
+    kellyButton(ctl),
     h(
       "div",
       { class: "deal-row" },
@@ -172,6 +173,45 @@ export function renderBetting(ctl) {
     ),
     note ? h("p", { class: "bet-note", testid: errors.length ? "bet-errors" : "bet-note", role: "status" }, note) : null,
   );
+}
+
+/**
+ * The advised bet one click away, with the edge (GET …/edge) between rounds while the count
+ * is shown: it bets `advised` on each of the user's boxes (box 1 when none has a bet).
+ */
+function kellyButton(ctl) {
+  const edge = ctl.edgeShown();
+  if (!edge) return null;
+  const advised = Number(edge.bet.advised);
+  const boxes = Object.entries(ctl.state.slip.bets)
+    .filter(([, v]) => Number(v) > 0)
+    .map(([box]) => Number(box));
+  const onclick = () => placeBets(ctl, Object.fromEntries((boxes.length ? boxes : [0]).map((box) => [box, advised])));
+  return h(
+    "button",
+    { type: "button", class: "btn btn-small kelly-bet", testid: "kelly-bet", "data-lock": "on", "aria-describedby": "edge-line", onclick },
+    kellyLabel(edge.bet),
+  );
+}
+
+/**
+ * Sets the bets of some boxes (box -> wanted amount), each capped at the table maximum with a
+ * word: what a chip placed on a circle, ×2 and the Kelly bet all do to the slip.
+ */
+export function placeBets(ctl, wanted, { chipBox = null } = {}) {
+  const S = ctl.state;
+  const max = S.table.max_bet;
+  const capped = [];
+  for (const [box, amount] of Object.entries(wanted)) {
+    const bet = capBet(amount, max);
+    S.slip.bets[box] = bet.amount;
+    delete S.slip.ai[box];
+    if (bet.capped) capped.push(`Box ${Number(box) + 1}`);
+  }
+  S.betNote = capped.length ? `${capped.join(", ")}: capped at the table maximum, ${formatCoins(max)}.` : "";
+  if (chipBox !== null) S.fresh = { chipBox };
+  ctl.chipSound();
+  ctl.render();
 }
 
 function sameBets(slip, round) {
@@ -205,14 +245,5 @@ function clearAll(ctl) {
 
 /** Every bet twice over, each capped at the table maximum with a word. */
 function doubleBets(ctl) {
-  const S = ctl.state;
-  const capped = [];
-  for (const [box, amount] of Object.entries(S.slip.bets)) {
-    const doubled = Number(amount) * 2;
-    S.slip.bets[box] = Math.min(doubled, S.table.max_bet);
-    if (doubled > S.table.max_bet) capped.push(`Box ${Number(box) + 1}`);
-  }
-  S.betNote = capped.length ? `${capped.join(", ")}: capped at the table maximum, ${formatCoins(S.table.max_bet)}.` : "";
-  ctl.chipSound();
-  ctl.render();
+  placeBets(ctl, Object.fromEntries(Object.entries(ctl.state.slip.bets).map(([box, amount]) => [box, Number(amount) * 2])));
 }

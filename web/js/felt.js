@@ -1,5 +1,7 @@
 // The felt: the dealer's cards, each box (its hands, or its betting circle between rounds),
 // the round's status and result. Cards appear as they land (pacing.js).
+
+import { placeBets } from "./controls.js";
 import { card, h } from "./dom.js";
 import {
   cardsTotal,
@@ -18,7 +20,7 @@ import {
   roundStatusLabel,
   statusLabel,
 } from "./format.js";
-import { addChip, chipValues } from "./input.js";
+import { chipValues } from "./input.js";
 import { dealerDraws, feltCards, slotOf } from "./pacing.js";
 import { tableCapabilities } from "./rules.js";
 import { settings } from "./settings.js";
@@ -340,15 +342,7 @@ function renderBetCircle(ctl, n) {
   const ai = S.slip.ai[n] || "";
   const caps = tableCapabilities(t);
   const stack = chipStack(amount, chipValues(t.min_bet, t.max_bet));
-  const place = () => {
-    const next = addChip(amount, S.chip, t.max_bet);
-    S.slip.bets[n] = next.amount;
-    delete S.slip.ai[n];
-    S.betNote = next.capped ? `Box ${n + 1}: capped at the table maximum, ${formatCoins(t.max_bet)}.` : "";
-    S.fresh = { chipBox: n };
-    ctl.chipSound();
-    ctl.render();
-  };
+  const place = () => placeBets(ctl, { [n]: amount + S.chip }, { chipBox: n });
   return h(
     "div",
     { class: `bet-box ${amount ? "has-bet" : ""}`, testid: `bet-box-${n}` },

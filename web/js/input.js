@@ -6,8 +6,12 @@ import { ACTIONS, actionLabel, cardsTotal, formatCoins, formatPercent } from "./
 
 /** A box's bet after adding a chip: capped at the table maximum, with a word when it is. */
 export function addChip(current, chip, maxBet) {
-  const wanted = Number(current || 0) + chip;
-  return wanted > maxBet ? { amount: maxBet, capped: true } : { amount: wanted, capped: false };
+  return capBet(Number(current || 0) + chip, maxBet);
+}
+
+/** A bet wanted on a box, kept to the table maximum: {amount, capped}. */
+export function capBet(wanted, maxBet) {
+  return Number(wanted) > maxBet ? { amount: maxBet, capped: true } : { amount: Number(wanted), capped: false };
 }
 
 /** The box and hand in turn (hand 0 while insurance is asked), or nulls. */

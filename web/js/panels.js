@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { formatCount } from "./counting.js";
 import { h } from "./dom.js";
-import { formatPercent } from "./format.js";
+import { formatEdgePercent, formatPercent } from "./format.js";
 import { clientSeedError, isShoeFresh } from "./input.js";
 import { SPEEDS } from "./pacing.js";
 import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";
@@ -102,6 +102,25 @@ export function renderCountBadge(count, table) {
           item("Cards left", String(count.cards_unseen), "badge-unseen"),
         ]
       : h("span", { class: "count-item muted" }, "…"),
+  );
+}
+
+/** Beside the badge, between rounds: the edge of the next round, and of a fresh shoe (GET …/edge). */
+export function renderEdge(edge) {
+  if (!edge) return null;
+  return h(
+    "p",
+    {
+      class: `edge-line ${Number(edge.edge) > 0 ? "edge-player" : "edge-house"}`,
+      id: "edge-line",
+      testid: "edge",
+      title: "Your expected result on the next round with perfect play, for the cards left in this shoe; then for a fresh shoe.",
+      dataset: { edge: String(edge.edge), fresh: String(edge.fresh_edge) },
+    },
+    // "Edge −0.51% · fresh −0.51%", in parts a wide screen stacks beside the badge
+    h("span", { class: "edge-item" }, "Edge ", h("b", {}, formatEdgePercent(edge.edge))),
+    h("span", { class: "edge-sep" }, " · "),
+    h("span", { class: "edge-item" }, "fresh ", h("b", {}, formatEdgePercent(edge.fresh_edge))),
   );
 }
 
@@ -243,8 +262,8 @@ function renderSettings(ctl) {
     h(
       "label",
       { class: "toggle" },
-      h("input", { type: "checkbox", testid: "count-toggle", checked: settings.showCount, onchange: change((el) => (settings.showCount = el.checked)) }),
-      " Show the Hi-Lo count (running, true, cards left)",
+      h("input", { type: "checkbox", testid: "count-toggle", checked: settings.showCount, onchange: (e) => ctl.setShowCount(e.target.checked) }),
+      " Show the Hi-Lo count (running, true, cards left) and, between rounds, the edge and the Kelly bet",
     ),
     h(
       "label",

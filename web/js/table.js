@@ -9,7 +9,7 @@ import { renderFelt } from "./felt.js";
 import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, netSentence, resultLabel, roundStatusLabel, statusLabel } from "./format.js";
 import { buildRoundRequest, chipValues, insuranceAmounts, isShoeFresh, whyNot } from "./input.js";
 import { cardDelay, dealOrder, feltCards, pendingCards } from "./pacing.js";
-import { lastRetiredShoe, renderCountBadge, renderPanels, renderToolbar } from "./panels.js";
+import { lastRetiredShoe, renderCountBadge, renderEdge, renderPanels, renderToolbar } from "./panels.js";
 import { reducedMotion, settings } from "./settings.js";
 import { play as sound } from "./sound.js";
 import { errorText, lockControls, reportError, setBalance, toast } from "./ui.js";
@@ -66,6 +66,8 @@ export async function showTable(main, id, isCurrent) {
     lastRetired: null,
     countBase: null,
     nextShoeCount: null, // the next shoe's count, once the old shoe's last round has landed
+    edge: null, // GET …/edge between rounds: {after (the settled round's id, or null), answer}
+    edgeAsked: undefined, // the `after` of the edge last asked for
   };
   learnCount(seat.shoe?.count, seat.shoe?.shoe_id, seat.round);
   slips.set(id, S.slip);
@@ -76,6 +78,7 @@ export async function showTable(main, id, isCurrent) {
   document.addEventListener("keydown", keyHandler);
   render();
   maybeCoach();
+  maybeEdge();
   findLastRetired();
 }
 
@@ -142,6 +145,7 @@ function landAll() {
   S.fresh = { results: S.round.status === "settled" };
   render();
   maybeCoach();
+  maybeEdge();
 }
 
 // ---------------------------------------------------------------- the count
@@ -310,6 +314,48 @@ function maybeCoach() {
   if (S?.coach && S.round && S.round.status !== "settled" && !S.pace && (!S.hint || S.hint.version !== S.round.version)) fetchHint();
 }
 
+// ---------------------------------------------------------------- the edge, between rounds
+// GET …/edge is the next round's (409 while a round is in play): asked on a load with no
+// round in play and once a settled round's cards have all landed, while the count is shown.
+
+/** Between rounds, the cards landed: the settled round's id (null: no round yet); else undefined. */
+function betweenRounds() {
+  const r = S.round;
+  if (r && (r.status !== "settled" || S.pace)) return undefined;
+  return r ? r.round_id : null;
+}
+
+/** The edge to show now, or null (a round in play, the count hidden, not known yet). */
+function edgeShown() {
+  if (!S || !settings.showCount || !S.edge) return null;
+  return S.edge.after === betweenRounds() ? S.edge.answer : null;
+}
+
+async function maybeEdge() {
+  if (!S || !settings.showCount) return;
+  const after = betweenRounds();
+  if (after === undefined || S.edgeAsked === after) return;
+  const me = S;
+  me.edgeAsked = after;
+  try {
+    const answer = await api.edge(me.id);
+    if (S !== me) return;
+    S.edge = { after, answer };
+    if (betweenRounds() === after) render();
+  } catch {
+    // the edge is an aid: without it the table plays on (a round begun in another tab shows
+    // with the table's next refresh); asked again on the next chance
+    if (S === me && S.edgeAsked === after) S.edgeAsked = undefined;
+  }
+}
+
+/** The count's setting, which the edge follows: shown, it is asked for. */
+function setShowCount(on) {
+  settings.showCount = on;
+  render();
+  maybeEdge();
+}
+
 /** The table's last retired shoe, for the fairness panel: the newest round's shoe that is retired. */
 async function findLastRetired() {
   const me = S;
@@ -425,6 +471,8 @@ const controls = {
   hint: () => withBusy(fetchHint),
   setCoach,
   setCoachLevel,
+  setShowCount,
+  edgeShown: () => edgeShown(),
   togglePanel,
   skip: () => S?.pace && landAll(),
   chipSound: () => sound("chip"),
@@ -444,7 +492,14 @@ function render() {
       renderToolbar(controls),
       // The chips and Deal come before the boxes to the keyboard (app.css shows them under the felt).
       betting ? renderBetting(controls) : null,
-      settings.showCount ? h("div", { class: "felt-wrap" }, renderCountBadge(countOnFelt(), S.table), renderFelt(controls)) : renderFelt(controls),
+      settings.showCount
+        ? h(
+            "div",
+            { class: "felt-wrap" },
+            h("div", { class: "count-row" }, renderCountBadge(countOnFelt(), S.table), renderEdge(edgeShown())),
+            renderFelt(controls),
+          )
+        : renderFelt(controls),
       betting ? null : renderActions(controls),
       renderPanels(controls),
     ),
