@@ -1,0 +1,218 @@
+"""The edge of the shoe between rounds (issue 31): beside the count badge, with the same
+setting, "Edge -0.51% · fresh -0.51%" (minus signs) as GET /v1/tables/{table_id}/edge
+answers it, and by the chips the advised bet one click (or key) away, which bets
+`advised` on the player's boxes as the chips would; neither shows during a round, nor
+with the badge off (and the edge is not even asked for then). At a laptop's and two
+phones' sizes, axe finding nothing; and with the badge on, a small phone's round still
+fits its screen as test_viewport.py measures it. Screenshots: tests/artifacts/edge-*.png.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Request, expect
+
+from tests.integration.seeds import find_seeds
+
+from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
+from .helpers import (
+    VIEWPORTS,
+    check_axe,
+    coins,
+    deal,
+    new_player,
+    open_panel,
+    open_table,
+    play_out,
+    set_bet,
+    tid,
+    user_boxes,
+)
+from .test_viewport import MEASURE, PHONE_RESULT, measure, play_five_boxes, shoe_seeds
+
+if chromium_missing():
+    pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
+
+pytestmark = pytest.mark.e2e
+
+TABLE = "casino"  # six decks, a cut card: the count moves the edge from round to round
+BOXES = range(5)
+SIZES = list(VIEWPORTS)
+MINUS = "\u2212"
+
+
+def hi_lo(card: str) -> int:
+    return 1 if card[0] in "23456" else -1 if card[0] in "TJQKA" else 0
+
+
+def small_cards_first(shoe: list[str]) -> bool:
+    """Casino, five boxes (no hole card): the boxes' first cards, the up card and the boxes'
+    second cards, 11 in all, nearly all of 2 to 6 (none an ace: no insurance). Once they are
+    seen the player has the edge, and Kelly's bet is above the table minimum."""
+    return sum(hi_lo(card) for card in shoe[:11]) >= 9 and shoe[5][0] != "A"
+
+
+@functools.cache
+def edge_seeds() -> list[str]:
+    return find_seeds(len(SIZES), 6, small_cards_first)
+
+
+def percent(value: Any) -> str:
+    """web/js/format.js formatEdgePercent: two decimals (Math.round's, half up), a sign
+    (U+2212 for minus)."""
+    cents = math.floor(float(value) * 100 + 0.5)
+    if cents == 0:
+        return "0.00%"
+    return f"{'+' if cents > 0 else MINUS}{abs(cents) / 100:.2f}%"
+
+
+def edge_line(answer: dict[str, Any]) -> str:
+    return f"Edge {percent(answer['edge'])} · fresh {percent(answer['fresh_edge'])}"
+
+
+def kelly_label(bet: dict[str, Any]) -> str:
+    if bet["kelly"] > 0:
+        return f"Kelly bet: {coins(bet['advised'])}"
+    return f"House edge: table minimum {coins(bet['advised'])}"
+
+
+def check_edge_shown(page: Page, stack: Stack, token: str) -> dict[str, Any]:
+    """The edge and the Kelly button show what the API answers now; the answer."""
+    answer = stack.api.call("GET", f"/v1/tables/{TABLE}/edge", token=token)
+    expect(tid(page, "edge")).to_have_text(edge_line(answer))
+    expect(tid(page, "edge")).to_have_attribute("data-edge", str(answer["edge"]))
+    expect(tid(page, "kelly-bet")).to_have_text(kelly_label(answer["bet"]))
+    expect(tid(page, "kelly-bet")).to_be_enabled()
+    return dict(answer)
+
+
+def check_nothing_shown(page: Page) -> None:
+    for testid in ("edge", "kelly-bet"):
+        expect(tid(page, testid)).to_have_count(0)
+
+
+def show_count(page: Page, on: bool) -> None:
+    open_panel(page, "settings")
+    toggle = tid(page, "count-toggle")
+    toggle.check() if on else toggle.uncheck()
+    tid(page, "close-settings").click()
+    expect(tid(page, "count-badge")).to_have_count(1 if on else 0)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_edge_and_the_kelly_bet_between_rounds(
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str
+) -> None:
+    width, height = VIEWPORTS[size]
+    seeds.use(edge_seeds()[SIZES.index(size)])
+    page = contexts.page(width, height, mobile=width < 600)
+    asked: list[str] = []
+
+    def note(request: Request) -> None:
+        if request.url.split("?")[0].endswith("/edge"):
+            asked.append(request.url)
+
+    page.on("request", note)
+    _, token = new_player(page, stack.api, "edge")
+
+    # The badge off (the default): no edge, no Kelly button, and nothing asked.
+    open_table(page, TABLE)
+    expect(tid(page, "count-badge")).to_have_count(0)
+    check_nothing_shown(page)
+    assert not asked, asked
+
+    # On, between rounds (a fresh shoe: the house's edge): what the API answers.
+    show_count(page, True)
+    fresh = check_edge_shown(page, stack, token)
+    assert fresh["edge"] == fresh["fresh_edge"] < 0, fresh
+    assert fresh["bet"] == {"kelly": 0, "advised": 10}, fresh
+    page.screenshot(path=str(artifacts / f"edge-{size}-fresh.png"))
+    check_axe(page, f"edge of a fresh shoe, {size}")
+
+    # A round on five boxes: during it, neither shows.
+    for box in BOXES:
+        set_bet(page, box, 10, 10)
+    view = deal(page, TABLE)
+    assert view["status"] != "settled", view
+    check_nothing_shown(page)
+    expect(tid(page, "count-badge")).to_be_visible()
+    view = play_out(page, TABLE, view)
+
+    # Settled, the small cards seen: the player's edge, and Kelly's bet above the minimum.
+    answer = check_edge_shown(page, stack, token)
+    assert answer["edge"] > 0 and answer["bet"]["kelly"] > 10, answer
+    assert answer["edge"] != answer["fresh_edge"], answer
+    advised = answer["bet"]["advised"]
+    page.screenshot(path=str(artifacts / f"edge-{size}-settled.png"))
+    check_axe(page, f"edge after a round, {size}")
+
+    # One key from the keyboard: every box of the player's bets `advised`, as chips would.
+    tid(page, "kelly-bet").focus()
+    page.keyboard.press("Enter")
+    for box in BOXES:
+        expect(tid(page, f"bet-amount-{box}")).to_have_text(coins(advised))
+    expect(tid(page, "bet-total")).to_have_text(f"Total {coins(advised * len(BOXES))}")
+    expect(tid(page, "round-status")).to_have_attribute("data-status", "settled")  # no deal
+
+    # A deal stakes it.
+    rounds = f"/v1/tables/{TABLE}/rounds"
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith(rounds)) as sent:
+        view = deal(page, TABLE)
+    body = json.loads(sent.value.post_data or "{}")
+    assert body["bets"] == [{"box": box, "amount": advised} for box in BOXES], body
+    assert [b["bet"] for b in user_boxes(view)] == [advised] * len(BOXES), view
+    if view["status"] != "settled":
+        check_nothing_shown(page)
+        view = play_out(page, TABLE, view)
+    check_edge_shown(page, stack, token)
+
+    # The badge off again: the edge goes with it.
+    show_count(page, False)
+    check_nothing_shown(page)
+
+
+def test_a_small_phone_round_fits_with_the_badge_on(
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any
+) -> None:
+    """test_viewport.py's five-box rounds (a split to four hands, insurance, the dealer's
+    play) at 360x640 with the count badge on; between rounds the edge and the Kelly button
+    too are in view with the chips, Deal and the result."""
+    width, height = VIEWPORTS["small-phone"]
+    seeds.use(*shoe_seeds())
+    page = contexts.page(width, height, mobile=True, paced=True)
+    page.add_init_script(MEASURE)
+    page.add_init_script("localStorage.setItem('blackjack.show_count', 'on')")
+    new_player(page, stack.api, "edgefit")
+    misses = []
+    for table in ("casino", "european"):
+        figures, _ = play_five_boxes(page, table, "small-phone-badge", artifacts)
+        misses += [f"{table} {miss}" for miss in figures.misses]
+        expect(tid(page, "edge")).to_be_visible()
+        specs = {
+            **PHONE_RESULT,
+            "badge": '[data-testid="count-badge"]',
+            "edge": '[data-testid="edge"]',
+            "kelly": '[data-testid="kelly-bet"]',
+        }
+        out = {k: v["state"] for k, v in measure(page, specs).items() if v["state"] != "in view"}
+        if out:
+            misses.append(f"{table} result with the edge: {out}")
+        page.screenshot(path=str(artifacts / f"edge-small-phone-{table}-result.png"))
+        check_axe(page, f"{table}, five boxes settled, the edge shown")
+    assert not misses, "\n".join(misses)
+
+
+def test_the_strategy_page_gives_the_variance(contexts: Contexts, stack: Stack) -> None:
+    page = contexts.page()
+    new_player(page, stack.api, "var")
+    card = stack.api.call("GET", f"/v1/tables/{TABLE}/strategy")
+    page.goto(f"/#/strategy/{TABLE}")
+    variance = f"{float(card['variance']):.2f}"  # toFixed(2)
+    expect(tid(page, "strategy-variance")).to_have_text(f"variance {variance} per round")
+    expect(tid(page, "strategy-player-ev")).to_contain_text("house edge")
+    check_axe(page, "strategy card")
