@@ -33,7 +33,7 @@ from .helpers import (
     tid,
     user_boxes,
 )
-from .test_viewport import MEASURE, PHONE_RESULT, measure, play_five_boxes, shoe_seeds
+from .viewport_helpers import MEASURE, PHONE_RESULT, measure, play_five_boxes, shoe_seeds
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
