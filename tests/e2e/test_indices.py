@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Response, expect
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
-from .helpers import VIEWPORTS, check_axe, new_player, tid
+from .helpers import VIEWPORTS, check_axe, new_player, posted, tid
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
@@ -109,3 +109,139 @@ def test_the_indices_page_passes_axe_and_fits_a_phone(
     tid(page, "indices-edge").screenshot(
         path=str(artifacts / f"indices-edge-{size}.png"), animations="disabled"
     )
+
+
+def signed_count(t: int) -> str:
+    """A true count as the client writes it: "+3", "0", "\u22122"."""
+    return f"+{t}" if t > 0 else f"\u2212{-t}" if t < 0 else "0"
+
+
+def is_index_next(response: Response) -> bool:
+    return (
+        response.request.method == "GET"
+        and "/drills/next" in response.url
+        and "section=indices" in response.url
+    )
+
+
+def counter_play(index: dict[str, Any], true_count: int) -> str:
+    """The counter's play at a true count: the index's play from its index on, else the card's."""
+    if index["direction"] == "at_or_above":
+        return str(index["play"] if true_count >= index["index"] else index["basic"])
+    return str(index["play"] if true_count <= index["index"] else index["basic"])
+
+
+def index_of(indices: list[dict[str, Any]], cell: dict[str, Any]) -> dict[str, Any]:
+    for ix in indices:
+        row = "insurance" if ix["section"] == "insurance" else f"{ix['section']} {ix['row']}"
+        if (row, ix["up"], ix["direction"]) == (cell["row"], cell["up"], cell["direction"]):
+            return ix
+    raise AssertionError(f"no index for {cell}")
+
+
+def index_drill_shown(page: Page, response: Response) -> dict[str, Any]:
+    assert response.ok, (response.status, response.text())
+    drill: dict[str, Any] = response.json()
+    assert drill["cell"]["section"] == "indices" and isinstance(drill["true_count"], int), drill
+    felt = tid(page, "drill-felt")
+    expect(felt).to_have_attribute("data-row", drill["cell"]["row"])
+    expect(felt).to_have_attribute("data-up", drill["cell"]["up"])
+    t = drill["true_count"]
+    words = f"True count {signed_count(t)}"
+    expect(tid(page, "drill-true-count")).to_have_text(words)
+    expect(tid(page, "drill")).not_to_contain_text("null")
+    expect(tid(page, "drill-question")).to_contain_text(words)
+    expect(tid(page, "drill-actions").get_by_role("button")).to_have_count(
+        len(drill["legal_actions"])
+    )
+    return drill
+
+
+def answer_index(page: Page, table: str, drill: dict[str, Any], action: str) -> dict[str, Any]:
+    with page.expect_response(posted(f"/v1/tables/{table}/drills")) as info:
+        tid(page, f"drill-action-{action}").click()
+    assert info.value.ok, (info.value.status, info.value.text())
+    body = info.value.request.post_data_json
+    assert body == {
+        "cards": drill["cards"],
+        "up_card": drill["up_card"],
+        "action": action,
+        "true_count": drill["true_count"],
+    }
+    graded: dict[str, Any] = info.value.json()
+    right = graded["action"] == graded["best"]
+    expect(tid(page, "drill-verdict")).to_have_attribute("data-right", str(right).lower())
+    expect(tid(page, "drill-next")).to_be_focused()
+    return graded
+
+
+def heat_square(page: Page, cell: dict[str, Any]) -> Any:
+    name = "-".join(["indices", cell["row"].replace(" ", "-"), cell["up"], cell["direction"]])
+    return tid(page, f"heat-{name}")
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_an_index_drill_answered_wrong_then_right(
+    size: str, contexts: Contexts, stack: Stack, artifacts: Path
+) -> None:
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
+    new_player(page, stack.api, "ixd")
+    indices = stack.api.call("GET", "/v1/tables/casino/indices")["indices"]
+    with page.expect_response(lambda r: "/drills/next" in r.url):
+        tid(page, "nav-drills").click()
+    tid(page, "drills-table").select_option("casino")
+    with page.expect_response(is_index_next) as info:
+        tid(page, "drills-section-indices").check()
+    first = index_drill_shown(page, info.value)
+    expect(heat_square(page, first["cell"])).to_have_attribute("data-state", "never")
+    check_axe(page, f"{size}: an index drill")
+
+    # wrong: a legal play other than the counter's at that true count
+    best = counter_play(index_of(indices, first["cell"]), first["true_count"])
+    wrong = next(a for a in first["legal_actions"] if a != best)
+    graded = answer_index(page, "casino", first, wrong)
+    assert graded["best"] == best, (graded, first)
+    assert (graded["cell"]["box"], graded["cell"]["attempts"]) == (0, 1)
+    expect(tid(page, "drill-verdict")).to_contain_text("✗ At ")
+    expect(tid(page, "drill-verdict")).to_contain_text(
+        index_words(index_of(indices, first["cell"]))
+    )
+    expect(heat_square(page, first["cell"])).to_have_attribute("data-state", "missed")
+    check_axe(page, f"{size}: an index drill answered wrongly")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page scrolls sideways ({scroll} px at {width})"
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(artifacts / f"index-drill-{size}.png"), animations="disabled")
+
+    # right: the counter's play
+    with page.expect_response(is_index_next) as info:
+        page.keyboard.press("Enter")  # Next, focused
+    second = index_drill_shown(page, info.value)
+    best = counter_play(index_of(indices, second["cell"]), second["true_count"])
+    graded = answer_index(page, "casino", second, best)
+    assert graded["best"] == best and graded["cell"]["box"] == 1, graded
+    expect(tid(page, "drill-verdict")).to_contain_text("✓ Right: at ")
+    expect(heat_square(page, second["cell"])).to_have_attribute("data-state", "learning")
+    expect(tid(page, "drill-accuracy-indices-value")).to_have_text("50.0%")
+    tid(page, "heat-indices").scroll_into_view_if_needed()
+    tid(page, "heat-indices").screenshot(
+        path=str(artifacts / f"index-heatmap-{size}.png"), animations="disabled"
+    )
+
+
+def index_words(index: dict[str, Any]) -> str:
+    """js/indices.js's words for an index play."""
+    t = index["index"]
+    at = f"at {signed_count(t)} " + (
+        "or less" if index["direction"] == "at_or_below" else "or more"
+    )
+    if index["section"] == "insurance":
+        return f"Insurance: take it {at} (the card declines it)"
+    row, up = index["row"], "10" if index["up"] == "T" else index["up"]
+    if index["section"] == "soft":
+        row = f"A,{int(row) - 11}"
+    elif index["section"] == "pairs":
+        r = "10" if row == "T" else row
+        row = f"{r},{r}"
+    return f"{row} v {up}: {index['play']} {at} (the card says {index['basic']})"

@@ -3,7 +3,7 @@
 // by each cell's Leitner box. The chart's rows come from the public strategy card; the
 // boxes from GET …/drills, then from each answer's `cell`. The figures and the keys are
 // pure functions (tested with node).
-import { api, loadTables } from "./api.js";
+import { api, loadTables, request } from "./api.js";
 import { card, clear, h } from "./dom.js";
 import {
   ACTION_BY_KEY,
@@ -19,6 +19,7 @@ import {
   isMistake,
   UP_CARDS,
 } from "./format.js";
+import { indexWords, signedCount } from "./indices.js";
 import { remember, remembered, savedObject } from "./settings.js";
 import { accuracy, KINDS } from "./stats.js";
 import { errorText, lockControls, reportError } from "./ui.js";
@@ -29,17 +30,43 @@ export const SECTIONS = [
   { name: "hard", label: "Hard" },
   { name: "soft", label: "Soft" },
   { name: "pairs", label: "Pairs" },
+  { name: "indices", label: "Index plays", short: "Index" },
 ];
 /** The chart's sections, as the Trainer names them. */
 const CHART_SECTIONS = KINDS.filter((k) => k.name !== "insurance");
 /** The first decisions a drill offers: the chart's actions, with the table's keys. */
 export const DRILL_ACTIONS = ACTIONS.filter((a) => a.name in CHART_LETTER);
+/** An insurance index drill's answers (API.md: `insurance`, `decline_insurance`). */
+const INSURANCE_ACTIONS = ACTIONS.filter((a) => a.name === "insurance" || a.name === "decline_insurance");
+/** The buttons a drill's hand offers, in the table's order. */
+export const offeredActions = (legal) => [...DRILL_ACTIONS, ...INSURANCE_ACTIONS].filter((a) => legal.includes(a.name));
+/** The index drills' heat map, by the index's own chart section. */
+const INDEX_SECTIONS = [
+  { name: "hard", label: "Hard index plays" },
+  { name: "soft", label: "Soft index plays" },
+  { name: "pairs", label: "Pair index plays" },
+  { name: "insurance", label: "Insurance" },
+];
 const TOP_BOX = 4;
 
 // ---------------------------------------------------------------- pure parts
 
-/** A chart cell's key: "hard:12:6". */
-export const cellKey = (cell) => `${cell.section}:${cell.row}:${cell.up}`;
+/** A chart cell's key: "hard:12:6"; an index cell's adds its direction: "indices:hard 16:T:at_or_above". */
+export const cellKey = (cell) => `${cell.section}:${cell.row}:${cell.up}${cell.direction ? `:${cell.direction}` : ""}`;
+
+/** An index cell's own chart section and row: "hard 16" → {section: "hard", row: "16"}; insurance's is {section: "insurance"}. */
+export function indexPlace(cell) {
+  const [section, row] = String(cell.row).split(" ");
+  return { section, row: row ?? section };
+}
+
+/** The index cell of an index play (GET …/indices), as the drills name it. */
+export const indexCell = (ix) => ({
+  section: "indices",
+  row: ix.section === "insurance" ? "insurance" : `${ix.section} ${ix.row}`,
+  up: ix.up,
+  direction: ix.direction,
+});
 
 /** How the heat map shows a cell: never answered, missed (answered, back in box 0), learning (boxes 1–3) or known (box 4). */
 export function heatState(cell) {
@@ -63,6 +90,11 @@ export function heatMark(cell) {
 
 /** A cell in words: "Hard 12 against 6". */
 export function cellWords(cell) {
+  if (cell.section === "indices") {
+    const { section, row } = indexPlace(cell);
+    if (section === "insurance") return "Insurance index";
+    return `${chartRowLabel(section, row)} against ${cell.up === "T" ? "10" : cell.up}, index play`;
+  }
   return `${chartRowLabel(cell.section, cell.row)} against ${cell.up === "T" ? "10" : cell.up}`;
 }
 
@@ -88,14 +120,16 @@ export function heatRowLabel(section, row) {
  * Answers per section and overall: attempts, right answers, accuracy (null without answers)
  * and how many cells are known; `cells` is how many the chart has in the section.
  */
-export function sectionAccuracy(answered, chart) {
-  const rows = CHART_SECTIONS.map(({ name }) => {
+export function sectionAccuracy(answered, chart, indices = []) {
+  const names = CHART_SECTIONS.map((s) => s.name);
+  if (indices?.length) names.push("indices");
+  const rows = names.map((name) => {
     const label = SECTIONS.find((s) => s.name === name).label;
     const mine = answered.filter((c) => c.section === name);
     const attempts = mine.reduce((n, c) => n + c.attempts, 0);
     const correct = mine.reduce((n, c) => n + c.correct, 0);
     const known = mine.filter((c) => heatState(c) === "known").length;
-    const cells = Object.values(chart?.[name] || {}).reduce((n, ups) => n + Object.keys(ups).length, 0);
+    const cells = name === "indices" ? indices.length : Object.values(chart?.[name] || {}).reduce((n, ups) => n + Object.keys(ups).length, 0);
     return { name, label, attempts, correct, known, cells, accuracy: accuracy(attempts, attempts - correct) };
   });
   const total = (field) => rows.reduce((n, r) => n + r[field], 0);
@@ -129,7 +163,7 @@ export function drillKey(key, { legal, answered }) {
   const k = String(key).toLowerCase();
   if (answered) return k === "n" ? "next" : null;
   const name = ACTION_BY_KEY[k];
-  return name && name in CHART_LETTER && legal.includes(name) ? name : null;
+  return name && offeredActions([name]).length && legal.includes(name) ? name : null;
 }
 
 /**
@@ -142,7 +176,7 @@ export function drillKeyNote(key, { legal, answered }) {
   if (!name || !(name in CHART_LETTER)) return null;
   if (answered) return "This hand is answered: N deals the next one.";
   if (legal.includes(name)) return null;
-  const offered = DRILL_ACTIONS.filter((a) => legal.includes(a.name)).map((a) => a.label.toLowerCase());
+  const offered = offeredActions(legal).map((a) => a.label.toLowerCase());
   const list = offered.length > 1 ? `${offered.slice(0, -1).join(", ")} or ${offered.at(-1)}` : offered.join("");
   return `${ACTION_LABEL[name]} is not offered on this hand: ${list}.`;
 }
@@ -157,13 +191,25 @@ export function parseChoice(raw, tableIds) {
 }
 
 /** A drill's hand in words, as the Trainer says it: "hard 12", "soft 17", "pair of 8s". */
-export const drillHandWords = (drill) => decisionHandLabel({ kind: drill.cell.section, cards: drill.cards });
+export function drillHandWords(drill) {
+  const kind = drill.cell.section === "indices" ? indexPlace(drill.cell).section : drill.cell.section;
+  return decisionHandLabel({ kind, cards: drill.cards });
+}
 
-/** A drill in words: "Your hard 12 against a 6: what do you play?" */
+/** An index drill's true count in words: "True count +3". */
+export const trueCountWords = (t) => `True count ${signedCount(t)}`;
+
+/**
+ * A drill in words: "Your hard 12 against a 6: what do you play?"; an index drill's says
+ * the count first: "True count +3. Your hard 16 against a 10: what do you play?", and
+ * insurance's "True count +3. Your hard 12 against an ace: insurance?"
+ */
 export function drillQuestion(drill) {
   const up = drill.cell.up;
   const upName = up === "A" ? "an ace" : up === "8" ? "an 8" : `a ${up === "T" ? "10" : up}`;
-  return `Your ${drillHandWords(drill)} against ${upName}: what do you play?`;
+  const counted = typeof drill.true_count === "number" ? `${trueCountWords(drill.true_count)}. ` : "";
+  const insurance = drill.legal_actions?.includes("insurance");
+  return `${counted}Your ${drillHandWords(drill)} against ${upName}: ${insurance ? "insurance?" : "what do you play?"}`;
 }
 
 /** The answer's actions, best first: label, EV, and whether it is the best and the one taken. */
@@ -174,10 +220,30 @@ export function answerRows(answer) {
 }
 
 /** The verdict in words: "✓ Right: stand is the best play." or "✗ Hit was better: −0.06 of the bet." */
-export function verdict(answer) {
+export function verdict(answer, trueCount = null, index = null) {
+  if (trueCount !== null && trueCount !== undefined) return indexVerdict(answer, trueCount, index);
   if (!isMistake(answer)) return { right: true, text: `✓ Right: ${(ACTION_LABEL[answer.action] || answer.action).toLowerCase()} is the best play.` };
   const text = betterPlay(answer);
   return { right: false, text: `✗ ${text[0].toUpperCase()}${text.slice(1)}.` };
+}
+
+/**
+ * An index drill's verdict: right when the answer is the counter's play at that count (API.md
+ * "Drills"), e.g. "✓ Right: at +3, stand. 16 v 10: stand at +2 or more (the card says hit)."
+ * or "✗ At −1, hit: 16 v 10: stand at +2 or more (the card says hit)."
+ */
+export function indexVerdict(answer, trueCount, index) {
+  const best = (ACTION_LABEL[answer.best] || answer.best).toLowerCase();
+  const rule = index ? ` ${indexWords(index)}.` : "";
+  const at = signedCount(trueCount);
+  if (answer.action === answer.best) return { right: true, text: `✓ Right: at ${at}, ${best}.${rule}` };
+  return { right: false, text: `✗ At ${at}, ${best}.${rule}` };
+}
+
+/** The index play (GET …/indices) an index cell drills, or null. */
+export function indexOf(indices, cell) {
+  if (cell?.section !== "indices") return null;
+  return (indices || []).find((ix) => cellKey(indexCell(ix)) === cellKey(cell)) || null;
 }
 
 // ---------------------------------------------------------------- the page
@@ -200,7 +266,21 @@ export async function showDrills(main, isCurrent) {
     remembered(CHOICE_KEY),
     tables.map((t) => t.id),
   );
-  S = { main, tables, isCurrent, ...choice, tableGen: 0, drillGen: 0, drill: null, answer: null, progress: null, chart: null, problem: null, busy: false };
+  S = {
+    main,
+    tables,
+    isCurrent,
+    ...choice,
+    tableGen: 0,
+    drillGen: 0,
+    drill: null,
+    answer: null,
+    progress: null,
+    chart: null,
+    indices: null,
+    problem: null,
+    busy: false,
+  };
   S.drillBox = h("section", { class: "panel drill", testid: "drill", "aria-labelledby": "drill-title" });
   S.statsBox = h("section", { class: "panel drill-stats", testid: "drill-stats", "aria-labelledby": "drill-stats-title" });
   S.heatBox = h("section", { class: "panel heat", testid: "heatmap", "aria-labelledby": "heat-title" });
@@ -244,7 +324,7 @@ function choiceForm() {
             checked: s.name === S.section,
             onchange: () => choose({ section: s.name }),
           }),
-          h("span", {}, s.label),
+          h("span", {}, s.short ? [s.short, h("span", { class: "seg-more" }, s.label.slice(s.short.length).replace(" ", "\u00a0"))] : s.label),
         ),
       ),
     ),
@@ -264,6 +344,7 @@ function loadTable() {
   const table = S.table;
   const fresh = () => S?.isCurrent() && S.tableGen === gen;
   S.chart = null;
+  S.indices = null;
   S.progress = null;
   S.problem = null;
   renderHeat();
@@ -276,6 +357,22 @@ function loadTable() {
     (e) => {
       if (!fresh()) return;
       S.problem = `The table's chart could not be loaded: ${errorText(e)}`;
+      renderHeat();
+    },
+  );
+  request("GET", `/v1/tables/${encodeURIComponent(table)}/indices`, { auth: false }).then(
+    (data) => {
+      if (!fresh()) return;
+      S.indices = data.indices || [];
+      renderHeat();
+      if (S.answer && typeof S.drill?.true_count === "number") {
+        renderDrill(); // the verdict names the index
+        S.drillBox.querySelector("[data-testid='drill-next']")?.focus();
+      }
+    },
+    () => {
+      if (!fresh()) return;
+      S.indices = []; // the chart's heat map still shows
       renderHeat();
     },
   );
@@ -324,7 +421,8 @@ async function answer(action) {
   lockControls(S.drillBox, true);
   let graded;
   try {
-    graded = await api.drillAnswer(d.table, { cards: d.cards, up_card: d.up_card, action });
+    const counted = typeof d.true_count === "number" ? { true_count: d.true_count } : {};
+    graded = await api.drillAnswer(d.table, { cards: d.cards, up_card: d.up_card, action, ...counted });
   } catch (e) {
     if (S?.isCurrent()) reportError(e);
     return;
@@ -340,7 +438,7 @@ async function answer(action) {
   renderDrill();
   renderHeat();
   S.drillBox.querySelector("[data-testid='drill-next']")?.focus();
-  announce(verdict(graded).text);
+  announce(drillVerdict(graded).text);
 }
 
 function onKey(ev, isCurrent, handler) {
@@ -376,6 +474,12 @@ function announce(text) {
   if (live) live.textContent = text;
 }
 
+/** The verdict on the drill on screen: an index drill's at its true count. */
+function drillVerdict(graded) {
+  const d = S.drill;
+  return verdict(graded, d?.true_count, indexOf(S.indices, d?.cell));
+}
+
 function renderDrill(waiting) {
   const d = S.drill;
   const box = clear(S.drillBox);
@@ -383,6 +487,9 @@ function renderDrill(waiting) {
   if (!d) {
     box.append(h("p", { class: "loading", testid: "drill-waiting" }, waiting || ""));
     return;
+  }
+  if (typeof d.true_count === "number") {
+    box.append(h("p", { class: "drill-true-count", testid: "drill-true-count", dataset: { trueCount: String(d.true_count) } }, trueCountWords(d.true_count)));
   }
   box.append(
     h(
@@ -410,7 +517,7 @@ function actionButtons(legal) {
   return h(
     "div",
     { class: "actions", testid: "drill-actions" },
-    DRILL_ACTIONS.filter((a) => legal.includes(a.name)).map((a) =>
+    offeredActions(legal).map((a) =>
       h(
         "button",
         {
@@ -429,7 +536,7 @@ function actionButtons(legal) {
 }
 
 function gradedAnswer(graded) {
-  const { right, text } = verdict(graded);
+  const { right, text } = drillVerdict(graded);
   return h(
     "div",
     { class: "drill-answer", testid: "drill-answer" },
@@ -493,14 +600,86 @@ function renderHeat() {
   }
   const byKey = new Map(S.progress.cells.map((c) => [cellKey(c), c]));
   const current = S.drill ? cellKey(S.drill.cell) : null;
-  stats.append(accuracyTable(sectionAccuracy(S.progress.cells, S.chart)));
-  box.append(
-    legend(),
-    h(
-      "div",
-      { class: "heat-charts" },
-      CHART_SECTIONS.filter((s) => S.chart[s.name]).map((s) => heatTable(s, S.chart[s.name], byKey, current)),
-    ),
+  stats.append(accuracyTable(sectionAccuracy(S.progress.cells, S.chart, S.indices || [])));
+  const charts = h(
+    "div",
+    { class: "heat-charts" },
+    CHART_SECTIONS.filter((s) => S.chart[s.name]).map((s) => heatTable(s, S.chart[s.name], byKey, current)),
+  );
+  const indexCharts = S.indices?.length ? indexHeat(S.indices, byKey, current) : null;
+  // drilling the index plays, their squares come first
+  box.append(legend(), ...(S.section === "indices" ? [indexCharts, charts] : [charts, indexCharts]).filter(Boolean));
+}
+
+/** The index plays' squares, one per index, on the rows of their own chart sections. */
+function indexHeat(indices, byKey, current) {
+  return h(
+    "div",
+    { class: "heat-charts heat-indices", testid: "heat-indices" },
+    h("h3", { class: "heat-indices-title" }, "Index plays: the play at a true count"),
+    INDEX_SECTIONS.map((section) => {
+      const mine = indices.filter((ix) => ix.section === section.name);
+      if (!mine.length) return null;
+      const rows = {};
+      for (const ix of mine) {
+        rows[ix.row] ??= {};
+        rows[ix.row][ix.up] = [...(rows[ix.row][ix.up] || []), ix];
+      }
+      const keys = section.name === "insurance" ? ["insurance"] : chartRowKeys(section.name, rows);
+      return h(
+        "table",
+        { class: "heat-table", testid: `heat-indices-${section.name}` },
+        h("caption", {}, section.label),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Hand, against the dealer's up card")),
+            UP_CARDS.map((u) => h("th", { scope: "col" }, u === "T" ? "10" : u)),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          keys.map((row) =>
+            h(
+              "tr",
+              {},
+              h("th", { scope: "row" }, section.name === "insurance" ? "Ins." : heatRowLabel(section.name, row)),
+              UP_CARDS.map((up) => {
+                const found = rows[row]?.[up];
+                if (!found) return h("td", {});
+                return h(
+                  "td",
+                  { class: "heat-index-cell" },
+                  found.map((ix) => {
+                    const where = indexCell(ix);
+                    const key = cellKey(where);
+                    const cell = byKey.get(key);
+                    const state = heatState(cell);
+                    const words = `${indexWords(ix)}. ${heatWords(cell || where, where).replace(/^[^:]*: /, "")}`;
+                    const isCurrent = key === current;
+                    return h(
+                      "span",
+                      {
+                        class: `heat-square heat-${state}${isCurrent ? " heat-current" : ""}`,
+                        testid: `heat-${key.replaceAll(":", "-").replaceAll(" ", "-")}`,
+                        title: words,
+                        dataset: { state, box: String(cell?.box ?? 0) },
+                      },
+                      h("span", { "aria-hidden": "true" }, heatMark(cell)),
+                      h("span", { class: "sr-only" }, isCurrent ? `${words} This hand.` : words),
+                    );
+                  }),
+                );
+              }),
+            ),
+          ),
+        ),
+      );
+    }),
   );
 }
 

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import {
   answerRows,
   cellKey,
+  cellWords,
   DRILL_ACTIONS,
   drillKey,
   drillKeyNote,
@@ -13,8 +14,14 @@ import {
   heatRowLabel,
   heatState,
   heatWords,
+  indexCell,
+  indexOf,
+  indexPlace,
+  indexVerdict,
+  offeredActions,
   parseChoice,
   sectionAccuracy,
+  trueCountWords,
   verdict,
   withAnswer,
 } from "./drills.js";
@@ -86,7 +93,13 @@ test("keys: H, S, D, P, R take the legal actions; N is the next hand once answer
   assert.equal(drillKey("p", { legal, answered: false }), "split");
   assert.equal(drillKey("r", { legal, answered: false }), null, "surrender is not legal here");
   assert.equal(drillKey("r", { legal: [...legal, "surrender"], answered: false }), "surrender");
-  assert.equal(drillKey("i", { legal: [...legal, "insurance"], answered: false }), null, "no insurance in a drill");
+  assert.equal(drillKey("i", { legal, answered: false }), null, "no insurance on a chart drill");
+  // an insurance index drill: I takes it, N declines it until answered, then deals the next hand
+  const insured = ["insurance", "decline_insurance"];
+  assert.equal(drillKey("i", { legal: insured, answered: false }), "insurance");
+  assert.equal(drillKey("n", { legal: insured, answered: false }), "decline_insurance");
+  assert.equal(drillKey("n", { legal: insured, answered: true }), "next");
+  assert.equal(drillKey("h", { legal: insured, answered: false }), null);
   assert.equal(drillKey("n", { legal, answered: false }), null);
   assert.equal(drillKey("n", { legal, answered: true }), "next");
   assert.equal(drillKey("h", { legal, answered: true }), null, "one answer a drill");
@@ -131,4 +144,47 @@ test("a drill in words: the hand as the Trainer says it, against the up card", (
   assert.equal(drillQuestion(drill("soft", "17", "A", ["AS", "6H"])), "Your soft 17 against an ace: what do you play?");
   assert.equal(drillQuestion(drill("pairs", "8", "8", ["8S", "8D"])), "Your pair of 8s against an 8: what do you play?");
   assert.equal(drillQuestion(drill("pairs", "T", "T", ["KS", "KD"])), "Your pair of 10s against a 10: what do you play?");
+});
+
+const stand16 = { section: "hard", row: "16", up: "T", basic: "hit", play: "stand", index: 2, direction: "at_or_above" };
+const insuranceIndex = { section: "insurance", row: "insurance", up: "A", basic: "decline_insurance", play: "insurance", index: 4, direction: "at_or_above" };
+
+test("index drills: an index's cell, its key and words", () => {
+  const cell = indexCell(stand16);
+  assert.deepEqual(cell, { section: "indices", row: "hard 16", up: "T", direction: "at_or_above" });
+  assert.equal(cellKey(cell), "indices:hard 16:T:at_or_above");
+  assert.equal(cellKey({ section: "hard", row: "16", up: "T" }), "hard:16:T", "a chart cell has no direction");
+  assert.deepEqual(indexPlace(cell), { section: "hard", row: "16" });
+  assert.deepEqual(indexPlace(indexCell(insuranceIndex)), { section: "insurance", row: "insurance" });
+  assert.equal(cellWords(cell), "Hard 16 against 10, index play");
+  assert.equal(cellWords(indexCell(insuranceIndex)), "Insurance index");
+  assert.equal(indexOf([insuranceIndex, stand16], { ...cell, box: 1, attempts: 1, correct: 1 }), stand16);
+  assert.equal(indexOf([stand16], { section: "hard", row: "16", up: "T" }), null);
+  assert.deepEqual(
+    offeredActions(["insurance", "decline_insurance"]).map((a) => a.label),
+    ["Insurance", "No insurance"],
+  );
+});
+
+test("index drills: the question says the true count, the verdict the counter's play and the index", () => {
+  const drill = { cards: ["TS", "6H"], up_card: "KD", legal_actions: ["hit", "stand", "surrender"], cell: indexCell(stand16), true_count: 3 };
+  assert.equal(trueCountWords(-2), "True count −2");
+  assert.equal(drillQuestion(drill), "True count +3. Your hard 16 against a 10: what do you play?");
+  const insured = { cards: ["9S", "3H"], up_card: "AD", legal_actions: ["insurance", "decline_insurance"], cell: indexCell(insuranceIndex), true_count: 0 };
+  assert.equal(drillQuestion(insured), "True count 0. Your hard 12 against an ace: insurance?");
+  const right = { action: "stand", best: "stand", loss: 0, ev: { hit: -0.52, stand: -0.5 } };
+  assert.deepEqual(indexVerdict(right, 3, stand16), { right: true, text: "✓ Right: at +3, stand. 16 v 10: stand at +2 or more (the card says hit)." });
+  // right is the counter's play, even where this very hand's EV says otherwise
+  const wrong = { action: "stand", best: "hit", loss: -0.001, ev: { hit: -0.5, stand: -0.499 } };
+  assert.deepEqual(verdict(wrong, -1, stand16), { right: false, text: "✗ At −1, hit. 16 v 10: stand at +2 or more (the card says hit)." });
+  assert.equal(verdict(wrong).right, true, "a chart drill grades by the loss");
+});
+
+test("the accuracy adds the index plays' row where the table has some", () => {
+  const cells = [cell("hard", "12", "6", 0, 2, 1), { ...indexCell(stand16), box: 4, attempts: 4, correct: 4 }];
+  const rows = Object.fromEntries(sectionAccuracy(cells, chart, [stand16, insuranceIndex]).map((r) => [r.name, r]));
+  assert.deepEqual(Object.keys(rows), ["hard", "soft", "pairs", "indices", "all"]);
+  assert.deepEqual(rows.indices, { name: "indices", label: "Index plays", attempts: 4, correct: 4, known: 1, cells: 2, accuracy: 1 });
+  assert.equal(rows.all.attempts, 6);
+  assert.equal(rows.all.cells, 42);
 });
