@@ -110,6 +110,14 @@ def test_the_indices_page_passes_axe_and_fits_a_phone(
         path=str(artifacts / f"indices-edge-{size}.png"), animations="disabled"
     )
 
+    # the lobby's card links to it, its buttons wrapping on a phone
+    new_player(page, stack.api, "ixl")
+    card = tid(page, "table-card-casino")
+    expect(tid(page, "indices-link-casino")).to_be_visible()
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the lobby scrolls sideways ({scroll} px at {width})"
+    card.screenshot(path=str(artifacts / f"lobby-card-{size}.png"), animations="disabled")
+
 
 def signed_count(t: int) -> str:
     """A true count as the client writes it: "+3", "0", "\u22122"."""
