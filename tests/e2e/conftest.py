@@ -39,6 +39,7 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 
 
 E2E_RATE_LIMITS = {
+    "WafRequestsPerIpPer5Minutes": "1000000",
     "WafLoginsPerIpPerMinute": "10000",
     "WafExpertRequestsPerTokenPerMinute": "10000",
 }
