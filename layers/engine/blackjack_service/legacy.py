@@ -72,7 +72,8 @@ def seat(attributes: Mapping[str, Any]) -> LegacySeat:
 
 def view(attributes: Mapping[str, Any]) -> dict[str, Any]:
     """A settled round's stored view; one stored before the trainer gains its fields, and
-    its decisions the grade against perfect play as `hard` graded them."""
+    its decisions the grades against perfect play and the counter's play as `hard`
+    graded them (API.md: a decision graded before either reads as `best`)."""
     stored: dict[str, Any] = json.loads(attributes["view"])
     stored.setdefault("started_at", None)
     stored.setdefault("settled_at", None)
@@ -82,6 +83,7 @@ def view(attributes: Mapping[str, Any]) -> dict[str, Any]:
             for decision in hand.setdefault("decisions", []):
                 decision.setdefault("expert_best", decision["best"])
                 decision.setdefault("expert_loss", decision["loss"])
+                decision.setdefault("counter_best", decision["best"])
     return stored
 
 
