@@ -188,23 +188,28 @@ def card_path(table_id: str) -> Path:
 
 
 @cache
-def _card_text(table_id: str) -> str:
-    return card_path(table_id).read_text(encoding="utf-8")
+def _shipped_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def shipped_document(table_id: str, path: Path) -> dict[str, Any]:
+    """A table's shipped document at `path` (a fresh copy); KeyError for an unknown table."""
+    if table_id not in TABLES:
+        raise KeyError(table_id)
+    document: dict[str, Any] = json.loads(_shipped_text(path))
+    return document
 
 
 @cache
 def shipped_ev(table_id: str) -> dict[str, dict[str, dict[str, float]]]:
     """The `ev` part of a shipped card, parsed once (shared: never mutate it)."""
-    ev: dict[str, dict[str, dict[str, float]]] = json.loads(_card_text(table_id))["ev"]
+    ev: dict[str, dict[str, dict[str, float]]] = strategy_card(table_id)["ev"]
     return ev
 
 
 def strategy_card(table_id: str) -> dict[str, Any]:
     """The shipped strategy card of a table (a fresh copy); KeyError for an unknown table."""
-    if table_id not in TABLES:
-        raise KeyError(table_id)
-    card: dict[str, Any] = json.loads(_card_text(table_id))
-    return card
+    return shipped_document(table_id, card_path(table_id))
 
 
 @cache

@@ -9,7 +9,6 @@ thickened by the same `x = t·d/10` each. So every index is the same figure what
 penetration, as a counter's memorised index is.
 """
 
-import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from decimal import Decimal
@@ -24,7 +23,7 @@ from ..actions import Action
 from ..cards import Card, hand_value, points
 from ..rules import TABLES, Insurance, Rules, Split
 from ..turn import PlayerView
-from .card import DATA, card_at, strategy_card, table_of
+from .card import DATA, card_at, shipped_document, strategy_card, table_of
 from .dealer import ACE, TEN, Comp
 
 SYSTEM = "hi_lo"  # the count the indices are for: `count.SYSTEM` (a layer above)
@@ -160,17 +159,9 @@ def indices_path(table_id: str) -> Path:
     return DATA / f"{table_id}.indices.json"
 
 
-@cache
-def _indices_text(table_id: str) -> str:
-    return indices_path(table_id).read_text(encoding="utf-8")
-
-
 def indices_document(table_id: str) -> dict[str, Any]:
     """The shipped indices of a table (a fresh copy); KeyError for an unknown table."""
-    if table_id not in TABLES:
-        raise KeyError(table_id)
-    document: dict[str, Any] = json.loads(_indices_text(table_id))
-    return document
+    return shipped_document(table_id, indices_path(table_id))
 
 
 @cache
