@@ -12,6 +12,7 @@ import {
   formatSigned,
   GRADES,
   gradeOf,
+  gradeWords,
   handTotalLabel,
   insuranceSentence,
   netSentence,
@@ -23,7 +24,7 @@ import {
 import { chipValues } from "./input.js";
 import { dealerDraws, feltCards, slotOf } from "./pacing.js";
 import { tableCapabilities } from "./rules.js";
-import { settings } from "./settings.js";
+import { AI_LEVELS, settings } from "./settings.js";
 
 export function renderFelt(ctl) {
   const S = ctl.state;
@@ -230,8 +231,8 @@ function marksShown(S, r) {
 
 /** What the marks grade against, as the coach's level (Settings) sets it: one short line on a phone. */
 export function marksNote(level) {
-  if (level === "expert") return "Marks against perfect play for this shoe (coach: expert).";
-  return `Marks against exact play, fresh shoe (coach: ${level}${level === "medium" ? ", marked as hard" : ""}).`;
+  const against = `Marks against ${GRADES[gradeOf(level)].note}`;
+  return level === "medium" ? `${against} (coach: medium, marked as hard: the API grades no chart move).` : `${against} (coach: ${level}).`;
 }
 
 function renderBox(ctl, n, box, landed, betting, fresh) {
@@ -323,7 +324,7 @@ function renderMarks(S, hd, n, hi) {
   const shown = settled ? decisions : decisions.slice(-1);
   return h(
     "ul",
-    { class: "marks", testid: `marks-${n}-${hi}`, "aria-label": `Decision marks ${GRADES[gradeOf(settings.coachLevel)].words}` },
+    { class: "marks", testid: `marks-${n}-${hi}`, "aria-label": `Decision marks ${gradeWords(settings.coachLevel)}` },
     shown.map((d) => {
       const mark = decisionMark(d, settings.coachLevel);
       return h(
@@ -402,7 +403,7 @@ function renderAiPick(ctl, n, ai) {
       "select",
       { testid: `ai-level-${n}`, "data-lock": "on", onchange: pick },
       h("option", { value: "", selected: !ai ? true : null }, "Empty"),
-      ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, selected: ai === l ? true : null }, `AI ${l}`)),
+      AI_LEVELS.map((l) => h("option", { value: l, selected: ai === l ? true : null }, `AI ${l}`)),
     ),
   );
 }

@@ -164,26 +164,50 @@ export const MISTAKE = 0.0005;
 
 /**
  * What a graded decision is marked against, by the coach's level (Settings): each decision
- * carries the `hard` grade (`best`, `loss`) and the `expert` one (`expert_best`,
- * `expert_loss`). `medium`'s chart has no grade in the API, so it is marked against `hard`.
+ * carries the `hard` grade (`best`, `loss`), the `expert` one (`expert_best`, `expert_loss`)
+ * and the `counter`'s play (`counter_best`), which API.md values by no EV: against the
+ * counter a decision is right or wrong by its move alone. `medium`'s chart has no grade in
+ * the API (no decision names its move, and the hint gives it no EV), so it is marked
+ * against `hard`.
  */
 export const GRADES = {
-  hard: { best: "best", loss: "loss", words: "against exact play for a fresh shoe" },
-  expert: { best: "expert_best", loss: "expert_loss", words: "against perfect play for the shoe" },
+  hard: { best: "best", loss: "loss", words: "against exact play for a fresh shoe", note: "exact play, fresh shoe" },
+  expert: { best: "expert_best", loss: "expert_loss", words: "against perfect play for the shoe", note: "perfect play for this shoe" },
+  counter: { best: "counter_best", loss: null, words: "against the counter's indices", note: "the counter's indices" },
 };
-export const gradeOf = (level) => (level === "expert" ? "expert" : "hard");
+export const gradeOf = (level) => (Object.hasOwn(GRADES, level) ? level : "hard");
 
-/** A decision's best play and loss at `level`; a decision graded before perfect play was, at `hard`. */
+/**
+ * A decision's best play and loss at `level` (loss null against the counter, which has
+ * none); a decision graded before a level was (no `expert_loss`, no `counter_best`) is
+ * read as API.md reads it: at `hard`.
+ */
 export function graded(decision, level = "hard") {
   const grade = GRADES[gradeOf(level)];
+  if (grade.loss === null) return { best: decision[grade.best] ?? decision.best, loss: null };
   const from = decision[grade.loss] === undefined ? GRADES.hard : grade;
   return { best: decision[from.best], loss: Number(decision[from.loss]) };
 }
 
-/** Whether a decision gave up MISTAKE or more at `level`: one that took the level's best never did. */
+/**
+ * Whether a decision is a mistake at `level`: one that took the level's best never is;
+ * against an EV, one that gave up MISTAKE or more; against the counter, any other move.
+ */
 export function isMistake(decision, level = "hard") {
   const { best, loss } = graded(decision, level);
+  if (loss === null) return decision.action !== best;
   return (best === undefined || decision.action !== best) && loss >= MISTAKE;
+}
+
+/** What the marks grade against at the coach's `level`, in words: "against perfect play for the shoe". */
+export function gradeWords(level) {
+  const words = GRADES[gradeOf(level)].words;
+  return level === "medium" ? `${words} (hard): the API grades no move against the chart` : words;
+}
+
+/** The line over a list of graded decisions: "Graded against perfect play for the shoe, as your coach (expert)." */
+export function gradedAs(level) {
+  return `Graded ${gradeWords(level)}, as your coach (${level}).`;
 }
 
 /** An action's EV on the table, with its unit as the trainer's losses have it: "EV −0.505 of the bet". */
@@ -196,10 +220,11 @@ export function formatLoss(loss) {
   return `−${Number(loss).toFixed(Number(loss) >= 0.01 ? 2 : 4)} of the bet`;
 }
 
-/** What a mistake gave up at `level`, in words: "hit was better: −0.06 of the bet". */
+/** What a mistake gave up at `level`, in words: "hit was better: −0.06 of the bet", "hit is the counter's play". */
 export function betterPlay(decision, level = "hard") {
   const { best, loss } = graded(decision, level);
-  return `${decisionActionLabel(decision, best).toLowerCase()} was better: ${formatLoss(loss)}`;
+  const play = decisionActionLabel(decision, best).toLowerCase();
+  return loss === null ? `${play} is the counter's play` : `${play} was better: ${formatLoss(loss)}`;
 }
 
 /** The trainer's mark on one graded decision, naming the move: "Stand ✓", or "Stand ✗ hit was better: −0.06 of the bet". */
@@ -207,13 +232,17 @@ export function decisionMark(decision, level = "hard") {
   const taken = decisionActionLabel(decision, decision.action);
   if (!isMistake(decision, level)) return { ok: true, text: `${taken} ✓`, parts: [{ text: `${taken} ✓` }] };
   const { best, loss } = graded(decision, level);
-  // The words a phone leaves out ("Stand ✗ hit −0.20"): a split box's narrow hands would grow tall.
-  const parts = [
-    { text: `${taken} ✗ ${decisionActionLabel(decision, best).toLowerCase()}` },
-    { text: " was better:", wordy: true },
-    { text: ` ${formatLoss(loss).replace(/ of the bet$/, "")}` },
-    { text: " of the bet", wordy: true },
-  ];
+  const play = decisionActionLabel(decision, best).toLowerCase();
+  // The words a phone leaves out ("Stand ✗ hit −0.20", "Stand ✗ hit"): a split box's narrow hands would grow tall.
+  const parts =
+    loss === null
+      ? [{ text: `${taken} ✗ ${play}` }, { text: " is the counter's play", wordy: true }]
+      : [
+          { text: `${taken} ✗ ${play}` },
+          { text: " was better:", wordy: true },
+          { text: ` ${formatLoss(loss).replace(/ of the bet$/, "")}` },
+          { text: " of the bet", wordy: true },
+        ];
   return { ok: false, text: `${taken} ✗ ${betterPlay(decision, level)}`, parts };
 }
 

@@ -19,7 +19,11 @@ import {
   formatLoss,
   formatPercent,
   formatSigned,
+  GRADES,
   graded,
+  gradedAs,
+  gradeOf,
+  gradeWords,
   handNet,
   handTotalLabel,
   insuranceSentence,
@@ -150,6 +154,40 @@ test("marks grade against the coach's level: perfect play's best is never a mist
   assert.equal(mark(stand, "expert").text, "Stand ✗ split was better: −0.03 of the bet");
   assert.deepEqual(graded({ action: "hit", best: "stand", loss: 0.1 }, "expert"), { best: "stand", loss: 0.1 }, "graded before perfect play");
   assert.equal(isMistake({ action: "hit", best: "hit", loss: 0.2 }), false, "the best play taken is never a mistake");
+});
+
+test("against the counter a decision is right or wrong by its move: API.md gives its play no EV", () => {
+  // the counter's index play taken (stand on 16 against a ten at a positive count), hard's best not
+  const stand = { action: "stand", best: "hit", loss: 0.012, expert_best: "stand", expert_loss: 0, counter_best: "stand" };
+  assert.deepEqual(mark(stand, "counter"), { ok: true, text: "Stand ✓" });
+  assert.equal(mark(stand, "hard").ok, false);
+  const hit = { ...stand, action: "hit", loss: 0, expert_loss: 0.0002 };
+  assert.deepEqual(mark(hit, "counter"), { ok: false, text: "Hit ✗ stand is the counter's play" });
+  assert.equal(mark(hit, "expert").ok, true, "under 0.0005 against perfect play");
+  assert.deepEqual(graded(hit, "counter"), { best: "stand", loss: null });
+  assert.equal(isMistake(hit, "counter"), true, "any other move than the counter's, however close in EV");
+  const before = { action: "hit", best: "hit", loss: 0, expert_best: "hit", expert_loss: 0 };
+  assert.deepEqual(graded(before, "counter"), { best: "hit", loss: null }, "graded before the counter: its best is `best`");
+  const { parts } = decisionMark(hit, "counter");
+  assert.equal(
+    parts
+      .filter((p) => !p.wordy)
+      .map((p) => p.text)
+      .join(""),
+    "Hit ✗ stand",
+  );
+  assert.equal(
+    decisionMark({ action: "decline_insurance", best: "even_money", loss: 0, counter_best: "even_money" }, "counter").text,
+    "Decline even money ✗ even money is the counter's play",
+  );
+});
+
+test("what the marks grade against, named: medium's are hard's, and say so", () => {
+  assert.deepEqual(["hard", "expert", "counter", "medium", "nonsense"].map(gradeOf), ["hard", "expert", "counter", "hard", "hard"]);
+  assert.equal(gradedAs("expert"), "Graded against perfect play for the shoe, as your coach (expert).");
+  assert.equal(gradedAs("counter"), "Graded against the counter's indices, as your coach (counter).");
+  assert.equal(gradedAs("medium"), "Graded against exact play for a fresh shoe (hard): the API grades no move against the chart, as your coach (medium).");
+  assert.equal(gradeWords("hard"), GRADES.hard.words);
 });
 
 test("on a phone a mark leaves its wordy parts out", () => {

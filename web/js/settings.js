@@ -10,7 +10,14 @@ const KEYS = {
   coachLevel: "blackjack.coach_level",
 };
 /** The hint's levels (API.md), as the coach offers them; `hard` unless the player picks another. */
-export const COACH_LEVELS = { medium: "Chart (medium)", hard: "Exact, fresh shoe (hard)", expert: "Perfect play for this shoe (expert)" };
+export const COACH_LEVELS = {
+  medium: "Chart (medium)",
+  hard: "Exact, fresh shoe (hard)",
+  expert: "Perfect play for this shoe (expert)",
+  counter: "Chart and index plays by the true count (counter)",
+};
+/** The levels an AI box can play (API.md, POST …/rounds `ai`). */
+export const AI_LEVELS = ["easy", "medium", "hard", "expert", "counter"];
 
 /** What is remembered under `key`: null when nothing is, or storage is closed (private mode). */
 export function remembered(key) {

@@ -1,6 +1,7 @@
 // Pure (no DOM): the Trainer's statistics over graded decisions (API.md, hand `decisions`):
 // the history's decisions latest first, GET /v1/me `stats` as the server counts them,
-// accuracy over recent windows, the deviation spots and the count at each of them.
+// the counter's mistakes, accuracy over recent windows, the deviation spots and the count at
+// each of them.
 
 import { freshCount, roundCards, shiftCount } from "./counting.js";
 import { isMistake } from "./format.js";
@@ -102,6 +103,15 @@ export function statsOf(decisions) {
     deviations: deviations.length,
     deviations_taken: deviations.filter((d) => d.action === d.expert_best).length,
   };
+}
+
+/**
+ * The counter's figures over some decisions: how many, and the mistakes against its play
+ * (`counter_best`). API.md's /v1/me counts its index spots but no counter mistake, so the
+ * Trainer counts them over the history's decisions.
+ */
+export function counterFigures(decisions) {
+  return { decisions: decisions.length, mistakes: decisions.filter((d) => isMistake(d, "counter")).length };
 }
 
 /** Share of decisions that were not mistakes; null without decisions. */

@@ -8,6 +8,7 @@ import {
   accuracy,
   cardsSeenAt,
   countAt,
+  counterFigures,
   decisionsOf,
   deviationsOf,
   deviationWorth,
@@ -129,4 +130,15 @@ test("the trainer's figures over one table's decisions count as the server's ove
   assert.deepEqual(s.by_kind.hard, { decisions: 2, mistakes: 1, ev_lost: 2.7 });
   assert.deepEqual(s.by_kind.pairs, { decisions: 0, mistakes: 0, ev_lost: 0 });
   assert.deepEqual([s.expert_mistakes, s.expert_ev_lost, s.deviations, s.deviations_taken], [2, 2.6, 2, 1]);
+});
+
+test("the counter's mistakes: any move but its own, a decision graded before it read at `best`", () => {
+  const ds = [
+    { action: "stand", best: "hit", loss: 0.01, counter_best: "stand" },
+    { action: "hit", best: "hit", loss: 0, counter_best: "stand" },
+    { action: "hit", best: "hit", loss: 0 },
+    { action: "stand", best: "hit", loss: 0.2 },
+  ];
+  assert.deepEqual(counterFigures(ds), { decisions: 4, mistakes: 2 });
+  assert.deepEqual(counterFigures([]), { decisions: 0, mistakes: 0 });
 });

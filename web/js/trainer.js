@@ -1,6 +1,6 @@
 // The Trainer page: every decision graded by its exact EV (API.md, hand `decisions`), at a
 // fresh shoe (`best`, `loss`) and against perfect play for the shoe (`expert_best`,
-// `expert_loss`). Reads GET /v1/me `stats` and the history (GET /v1/rounds);
+// `expert_loss`), and by its move against the counter's (`counter_best`). Reads GET /v1/me `stats` and the history (GET /v1/rounds);
 // `#/trainer/{round_id}` shows one round's graded decisions. The figures below the stats
 // come from stats.js, pure functions over the history's decisions.
 import { api, loadTables } from "./api.js";
@@ -14,14 +14,26 @@ import {
   formatCoins,
   formatLoss,
   formatSigned,
-  GRADES,
   graded,
+  gradedAs,
   gradeOf,
   isMistake,
   parseCard,
 } from "./format.js";
-import { COACH_LEVELS, settings } from "./settings.js";
-import { accuracy, countAt, decisionsOf, deviationsOf, deviationWorth, isExpertMistake, KINDS, recentAccuracy, rollingAccuracy, statsOf } from "./stats.js";
+import { settings } from "./settings.js";
+import {
+  accuracy,
+  countAt,
+  counterFigures,
+  decisionsOf,
+  deviationsOf,
+  deviationWorth,
+  isExpertMistake,
+  KINDS,
+  recentAccuracy,
+  rollingAccuracy,
+  statsOf,
+} from "./stats.js";
 import { errorText, reportError, setBalance } from "./ui.js";
 
 export const WINDOWS = [50, 200, 1000];
@@ -89,17 +101,22 @@ export async function showTrainer(main, roundId, isCurrent) {
     const mine = ++generation;
     const current = () => isCurrent() && mine === generation;
     const put = (box, id, title, ...body) => clear(box).append(h("h2", { id }, title), ...body.filter(Boolean));
-    const putStats = (stats, where) => {
-      const note = () => (where ? h("p", { class: "muted small" }, where) : null);
-      put(statsBox, "trainer-stats-title", "Accuracy", note(), accuracyFigures(stats, level));
-      put(perfectBox, "trainer-perfect-title", "Perfect play", note(), perfectPlayFigures(stats));
+    // The server's figures (GET /v1/me, or the history's at one table), and the counter's,
+    // which only the history gives (API.md counts no counter mistake): each shown once known.
+    const shown = { stats: null, where: null, counter: null };
+    const putStats = (fields) => {
+      Object.assign(shown, fields);
+      if (!shown.stats) return;
+      const note = () => (shown.where ? h("p", { class: "muted small" }, shown.where) : null);
+      put(statsBox, "trainer-stats-title", "Accuracy", note(), accuracyFigures(shown.stats, level, shown.counter));
+      put(perfectBox, "trainer-perfect-title", "Perfect play", note(), perfectPlayFigures(shown.stats));
     };
     if (!table) {
       api.me().then(
         (me) => {
           if (!current()) return;
           setBalance(me.balance, { flash: false });
-          putStats(me.stats || {}, null);
+          putStats({ stats: me.stats || {} });
         },
         (e) => {
           if (!current()) return;
@@ -128,8 +145,8 @@ export async function showTrainer(main, roundId, isCurrent) {
     if (!current()) return;
     if (table) {
       const where = `At ${names[table] || table}: your last ${decisions.length.toLocaleString("en-US")} decisions there (the history's, up to ${WINDOWS.at(-1).toLocaleString("en-US")}).`;
-      putStats(statsOf(decisions), where);
-    }
+      putStats({ stats: statsOf(decisions), where, counter: counterFigures(decisions) });
+    } else putStats({ counter: counterFigures(decisions) });
     put(
       chartBox,
       "trainer-recent-title",
@@ -141,7 +158,7 @@ export async function showTrainer(main, roundId, isCurrent) {
       mistakesBox,
       "trainer-mistakes-title",
       "Latest mistakes",
-      h("p", { class: "muted small", testid: "trainer-mistakes-against" }, `Graded ${GRADES[gradeOf(level)].words}, as your coach (${level}).`),
+      h("p", { class: "muted small", testid: "trainer-mistakes-against" }, gradedAs(level)),
       mistakesTable(decisions.filter((d) => isMistake(d, level)).slice(0, LATEST_MISTAKES), level),
     );
     const spots = deviationsOf(decisions).slice(0, LATEST_DEVIATIONS);
@@ -306,27 +323,63 @@ function deviationSpotsTable(spots, counts) {
   );
 }
 
-/** Each level's figures side by side (those the API gives), the coach's level marked. */
-function levelsTable(s, level) {
+/** A level's spots taken: "3 of 5 (60.0%)"; "—" where the figures do not count them. */
+function spotsTaken(taken, spots) {
+  if (spots === undefined || spots === null) return "—";
+  return `${taken ?? 0} of ${spots}${spots ? ` (${formatAccuracy((taken ?? 0) / spots)})` : ""}`;
+}
+
+/**
+ * Each graded level's figures side by side, the coach's level marked: `hard` and `expert`
+ * as the figures count them, the counter's mistakes over the history's decisions
+ * (`counter`, from counterFigures; null while loading), its index spots as /v1/me counts
+ * them. The counter has no EV lost: API.md grades its play by the move alone.
+ */
+function levelsTable(s, level, counter) {
   const decisions = s.decisions ?? 0;
+  const loading = "…";
   const columns = [
-    { grade: "hard", mistakes: s.mistakes ?? 0, evLost: s.ev_lost ?? 0, testids: ["trainer-accuracy", "trainer-mistake-count", "trainer-ev-lost"] },
+    {
+      grade: "hard",
+      accuracy: formatAccuracy(accuracy(decisions, s.mistakes ?? 0)),
+      mistakes: String(s.mistakes ?? 0),
+      evLost: formatCoins(s.ev_lost ?? 0),
+      spots: "—",
+      testids: ["trainer-accuracy", "trainer-mistake-count", "trainer-ev-lost", "trainer-hard-spots"],
+    },
     {
       grade: "expert",
-      mistakes: s.expert_mistakes ?? 0,
-      evLost: s.expert_ev_lost ?? 0,
-      testids: ["trainer-expert-accuracy", "trainer-expert-mistakes", "trainer-expert-ev-lost"],
+      accuracy: formatAccuracy(accuracy(decisions, s.expert_mistakes ?? 0)),
+      mistakes: String(s.expert_mistakes ?? 0),
+      evLost: formatCoins(s.expert_ev_lost ?? 0),
+      spots: spotsTaken(s.deviations_taken, s.deviations),
+      testids: ["trainer-expert-accuracy", "trainer-expert-mistakes", "trainer-expert-ev-lost", "trainer-expert-spots"],
+    },
+    {
+      grade: "counter",
+      accuracy: counter ? formatAccuracy(accuracy(counter.decisions, counter.mistakes)) : loading,
+      mistakes: counter ? String(counter.mistakes) : loading,
+      evLost: "—",
+      spots: spotsTaken(s.index_spots_taken, s.index_spots),
+      testids: ["trainer-counter-accuracy", "trainer-counter-mistakes", "trainer-counter-ev-lost", "trainer-index-spots"],
     },
   ];
   const coach = gradeOf(level);
-  const cells = (value, i) => columns.map((c) => h("td", { testid: c.testids[i], class: c.grade === coach ? "coach-level" : null }, value(c)));
+  const mark = (c) => (c.grade === coach ? "coach-level" : null);
+  const row = (label, key, i) =>
+    h(
+      "tr",
+      {},
+      h("th", { scope: "row" }, label),
+      columns.map((c) => h("td", { testid: c.testids[i], class: mark(c) }, c[key])),
+    );
   return h(
     "div",
     { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of the figures at each level" },
     h(
       "table",
       { class: "trainer-table levels-table", testid: "trainer-levels" },
-      h("caption", { class: "sr-only" }, "Accuracy, mistakes and EV lost at each level"),
+      h("caption", { class: "sr-only" }, "Accuracy, mistakes, EV lost and spots taken at each level"),
       h(
         "thead",
         {},
@@ -337,40 +390,43 @@ function levelsTable(s, level) {
           columns.map((c) =>
             h(
               "th",
-              { scope: "col", class: c.grade === coach ? "coach-level" : null },
-              COACH_LEVELS[c.grade],
+              { scope: "col", class: mark(c), testid: `trainer-level-${c.grade}` },
+              LEVEL_HEADS[c.grade],
               c.grade === coach ? h("span", { class: "coach-tag" }, "your coach") : null,
             ),
           ),
         ),
       ),
-      h(
-        "tbody",
-        {},
-        h(
-          "tr",
-          {},
-          h("th", { scope: "row" }, "Accuracy"),
-          cells((c) => formatAccuracy(accuracy(decisions, c.mistakes)), 0),
-        ),
-        h(
-          "tr",
-          {},
-          h("th", { scope: "row" }, "Mistakes"),
-          cells((c) => String(c.mistakes), 1),
-        ),
-        h(
-          "tr",
-          {},
-          h("th", { scope: "row" }, "EV lost (coins)"),
-          cells((c) => formatCoins(c.evLost), 2),
-        ),
-      ),
+      h("tbody", {}, row("Accuracy", "accuracy", 0), row("Mistakes", "mistakes", 1), row("EV lost (coins)", "evLost", 2), row("Spots taken", "spots", 3)),
     ),
   );
 }
 
-function accuracyFigures(s, level) {
+/** The levels' columns, short enough for a phone's width (Settings names them in full). */
+const LEVEL_HEADS = { hard: "Exact, fresh shoe (hard)", expert: "Perfect play (expert)", counter: "Index plays (counter)" };
+
+/** The words under the levels' figures: where they come from, and what the medium coach is marked against. */
+function levelsNotes(s, level, counter) {
+  const notes = [
+    "Spots: for perfect play, where the shoe's cards change the best play (deviations); for the counter, where an index play changes the chart's. The counter is graded by its move alone (the API gives its plays no EV), so it has no EV lost.",
+  ];
+  if (counter && counter.decisions !== (s.decisions ?? 0))
+    notes.push(
+      `The counter's accuracy and mistakes count your last ${counter.decisions.toLocaleString("en-US")} decisions, the history's: the API counts no counter mistake.`,
+    );
+  return [
+    ...notes.map((text) => h("p", { class: "muted small" }, text)),
+    level === "medium"
+      ? h(
+          "p",
+          { class: "muted small", testid: "trainer-medium-note" },
+          "Your coach plays the chart (medium): the API grades no move against the chart (no decision names its move, and the hint gives it no EV), so your marks are against exact play (hard), the play the chart approximates.",
+        )
+      : null,
+  ];
+}
+
+function accuracyFigures(s, level, counter) {
   const byKind = s.by_kind || {};
   const row = (label, g, testid) =>
     h(
@@ -386,14 +442,8 @@ function accuracyFigures(s, level) {
     "div",
     {},
     h("dl", { class: "stat-grid" }, h("div", { class: "stat" }, h("dt", {}, "Decisions"), h("dd", { testid: "trainer-decisions" }, String(s.decisions ?? 0)))),
-    levelsTable(s, level),
-    level === "medium"
-      ? h(
-          "p",
-          { class: "muted small", testid: "trainer-medium-note" },
-          "Your coach plays the chart (medium): the table grades no decision against it, so your marks are against exact play (hard).",
-        )
-      : null,
+    levelsTable(s, level, counter),
+    levelsNotes(s, level, counter),
     h("h3", { class: "by-kind-title" }, "By kind, against exact play (hard)"),
     h(
       "div",
@@ -544,13 +594,7 @@ function mistakesTable(mistakes, level) {
             h("td", {}, d.up ? card(d.up, { small: true }) : "—"),
             h("td", {}, decisionActionLabel(d, d.action)),
             h("td", {}, decisionActionLabel(d, graded(d, level).best)),
-            h(
-              "td",
-              { class: "loss" },
-              formatLoss(graded(d, level).loss),
-              h("br"),
-              h("span", { class: "muted small" }, `${formatCoins(graded(d, level).loss * d.bet)} coins`),
-            ),
+            lossCell(graded(d, level).loss, d.bet),
             h(
               "td",
               {},
@@ -566,6 +610,12 @@ function mistakesTable(mistakes, level) {
       ),
     ),
   );
+}
+
+/** A mistake's loss per unit bet and in coins; against the counter, which values no play, "—". */
+function lossCell(loss, bet) {
+  if (loss === null) return h("td", { class: "loss" }, "—", h("span", { class: "sr-only" }, " (the counter's play has no EV)"));
+  return h("td", { class: "loss" }, formatLoss(loss), h("br"), h("span", { class: "muted small" }, `${formatCoins(loss * bet)} coins`));
 }
 
 // ---------------------------------------------------------------- one round, graded
@@ -591,7 +641,7 @@ async function showGradedRound(main, roundId, isCurrent) {
       { class: "trainer panel", testid: "trainer-round", "aria-labelledby": "trainer-round-title" },
       h("h1", { id: "trainer-round-title" }, `Round at ${r.table}`),
       h("p", { class: "muted small" }, r.settled_at ? `Settled ${new Date(r.settled_at).toLocaleString()} · net ${formatSigned(r.net)}` : "In play"),
-      h("p", { class: "muted small", testid: "trainer-round-against" }, `Graded ${GRADES[gradeOf(level)].words}, as your coach (${level}).`),
+      h("p", { class: "muted small", testid: "trainer-round-against" }, gradedAs(level)),
       dealerRow(r.dealer),
       user.map((b) =>
         b.hands.map((hand, i) =>
