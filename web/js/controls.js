@@ -1,4 +1,6 @@
 // Under the felt: the decisions while a round is in play, the chips and Deal between rounds.
+import { api, request } from "./api.js";
+import { coachWhy } from "./coach.js";
 import { h } from "./dom.js";
 import { ACTIONS, actionLabel, CHIP_KEYS, evLabel, formatCoins, kellyLabel } from "./format.js";
 import { buildRoundRequest, capBet, chipValues, fundsReason, insuranceAmounts } from "./input.js";
@@ -108,8 +110,41 @@ function renderCoach(ctl, hint, legal) {
       h("input", { type: "checkbox", testid: "coach-toggle", checked: S.coach, onchange: (e) => ctl.setCoach(e.target.checked) }),
       " Coach mode",
     ),
-    h("p", { class: "hint-output", testid: "hint-output", "aria-live": "polite" }, hint ? `Coach (${hint.level}): ${actionLabel(hint.action, legal)}.` : ""),
+    h(
+      "div",
+      { class: "hint", "aria-live": "polite" },
+      h("p", { class: "hint-output", testid: "hint-output" }, hint ? `Coach (${hint.level}): ${actionLabel(hint.action, legal)}.` : ""),
+      hint ? h("p", { class: "hint-why", testid: "hint-why" }, coachWhy(coachSpot(ctl, hint, legal))) : null,
+    ),
   );
+}
+
+/** What the coach's words read of the table: the hint, the hand in turn, the up card, and the table's documents. */
+function coachSpot(ctl, hint, legal) {
+  const { round: r, table } = ctl.state;
+  const box = (r.boxes || []).find((b) => b.box === r.turn?.box);
+  const cards = box?.hands[r.turn.hand]?.cards || [];
+  return { hint, cards, up: r.dealer?.cards?.[0], legal, rules: table.rules, ...tableDocs(ctl, hint.level) };
+}
+
+// The documents a table ships (its strategy card's chart, its index plays) never change
+// while a tab lives: each is asked once, by the first hint whose words need it.
+const docs = new Map(); // table id -> {chart, indices}, null until loaded
+
+/** The table's chart and index plays for the coach's words at `level` (`expert`, `counter`); {} for the others. */
+function tableDocs(ctl, level) {
+  if (level !== "expert" && level !== "counter") return {};
+  const id = ctl.state.table.id;
+  if (!docs.has(id)) {
+    const entry = { chart: null, indices: null };
+    docs.set(id, entry);
+    Promise.allSettled([api.strategy(id), request("GET", `/v1/tables/${encodeURIComponent(id)}/indices`, { auth: false })]).then(([card, indices]) => {
+      if (card.status === "fulfilled") entry.chart = card.value.chart;
+      if (indices.status === "fulfilled") entry.indices = indices.value.indices;
+      if (ctl.state?.table.id === id) ctl.render();
+    });
+  }
+  return docs.get(id);
 }
 
 /** Between rounds: the chip to place, the slip's total, Clear, Double, and Deal (Rebet when unchanged). */

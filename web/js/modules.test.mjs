@@ -27,6 +27,8 @@ for (const m of [
   "verify",
   "trainer",
   "counting",
+  "coach",
+  "indices",
 ]) {
   test(`module ${m}.js loads`, async () => {
     const mod = await import(`./${m}.js`);
