@@ -125,11 +125,16 @@ export function renderEdge(edge) {
 }
 
 function renderRules(S) {
-  return h(
-    "ul",
-    { class: "rule-list", testid: "table-rules" },
-    ruleSentences(S.table).map((s) => h("li", {}, s)),
-  );
+  const id = encodeURIComponent(S.table.id);
+  return [
+    h(
+      "ul",
+      { class: "rule-list", testid: "table-rules" },
+      ruleSentences(S.table).map((s) => h("li", {}, s)),
+    ),
+    // What these rules make of a count: the counter coach's index plays, on their own page.
+    h("p", { class: "small" }, h("a", { href: `#/indices/${id}`, class: "btn btn-small", testid: "indices-link" }, "Index plays for these rules")),
+  ];
 }
 
 function renderFairness(ctl) {
@@ -274,7 +279,11 @@ function renderSettings(ctl) {
         { testid: "coach-level", onchange: change((el) => ctl.setCoachLevel(el.value)) },
         Object.entries(COACH_LEVELS).map(([level, label]) => h("option", { value: level, selected: settings.coachLevel === level ? true : null }, label)),
       ),
-      h("span", { class: "field-hint" }, "Perfect play weighs the cards already seen in this shoe; the others value a fresh shoe."),
+      h(
+        "span",
+        { class: "field-hint" },
+        "Perfect play weighs the cards already seen in this shoe, the counter only their Hi-Lo true count; the others value a fresh shoe. The marks grade against your coach's level.",
+      ),
     ),
   );
 }

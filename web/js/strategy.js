@@ -43,6 +43,7 @@ function strategyCard(id, title, data) {
     "div",
     { class: "table-links" },
     h("a", { href: "#/lobby", class: "btn btn-ghost" }, "← Lobby"),
+    h("a", { href: `#/indices/${encodeURIComponent(id)}`, class: "btn btn-ghost", testid: "strategy-indices-link" }, "Index plays"),
     h("a", { href: `#/table/${encodeURIComponent(id)}`, class: "btn btn-primary" }, "Play"),
   );
   return h(
