@@ -28,10 +28,10 @@ export function cellWords(section, row) {
   return `${section === "soft" ? "Soft" : "Hard"} ${row}`;
 }
 
-/** A chart row inside a sentence, the short way counters name an index: "16", "soft 18", "8,8". */
+/** A chart row inside a sentence, the short way counters name an index: "16", "soft 18" (one unbroken word), "8,8". */
 export function indexRowWords(section, row) {
   if (section === "hard") return String(row);
-  if (section === "soft") return `soft ${row}`;
+  if (section === "soft") return `soft\u00a0${row}`;
   const r = row === "T" ? "10" : row;
   return `${r},${r}`;
 }
@@ -145,7 +145,8 @@ function counterWhy(spot) {
   const own = (indices || []).filter((x) => x.section === cell.section && x.row === cell.row && x.up === cell.up);
   const reached = own.find((x) => indexApplies(x, t));
   // Where the play so named is not legal (a double after the first card drawn), the counter plays as medium.
-  if (reached) return `${capital(against(reached, t))}, the index of ${name}, but ${actionLabel(reached.play, legal).toLowerCase()} is not allowed now.`;
+  if (reached)
+    return `${capital(against(reached, t))}, the index of ${name}, but ${actionLabel(reached.play, legal).toLowerCase()} is not allowed now: the chart's play.`;
   const chartPlay = spot.chart?.[cell.section]?.[cell.row]?.[cell.up];
   if (chartPlay && chartPlay !== hint.action) return `The chart's ${actionLabel(chartPlay, legal).toLowerCase()} for ${name} is not allowed now.`;
   if (own.length === 0)

@@ -25,7 +25,7 @@ test("the words of a spot: up cards, rows, true counts", () => {
     [cellWords("hard", "16"), cellWords("soft", "18"), cellWords("pairs", "8"), cellWords("pairs", "T"), cellWords("pairs", "A")],
     ["Hard 16", "Soft 18", "A pair of 8s", "A pair of tens", "A pair of aces"],
   );
-  assert.deepEqual([indexRowWords("hard", "16"), indexRowWords("soft", "18"), indexRowWords("pairs", "T")], ["16", "soft 18", "10,10"]);
+  assert.deepEqual([indexRowWords("hard", "16"), indexRowWords("soft", "18"), indexRowWords("pairs", "T")], ["16", "soft\u00a018", "10,10"]);
   assert.deepEqual([1.3, 0, -0.25, 4.999].map(trueWords), ["+1.3", "0", "−0.25", "+5"]);
 });
 
@@ -146,13 +146,13 @@ test("counter: where no index applies, the chart's play and why", () => {
   const threeCards = { cards: ["AS", "4D", "3C"], up: "6C", legal: ["hit", "stand"] };
   assert.equal(
     coachWhy(spot({ level: "counter", action: "stand", count: count(0), index: null }, { ...docs, ...threeCards })),
-    "The chart's double for soft 18 against a 6 is not allowed now.",
+    "The chart's double for soft\u00a018 against a 6 is not allowed now.",
   );
   const drawn = { cards: ["9S", "4D", "3C"], legal: ["hit", "stand"] };
   const late = { ...SIXTEEN_TEN, play: "surrender", index: 1 };
   assert.equal(
     coachWhy(spot({ level: "counter", action: "hit", count: count(2), index: null }, { chart: CHART, indices: [late], ...drawn })),
-    "True count +2 is at or above +1, the index of 16 against a ten, but surrender is not allowed now.",
+    "True count +2 is at or above +1, the index of 16 against a ten, but surrender is not allowed now: the chart's play.",
   );
   const twenty = { cards: ["KS", "QD"], legal: ["hit", "stand"], rules: { split: "same_rank" } };
   assert.equal(
