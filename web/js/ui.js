@@ -123,7 +123,6 @@ export function reportError(err, prefix = "") {
   toast((prefix ? `${prefix}: ` : "") + errorText(err), { passing: PASSING.has(err?.code) });
 }
 
-/** The header's balance; a change flashes its amount (green up, red down). */
 /**
  * The header's balance; it flashes the change from the balance shown before. A page that
  * loads (`flash: false`) shows the balance as it is: what changed it (a round settled in
@@ -142,6 +141,11 @@ export function setBalance(balance, { flash: flashes = true } = {}) {
   if (!flash) return;
   flash.textContent = formatSigned(change);
   flash.className = `bal-change ${change > 0 ? "pos" : "neg"}`;
+  // The flash covers the balance and no more (links sit beside it): a change wider than
+  // the figure ("−1,000" over "50") is set smaller until it fits.
+  flash.style.fontSize = "";
+  const room = flash.clientWidth;
+  if (flash.scrollWidth > room) flash.style.fontSize = `${(parseFloat(getComputedStyle(flash).fontSize) * room) / flash.scrollWidth}px`;
   void flash.offsetWidth; // restart the animation
   flash.classList.add("flash");
 }
