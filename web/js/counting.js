@@ -228,13 +228,17 @@ export function dealDiscards(decks, below = randomBelow) {
 
 /**
  * The tray drawn to scale, in percent of its height: the stack of the `dealt` cards, and a
- * mark at every whole deck between the bottom and the top (the top is the whole shoe).
+ * mark at every whole deck between the bottom and the top (the top is the whole shoe); a
+ * one-deck tray, which has none, is marked at its half.
  */
 export function trayScale(dealt, decks) {
   const marks = [];
   for (let d = 1; d < decks; d++) marks.push((100 * d) / decks);
-  return { stack: (100 * dealt) / (DECK * decks), marks };
+  return { stack: (100 * dealt) / (DECK * decks), marks: decks === 1 ? [50] : marks };
 }
+
+/** How the tray is marked, in words (trayScale draws it). */
+export const markWords = (decks) => (decks === 1 ? "a mark at the half deck" : "a mark at every deck");
 
 /** Decks left are said to the half deck; from a one-deck shoe, to the quarter deck. */
 export const estimateStep = (decks) => (decks === 1 ? 0.25 : 0.5);
@@ -304,7 +308,7 @@ export function trayWords(dealt, decks) {
 }
 
 /** The tray as heard (its height is what is asked, so it is not said). */
-export const trayLabel = (decks) => `The discard tray of a ${decks}-deck shoe, marked at every deck; the stack is the cards dealt.`;
+export const trayLabel = (decks) => `The discard tray of a ${decks}-deck shoe, ${markWords(decks)}; the stack is the cards dealt.`;
 
 /** Whom the bests on screen are for. */
 export function bestsWords(setup) {
@@ -316,9 +320,9 @@ export function bestsWords(setup) {
 /** What each drill asks, above its setup (`decks`: the tray drills' shoe). */
 export function drillIntro(drill, decks = DRILL_DECKS) {
   if (drill === "true")
-    return `The true count is the running count per deck left. Judge the decks left from the discard tray (the cards dealt, a mark at every deck); right within ${TRUE_TOLERANCE}.`;
+    return `The true count is the running count per deck left. Judge the decks left from the discard tray (the cards dealt, ${markWords(decks)}); right within ${TRUE_TOLERANCE}.`;
   if (drill === "decks")
-    return `How many decks are left in the shoe? Judge them from the discard tray (the cards dealt, a mark at every deck), ${stepWords(estimateStep(decks))}.`;
+    return `How many decks are left in the shoe? Judge them from the discard tray (the cards dealt, ${markWords(decks)}), ${stepWords(estimateStep(decks))}.`;
   return "Keep the Hi-Lo count as cards come off a shuffled six-deck shoe: 2 to 6 count +1, 7 to 9 count 0, tens and aces −1. At the end, give the running count and, if you like, the true count (running count per deck left).";
 }
 
@@ -413,18 +417,25 @@ function drillChoice() {
 
 /** The chosen drill from its start: its words, its setup, the stage ready, its bests. */
 function renderDrill() {
+  clear(P.options).append(...(isTrayDrill() ? shoeChoice() : passChoices()).filter(Boolean));
+  renderReady();
+}
+
+/** The drill ready for its setup as it now is; its setup's controls stay, the focus with them. */
+function renderReady() {
   P.phase = "ready";
   P.intro.textContent = drillIntro(P.setup.drill, P.setup.decks);
-  clear(P.options).append(...(isTrayDrill() ? shoeChoice() : passChoices()).filter(Boolean));
   renderStage();
   renderBests();
 }
 
 function passChoices() {
+  // a pass under way locks these; one graded stays on screen, its bests beside the new setup's
+  const changed = () => (P.phase === "ready" ? renderReady() : renderBests());
   return [
-    choice("cards", "Cards", PASS_LENGTHS, String, renderBests),
-    choice("group", "At a time", GROUPS, String, renderBests),
-    choice("pace", "Speed", Object.keys(PACES), (p) => `${p[0].toUpperCase()}${p.slice(1)}`, renderBests),
+    choice("cards", "Cards", PASS_LENGTHS, String, changed),
+    choice("group", "At a time", GROUPS, String, changed),
+    choice("pace", "Speed", Object.keys(PACES), (p) => `${p[0].toUpperCase()}${p.slice(1)}`, changed),
   ];
 }
 
@@ -437,7 +448,7 @@ function shoeChoice() {
       disabled: P.shoes === null,
       onchange: (e) => {
         saveSetup({ decks: Number(e.target.value) });
-        renderDrill();
+        renderReady();
       },
     },
     (P.shoes || [{ decks: P.setup.decks, label: "Loading the tables…" }]).map((s) =>

@@ -212,11 +212,13 @@ test("a tray holds a twentieth to four fifths of the shoe, and a running count p
 
 test("the tray is drawn to scale: the stack's share of the shoe, a mark at every whole deck", () => {
   assert.deepEqual(trayScale(156, 6), { stack: 50, marks: [100 / 6, 200 / 6, 50, 400 / 6, 500 / 6] });
-  assert.deepEqual(trayScale(13, 1), { stack: 25, marks: [] });
+  assert.deepEqual(trayScale(13, 1), { stack: 25, marks: [50] }, "one deck: a mark at its half");
   assert.deepEqual(trayScale(0, 4).stack, 0);
   assert.equal(trayWords(206, 6), "206 of 312 cards dealt: 3.96 decks gone, 2.04 decks left.");
   assert.equal(trayWords(26, 1), "26 of 52 cards dealt: 0.5 decks gone, 0.5 decks left.");
   assert.doesNotMatch(trayLabel(6), /\d+ cards|left/, "what is asked is not said");
+  assert.equal(trayLabel(6), "The discard tray of a 6-deck shoe, a mark at every deck; the stack is the cards dealt.");
+  assert.match(trayLabel(1), /1-deck shoe, a mark at the half deck;/);
 });
 
 test("the true count asked is graded against the service's (half-even), within 0.5", () => {
@@ -271,7 +273,8 @@ test("each drill says what it asks and whose bests are shown", () => {
   assert.equal(bestsWords({ drill: "running", cards: 52, group: 2, pace: "brisk", decks: 6 }), "For 52 cards, 2 at a time, brisk; kept in this browser.");
   assert.equal(bestsWords({ drill: "true", decks: 6 }), "True counts from a 6-deck shoe; kept in this browser.");
   assert.equal(bestsWords({ drill: "decks", decks: 1 }), "Decks left in a 1-deck shoe; kept in this browser.");
-  assert.match(drillIntro("true"), /within 0\.5/);
+  assert.match(drillIntro("true"), /a mark at every deck\); right within 0\.5\.$/);
+  assert.match(drillIntro("true", 1), /a mark at the half deck\)/);
   assert.match(drillIntro("decks", 6), /, to the half deck\.$/);
   assert.match(drillIntro("decks", 1), /, to the quarter deck\.$/);
   assert.match(drillIntro("running"), /six-deck shoe/);
