@@ -1,7 +1,7 @@
 """The marks, the Trainer and a graded round grade against the level the player coaches
-with (issue 32, items 1 and 9): a decision that took that level's best is never a mistake
-there, every mark names the move it grades, and the Trainer shows each level's figures
-side by side.
+with (issue 32, items 1 and 9), the counter's too (issue 34): a decision that took that
+level's best is never a mistake there, every mark names the move it grades, and the
+Trainer shows each level's figures side by side.
 
 The server grades every decision at `hard` and `expert` (API.md, hand `decisions`); a spot
 where they differ needs a shoe counted far from zero, so the answers are rewritten here:
@@ -122,3 +122,107 @@ def test_marks_grade_against_the_coach_level(
 def api_decisions(page: Page) -> int:
     text = tid(page, "trainer-decisions").inner_text()
     return int(text.replace(",", ""))
+
+
+def as_counter(view: dict[str, Any], counter_followed: bool) -> dict[str, Any]:
+    """Each of the player's decisions rewritten as an index spot: the counter's play taken
+    where hard and perfect play grade it a mistake (`counter_followed`), or the counter's
+    play missed where both grade it right."""
+    for box in view["boxes"]:
+        for hand in box["hands"]:
+            for d in hand.get("decisions", []):
+                other = "hit" if d["action"] != "hit" else "stand"
+                if counter_followed:
+                    d.update(best=other, loss=HARD_LOSS, expert_best=other, expert_loss=0.1)
+                    d.update(counter_best=d["action"])
+                else:
+                    d.update(best=d["action"], loss=0, expert_best=d["action"], expert_loss=0)
+                    d.update(counter_best=other)
+    return view
+
+
+@pytest.mark.parametrize("name", ["laptop", "small-phone"])
+def test_marks_under_the_counter_coach(
+    contexts: Contexts, stack: Stack, artifacts: Any, name: str
+) -> None:
+    size = VIEWPORTS[name]
+    page = contexts.page(*size, mobile=size[0] < 600)
+    mode = {"followed": True}
+
+    def counter_rewrite(route: Route) -> None:
+        answer = route.fetch()
+        body = answer.json()
+        if isinstance(body.get("rounds"), list):
+            body["rounds"] = [as_counter(view, mode["followed"]) for view in body["rounds"]]
+        elif body.get("round"):
+            body["round"] = as_counter(body["round"], mode["followed"])
+        elif "boxes" in body:
+            body = as_counter(body, mode["followed"])
+        elif "stats" in body:  # GET /v1/me: the server's own figures for these decisions
+            n = body["stats"]["decisions"]
+            wrong = n if mode["followed"] else 0  # hard and perfect play grade the counter's play
+            taken = n if mode["followed"] else 0
+            body["stats"].update(mistakes=wrong, expert_mistakes=wrong)
+            body["stats"].update(index_spots=n, index_spots_taken=taken)
+        route.fulfill(response=answer, json=body)
+
+    for pattern in ("**/v1/tables/**", "**/v1/rounds?*", "**/v1/rounds/*", "**/v1/me"):
+        page.route(pattern, counter_rewrite)
+    new_player(page, stack.api, "cgrade")
+    open_table(page, "classic")
+    set_level(page, "counter")
+    view: dict[str, Any] = {"status": "player_turn"}
+    while view["status"] != "settled" or not view["boxes"][0]["hands"][0]["decisions"]:
+        view = play_out(page, "classic", deal(page, "classic"))
+    decisions = view["boxes"][0]["hands"][0]["decisions"]
+    marks = tid(page, "marks-0-0").get_by_test_id("mark")
+    label = {"stand": "Stand", "hit": "Hit", "decline_insurance": "No insurance"}
+    expect(marks).to_have_count(len(decisions))
+    for i, d in enumerate(decisions):  # the counter's play taken: a tick, whatever hard says
+        expect(marks.nth(i)).to_have_text(f"{label[d['action']]} ✓")
+        expect(marks.nth(i)).to_have_class(re.compile("mark-ok"))
+    expect(tid(page, "marks-note")).to_have_text(
+        re.compile(r"against the counter's indices \(coach: counter\)")
+    )
+    check_axe(page, f"marks under the counter coach, {size[0]}")
+    page.screenshot(path=str(artifacts / f"grades-{size[0]}-counter.png"))
+
+    set_level(page, "medium")  # medium has no grade: hard's marks, and the words say so
+    for i in range(len(decisions)):
+        expect(marks.nth(i)).to_have_text(re.compile(r" ✗ \w+ was better: \u22120\.25 of the bet$"))
+    expect(tid(page, "marks-note")).to_contain_text("marked as hard")
+
+    set_level(page, "counter")
+    tid(page, "nav-trainer").click()
+    n = str(api_decisions(page))
+    expect(tid(page, "trainer-no-mistakes")).to_be_visible()
+    expect(tid(page, "trainer-mistakes-against")).to_contain_text("against the counter's indices")
+    expect(tid(page, "trainer-counter-mistakes")).to_have_text("0")
+    expect(tid(page, "trainer-counter-mistakes")).to_have_class(re.compile("coach-level"))
+    expect(tid(page, "trainer-counter-ev-lost")).to_have_text("—")
+    expect(tid(page, "trainer-mistake-count")).to_have_text(n)  # hard's and expert's, beside it
+    expect(tid(page, "trainer-expert-mistakes")).to_have_text(n)
+    expect(tid(page, "trainer-index-spots")).to_have_text(f"{n} of {n} (100.0%)")
+    check_axe(page, f"trainer, counter coach, {size[0]}")
+    page.screenshot(path=str(artifacts / f"grades-{size[0]}-counter-trainer.png"), full_page=True)
+    page.goto(f"/#/trainer/{view['round_id']}")
+    expect(tid(page, "trainer-round-against")).to_contain_text("against the counter's indices")
+    expect(tid(page, "trainer-decisions-0-0")).not_to_contain_text("counter's play")
+
+    # the counter's play missed where hard and perfect play grade the move right: a mistake
+    mode["followed"] = False
+    tid(page, "nav-trainer").click()
+    expect(tid(page, "trainer-counter-mistakes")).to_have_text(n)
+    expect(tid(page, "trainer-mistake-count")).to_have_text("0")
+    expect(tid(page, "trainer-index-spots")).to_have_text(f"0 of {n} (0.0%)")
+    expect(tid(page, "trainer-mistake")).to_have_count(min(10, int(n)))
+    expect(tid(page, "trainer-mistake").first.locator(".loss")).to_contain_text("— (the counter")
+    page.goto(f"/#/trainer/{view['round_id']}")
+    expect(tid(page, "trainer-decisions-0-0")).to_contain_text("is the counter's play")
+    open_table(page, "classic")
+    d = decisions[0]
+    other = "hit" if d["action"] != "hit" else "stand"
+    expect(tid(page, "marks-0-0").get_by_test_id("mark").first).to_have_text(
+        f"{label[d['action']]} ✗ {other} is the counter's play"
+    )
+    page.unroute_all(behavior="ignoreErrors")  # the table's own reads may still be in flight
