@@ -5,6 +5,7 @@ page and its heat map saved in tests/artifacts/ to be looked at."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -68,8 +69,10 @@ def shown(page: Page, response: Response) -> dict[str, Any]:
 
 
 def open_drills(page: Page, table: str) -> dict[str, Any]:
-    """The Drills page from the header, at another table than the first; its first drill."""
-    with page.expect_response(is_next) as info:
+    """The Drills page from the header, at another table than the first; its first drill.
+    The first drill of a stack may start the drills function (`Api.warm_up` leaves it
+    cold): it is given longer."""
+    with page.expect_response(is_next, timeout=20_000) as info:
         tid(page, "nav-drills").click()
     shown(page, info.value)
     with page.expect_response(is_next) as info:
@@ -226,3 +229,148 @@ def test_a_key_the_hand_does_not_allow_says_why(contexts: Contexts, stack: Stack
     expect(note).to_contain_text("Split is not offered on this hand")
     expect(tid(page, "drill-question")).to_be_visible()  # still asked: nothing was sent
     check_axe(page, "drills, a key not allowed")
+
+
+def miss(api: Api, token: str, table: str, section: str) -> dict[str, Any]:
+    """One drill of `section` answered wrongly through the API: its cell, marked missed."""
+    drill = api.call("GET", f"/v1/tables/{table}/drills/next?section={section}", token=token)
+    evs = card_evs(api, table, drill)
+    body = {"cards": drill["cards"], "up_card": drill["up_card"]}
+    body["action"] = min(evs, key=evs.__getitem__)
+    graded: dict[str, Any] = api.call("POST", f"/v1/tables/{table}/drills", body, token=token)
+    cell: dict[str, Any] = graded["cell"]
+    assert cell["box"] == 0, graded
+    return cell
+
+
+def answer_right(page: Page, api: Api, table: str) -> dict[str, Any]:
+    """The drill on screen answered with its best play, by key; the graded answer."""
+    felt = tid(page, "drill-felt")
+    cards = [
+        c.get_attribute("data-card") for c in tid(page, "drill-hand").locator("[data-card]").all()
+    ]
+    up = tid(page, "drill-dealer").locator("[data-card]").get_attribute("data-card")
+    drill = {"cards": cards, "cell": {"up": felt.get_attribute("data-up")}}
+    legal = [
+        b.get_attribute("data-testid").removeprefix("drill-action-")
+        for b in tid(page, "drill-actions").get_by_role("button").all()
+    ]
+    evs = card_evs(api, table, {**drill, "legal_actions": legal})
+    with page.expect_response(posted(f"/v1/tables/{table}/drills")) as info:
+        page.keyboard.press(KEYS[max(evs, key=evs.__getitem__)])
+    sent: dict[str, Any] = info.value.request.post_data_json or {}
+    assert (sent["cards"], sent["up_card"]) == (cards, up), sent
+    graded: dict[str, Any] = info.value.json()
+    assert graded["loss"] == 0, graded
+    expect(tid(page, "drill-verdict")).to_have_attribute("data-right", "true")
+    return graded
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_a_square_pressed_drills_its_hand(
+    size: str, contexts: Contexts, stack: Stack, artifacts: Path
+) -> None:
+    """Issue 32, item 8: the heat map's squares did nothing. Each is a button named by its
+    cell and record; pressing one deals that very hand (API.md: any legal two-card hand
+    with a cell may be answered), says its record, and the drills go on in its section."""
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
+    _, token = new_player(page, stack.api, "drq")
+    missed = miss(stack.api, token, "casino", "soft")
+    where = (missed["section"], missed["row"], missed["up"])
+    open_drills(page, "casino")
+    button = square(page, where)
+    words = button.locator(".sr-only").inner_text()
+    assert words.endswith("missed, 0 of 1 right."), words
+    expect(page.get_by_role("button", name=words, exact=True)).to_have_count(1)
+
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/drills/next" in r.url else None)
+    button.click()
+    felt = tid(page, "drill-felt")
+    expect(felt).to_have_attribute("data-section", "soft")
+    expect(felt).to_have_attribute("data-row", missed["row"])
+    expect(felt).to_have_attribute("data-up", missed["up"])
+    expect(tid(page, "drill-pick")).to_contain_text(f"{words} Here it is, then soft hands")
+    expect(tid(page, "drills-section-soft")).to_be_checked()
+    expect(tid(page, "drill-actions").get_by_role("button").first).to_be_focused()
+    expect(square(page, where)).to_have_class(re.compile(r"\bheat-current\b"))
+    assert sent == [], "the hand is dealt here, not drawn by the schedule"
+    check_axe(page, f"{size}: a square's hand")
+    if size != "laptop":
+        expect(tid(page, "drill-felt")).to_be_in_viewport()
+    page.screenshot(path=str(artifacts / f"drills-square-{size}.png"))
+
+    graded = answer_right(page, stack.api, "casino")
+    assert (graded["cell"]["row"], graded["cell"]["up"]) == (missed["row"], missed["up"])
+    assert (graded["cell"]["box"], graded["cell"]["attempts"]) == (1, 2), graded
+    expect(square(page, where)).to_have_attribute("data-state", "learning")
+    with page.expect_response(is_next) as info:
+        page.keyboard.press("n")
+    assert "section=soft" in info.value.url
+    assert shown(page, info.value)["cell"]["section"] == "soft"
+    expect(tid(page, "drill-pick")).to_have_count(0)
+
+    # by keyboard: a hard square never asked, reached by Tab and pressed with Enter
+    fresh = ("hard", "16", "T")
+    square(page, fresh).focus()
+    expect(square(page, fresh)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(felt).to_have_attribute("data-row", "16")
+    expect(felt).to_have_attribute("data-up", "T")
+    expect(tid(page, "drill-pick")).to_contain_text("Hard 16 against 10: not asked yet.")
+    expect(tid(page, "drills-section-hard")).to_be_checked()
+    check_axe(page, f"{size}: a square pressed by keyboard")
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_drill_my_misses_drills_each_missed_hand_until_it_is_right(
+    size: str, contexts: Contexts, stack: Stack, artifacts: Path
+) -> None:
+    """Issue 32, item 8: there was no "drill my misses". Two missed cells at two sections:
+    each is dealt in turn, answered right it leaves, then it says there are none left."""
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
+    _, token = new_player(page, stack.api, "drm")
+    misses = {
+        (c["section"], c["row"], c["up"])
+        for c in (
+            miss(stack.api, token, "european", "hard"),
+            miss(stack.api, token, "european", "pairs"),
+        )
+    }
+    open_drills(page, "european")
+    expect(tid(page, "drill-misses")).to_have_text("Drill my misses (2)")
+    tid(page, "drill-misses").click()
+    left = tid(page, "drill-misses-left")
+    expect(left).to_contain_text("Drilling your misses: 2 hands left.")
+    expect(tid(page, "drill-misses-stop")).to_be_visible()
+    expect(tid(page, "drill-actions").get_by_role("button").first).to_be_focused()
+    check_axe(page, f"{size}: drilling the misses")
+    page.screenshot(path=str(artifacts / f"drills-misses-{size}.png"))
+    seen: set[tuple[str | None, ...]] = set()
+    for n in (2, 1):
+        expect(left).to_contain_text(f"{n} hand")
+        felt = tid(page, "drill-felt")
+        cell = (
+            felt.get_attribute("data-section"),
+            felt.get_attribute("data-row"),
+            felt.get_attribute("data-up"),
+        )
+        assert cell in misses and cell not in seen, (cell, misses, seen)
+        seen.add(cell)
+        answer_right(page, stack.api, "european")
+        if n == 2:
+            page.keyboard.press("n")
+    with page.expect_response(is_next) as info:
+        page.keyboard.press("n")  # none left: the schedule's next hand
+    shown(page, info.value)
+    expect(tid(page, "drill-misses-none")).to_contain_text("No misses left")
+    expect(tid(page, "drill-misses")).to_have_text("Drill my misses (0)")
+    check_axe(page, f"{size}: no misses left")
+    page.screenshot(path=str(artifacts / f"drills-misses-done-{size}.png"))
+
+    # a player with none is told so, and the hand asked stays
+    tid(page, "drill-misses").click()
+    expect(tid(page, "drill-misses-none")).to_contain_text("No misses to drill")
+    expect(tid(page, "drill-question")).to_be_visible()

@@ -13,6 +13,7 @@ import {
   CHART_LETTER,
   chartRowKeys,
   chartRowLabel,
+  chartRowOfHand,
   decisionHandLabel,
   formatAccuracy,
   formatEv,
@@ -48,6 +49,13 @@ const INDEX_SECTIONS = [
   { name: "insurance", label: "Insurance" },
 ];
 const TOP_BOX = 4;
+/** A section's hands in a sentence: "then soft hands from your schedule". */
+const SECTION_WORDS = { hard: "hard hands", soft: "soft hands", pairs: "pairs", indices: "index plays" };
+/** How far from its index an index drill's true count is drawn, and the counts drilled (API.md "Drills"). */
+const INDEX_NEAR = 3;
+const TRUE_COUNT_RANGE = [-10, 10];
+const SUITS = ["S", "H", "D", "C"];
+const TEN_RANKS = ["T", "J", "Q", "K"];
 
 // ---------------------------------------------------------------- pure parts
 
@@ -168,16 +176,18 @@ export function drillKey(key, { legal, answered }) {
 
 /**
  * Why a key did nothing, in words, or null: an action's key the drill's hand does not allow
- * ("Split is not offered on this hand: hit, stand or double."), or a decision's key once
- * the drill is answered.
+ * ("Split is not offered on this hand: hit, stand or double.", insurance's and even money's
+ * keys on a chart drill too), N before the hand is answered, or a decision's key once it is.
  */
 export function drillKeyNote(key, { legal, answered }) {
   const name = ACTION_BY_KEY[String(key).toLowerCase()];
-  if (!name || !(name in CHART_LETTER)) return null;
+  if (!name) return null;
   if (answered) return "This hand is answered: N deals the next one.";
   if (legal.includes(name)) return null;
   const offered = offeredActions(legal).map((a) => a.label.toLowerCase());
   const list = offered.length > 1 ? `${offered.slice(0, -1).join(", ")} or ${offered.at(-1)}` : offered.join("");
+  // N is "no insurance" only where insurance is asked; elsewhere it is the next hand's key
+  if (name === "decline_insurance") return `Answer this hand first (N then deals the next one): ${list}.`;
   return `${ACTION_LABEL[name]} is not offered on this hand: ${list}.`;
 }
 
@@ -246,6 +256,77 @@ export function indexOf(indices, cell) {
   return (indices || []).find((ix) => cellKey(indexCell(ix)) === cellKey(cell)) || null;
 }
 
+/**
+ * The strategy card's two-card hands (`ev`'s keys: "2,T", "7,A", "8,8") that a chart cell
+ * holds against its up card: hard 12 against 6 is "2,T", "3,9", "4,8" and "5,7".
+ */
+export function cellHands(ev, cell) {
+  return Object.keys(ev || {}).filter((key) => {
+    const place = chartRowOfHand(key);
+    return place?.section === cell.section && place.row === String(cell.row) && !!ev[key]?.[cell.up];
+  });
+}
+
+/**
+ * A drill of one cell, dealt here, as `next` deals one (API.md "Drills": any legal two-card
+ * hand with a cell may be answered): a hand of the cell against its up card, three cards of
+ * three suits (so never more copies than a single deck holds, and a ten pair one rank), the
+ * legal first decisions as the strategy card's `ev` lists them. An index cell adds a true
+ * count within 3 of its index; insurance's hand is any hand that is not a natural, ace up.
+ * Null when the card has no such hand.
+ */
+export function dealCell(cell, card, indices, random = Math.random) {
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const ev = card?.ev || {};
+  let where = cell;
+  let counted = {};
+  if (cell.section === "indices") {
+    const ix = indexOf(indices, cell);
+    if (!ix) return null;
+    const low = Math.max(TRUE_COUNT_RANGE[0], ix.index - INDEX_NEAR);
+    const high = Math.min(TRUE_COUNT_RANGE[1], ix.index + INDEX_NEAR);
+    counted = { true_count: low + Math.floor(random() * (high - low + 1)) };
+    where = ix.section === "insurance" ? null : { section: ix.section, row: ix.row, up: ix.up };
+  }
+  const up = where ? where.up : "A";
+  const hands = where ? cellHands(ev, where) : Object.keys(ev).filter((key) => chartRowOfHand(key) && ev[key].A);
+  if (!hands.length) return null;
+  const hand = pick(hands);
+  const suits = [...SUITS];
+  for (let i = suits.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [suits[i], suits[j]] = [suits[j], suits[i]];
+  }
+  const ten = pick(TEN_RANKS);
+  const [a, b, u] = [...hand.split(","), up].map((rank, i) => `${rank === "T" ? ten : rank}${suits[i]}`);
+  const legal = where ? Object.keys(ev[hand][up]) : INSURANCE_ACTIONS.map((x) => x.name);
+  return { cards: [a, b], up_card: u, legal_actions: legal, cell: { box: 0, attempts: 0, correct: 0, ...cell }, ...counted };
+}
+
+/** The cells marked wrong (answered, back in box 0), as the progress lists them. */
+export const missedCells = (progress) => (progress?.cells || []).filter((c) => heatState(c) === "missed");
+
+/** "Drill my misses" after an answer on the cell `key`: a right one leaves the queue, a wrong one waits at its end. */
+export function afterMiss(queue, key, right) {
+  const rest = queue.filter((k) => k !== key);
+  return right ? rest : [...rest, key];
+}
+
+/** A count of hands in words: "1 hand", "3 hands". */
+const hands = (n) => `${n} hand${n === 1 ? "" : "s"}`;
+
+/** What "Drill my misses" says over each of its hands: "Drilling your misses: 3 hands left." */
+export function missesWords(left) {
+  return left ? `Drilling your misses: ${hands(left)} left.` : null;
+}
+
+/** What "Drill my misses" says when there is none: before any drill, or once all are answered right. */
+export function noMissesWords(hadSome) {
+  return hadSome
+    ? "No misses left: you answered each one right. Back to your schedule."
+    : "No misses to drill: no hand you answered here is marked wrong. Your schedule goes on.";
+}
+
 // ---------------------------------------------------------------- the page
 
 let S = null; // the page on screen
@@ -277,9 +358,12 @@ export async function showDrills(main, isCurrent) {
     answer: null,
     progress: null,
     chart: null,
+    card: null,
     indices: null,
     problem: null,
     busy: false,
+    misses: null, // "Drill my misses": the missed cells' keys still to drill, or null
+    note: null, // over the drill: the square picked, the misses left, or that there are none
   };
   S.drillBox = h("section", { class: "panel drill", testid: "drill", "aria-labelledby": "drill-title" });
   S.statsBox = h("section", { class: "panel drill-stats", testid: "drill-stats", "aria-labelledby": "drill-stats-title" });
@@ -334,8 +418,73 @@ function choiceForm() {
 function choose(change) {
   Object.assign(S, change);
   remember(CHOICE_KEY, JSON.stringify({ table: S.table, section: S.section }));
+  S.misses = null;
+  S.note = null;
   if (change.table) loadTable();
   else nextDrill(false);
+}
+
+/** The section the drills go on in, checked in the form and remembered, without a new drill. */
+function setSection(section) {
+  S.section = section;
+  remember(CHOICE_KEY, JSON.stringify({ table: S.table, section }));
+  const radio = S.main.querySelector(`[data-testid='drills-section-${section}']`);
+  if (radio) radio.checked = true;
+}
+
+/**
+ * A square picked: its hand dealt now, its record over it, and the drills go on in its
+ * section (the index plays' for an index square) off the schedule.
+ */
+function drillSquare(where) {
+  const cell = S.progress?.cells.find((c) => cellKey(c) === cellKey(where)) || where;
+  const section = where.section === "indices" ? "indices" : where.section;
+  S.misses = null;
+  setSection(section);
+  S.note = { testid: "drill-pick", text: `${heatWords(cell, where)} Here it is, then ${SECTION_WORDS[section]} from your schedule.` };
+  dealHere(where);
+}
+
+/** "Drill my misses": the cells marked wrong, one after another, until each is answered right. */
+function drillMisses() {
+  const queue = missedCells(S.progress).map(cellKey);
+  if (!queue.length) {
+    S.misses = null;
+    const note = { testid: "drill-misses-none", text: noMissesWords(false) };
+    if (S.drill && !S.answer) {
+      S.note = note; // the hand asked stays: nothing to drill instead
+      renderDrill();
+      focusDrill();
+      announce(note.text);
+    } else nextDrill(true, note);
+    return;
+  }
+  S.misses = queue;
+  nextDrill(true);
+}
+
+/** The hand of one cell, dealt here (`dealCell`), asked as a drill of the schedule is. */
+function dealHere(where) {
+  const drill = dealCell(where, S.card, S.indices);
+  if (!drill) {
+    S.note = null;
+    nextDrill(true);
+    return;
+  }
+  ++S.drillGen;
+  const known = S.progress?.cells.find((c) => cellKey(c) === cellKey(where));
+  S.drill = { table: S.table, ...drill, cell: known || drill.cell };
+  S.answer = null;
+  renderDrill();
+  renderHeat();
+  focusDrill();
+  announce(S.note ? `${S.note.text} ${drillQuestion(S.drill)}` : drillQuestion(S.drill));
+}
+
+/** The drill in view, and its first decision (or Next) focused. */
+function focusDrill() {
+  S.drillBox.scrollIntoView({ block: "nearest" });
+  S.drillBox.querySelector("[data-testid^='drill-action-'], [data-testid='drill-next']")?.focus({ preventScroll: true });
 }
 
 /** The table's chart, the user's boxes there and a first drill, each shown as it comes. */
@@ -344,6 +493,7 @@ function loadTable() {
   const table = S.table;
   const fresh = () => S?.isCurrent() && S.tableGen === gen;
   S.chart = null;
+  S.card = null;
   S.indices = null;
   S.progress = null;
   S.problem = null;
@@ -352,6 +502,7 @@ function loadTable() {
     (card) => {
       if (!fresh()) return;
       S.chart = card.chart;
+      S.card = card;
       renderHeat();
     },
     (e) => {
@@ -392,7 +543,19 @@ function loadTable() {
   nextDrill(false);
 }
 
-async function nextDrill(focus) {
+/** The next hand: the next miss while drilling them, else the schedule's within the section. */
+async function nextDrill(focus, note = null) {
+  S.note = note;
+  if (S.misses) {
+    const next = S.progress?.cells.find((c) => cellKey(c) === S.misses[0]);
+    if (next) {
+      S.note = { testid: "drill-misses-left", text: missesWords(S.misses.length), stop: true };
+      dealHere(next);
+      return;
+    }
+    S.misses = null;
+    S.note = { testid: "drill-misses-none", text: noMissesWords(true) };
+  }
   const gen = ++S.drillGen;
   S.drill = null;
   S.answer = null;
@@ -410,7 +573,7 @@ async function nextDrill(focus) {
   renderHeat();
   if (!focus) return;
   S.drillBox.querySelector("[data-testid^='drill-action-']")?.focus();
-  announce(drillQuestion(drill));
+  announce(S.note ? `${S.note.text} ${drillQuestion(drill)}` : drillQuestion(drill));
 }
 
 async function answer(action) {
@@ -435,6 +598,7 @@ async function answer(action) {
   if (!S?.isCurrent() || S.drillGen !== gen) return;
   S.answer = graded;
   if (S.progress && graded.cell) S.progress = withAnswer(S.progress, graded.cell);
+  if (S.misses) S.misses = afterMiss(S.misses, cellKey(d.cell), !isMistake(graded));
   renderDrill();
   renderHeat();
   S.drillBox.querySelector("[data-testid='drill-next']")?.focus();
@@ -484,6 +648,7 @@ function renderDrill(waiting) {
   const d = S.drill;
   const box = clear(S.drillBox);
   box.append(h("h2", { id: "drill-title" }, "Your decision"));
+  if (S.note) box.append(noteLine(S.note));
   if (!d) {
     box.append(h("p", { class: "loading", testid: "drill-waiting" }, waiting || ""));
     return;
@@ -511,6 +676,26 @@ function renderDrill(waiting) {
       ? [gradedAnswer(S.answer)]
       : [h("p", { class: "drill-question", testid: "drill-question" }, drillQuestion(d)), actionButtons(d.legal_actions)]),
   );
+}
+
+/** Over the drill: the square picked and its record, the misses left (and a way back to the schedule), or that there are none. */
+function noteLine(note) {
+  const stop = note.stop
+    ? h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-ghost btn-small",
+          testid: "drill-misses-stop",
+          onclick: () => {
+            S.misses = null;
+            nextDrill(true);
+          },
+        },
+        "Back to the schedule",
+      )
+    : null;
+  return h("p", { class: "drill-note", testid: note.testid }, h("span", {}, note.text), stop);
 }
 
 function actionButtons(legal) {
@@ -608,7 +793,7 @@ function renderHeat() {
   );
   const indexCharts = S.indices?.length ? indexHeat(S.indices, byKey, current) : null;
   // drilling the index plays, their squares come first
-  box.append(legend(), ...(S.section === "indices" ? [indexCharts, charts] : [charts, indexCharts]).filter(Boolean));
+  box.append(legend(), missesControl(), ...(S.section === "indices" ? [indexCharts, charts] : [charts, indexCharts]).filter(Boolean));
 }
 
 /** The index plays' squares, one per index, on the rows of their own chart sections. */
@@ -658,20 +843,8 @@ function indexHeat(indices, byKey, current) {
                     const where = indexCell(ix);
                     const key = cellKey(where);
                     const cell = byKey.get(key);
-                    const state = heatState(cell);
                     const words = `${indexWords(ix)}. ${heatWords(cell || where, where).replace(/^[^:]*: /, "")}`;
-                    const isCurrent = key === current;
-                    return h(
-                      "span",
-                      {
-                        class: `heat-square heat-${state}${isCurrent ? " heat-current" : ""}`,
-                        testid: `heat-${key.replaceAll(":", "-").replaceAll(" ", "-")}`,
-                        title: words,
-                        dataset: { state, box: String(cell?.box ?? 0) },
-                      },
-                      h("span", { "aria-hidden": "true" }, heatMark(cell)),
-                      h("span", { class: "sr-only" }, isCurrent ? `${words} This hand.` : words),
-                    );
+                    return heatSquare(where, cell, words, key === current, `heat-${key.replaceAll(":", "-").replaceAll(" ", "-")}`);
                   }),
                 );
               }),
@@ -680,6 +853,38 @@ function indexHeat(indices, byKey, current) {
         ),
       );
     }),
+  );
+}
+
+/**
+ * A cell's square: a button named by the cell and its record (the sign and colour are for
+ * the eye); pressing it drills that hand (`drillSquare`).
+ */
+function heatSquare(where, cell, words, isCurrent, testid) {
+  const state = heatState(cell);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `heat-square heat-${state}${isCurrent ? " heat-current" : ""}`,
+      testid,
+      title: `${words} Press to drill it.`,
+      dataset: { state, box: String(cell?.box ?? 0) },
+      onclick: () => drillSquare(where),
+    },
+    h("span", { "aria-hidden": "true" }, heatMark(cell)),
+    h("span", { class: "sr-only" }, isCurrent ? `${words} This hand.` : words),
+  );
+}
+
+/** "Drill my misses", with how many there are. */
+function missesControl() {
+  const n = missedCells(S.progress).length;
+  return h(
+    "div",
+    { class: "heat-actions" },
+    h("button", { type: "button", class: "btn btn-small", testid: "drill-misses", onclick: drillMisses }, `Drill my misses (${n})`),
+    h("span", { class: "muted small" }, "Or press a square to drill that hand."),
   );
 }
 
@@ -753,20 +958,8 @@ function heatTable(section, rows, byKey, current) {
             const where = { section: section.name, row, up };
             const key = cellKey(where);
             const cell = byKey.get(key);
-            const state = heatState(cell);
             const words = heatWords(cell || where, where);
-            const isCurrent = key === current;
-            return h(
-              "td",
-              {
-                class: `heat-square heat-${state}${isCurrent ? " heat-current" : ""}`,
-                testid: `heat-${key.replaceAll(":", "-")}`,
-                title: words,
-                dataset: { state, box: String(cell?.box ?? 0) },
-              },
-              h("span", { "aria-hidden": "true" }, heatMark(cell)),
-              h("span", { class: "sr-only" }, isCurrent ? `${words} This hand.` : words),
-            );
+            return h("td", {}, heatSquare(where, cell, words, key === current, `heat-${key.replaceAll(":", "-")}`));
           }),
         ),
       ),

@@ -3,10 +3,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
+  afterMiss,
   answerRows,
+  cellHands,
   cellKey,
   cellWords,
   DRILL_ACTIONS,
+  dealCell,
   drillKey,
   drillKeyNote,
   drillQuestion,
@@ -18,6 +21,9 @@ import {
   indexOf,
   indexPlace,
   indexVerdict,
+  missedCells,
+  missesWords,
+  noMissesWords,
   offeredActions,
   parseChoice,
   sectionAccuracy,
@@ -113,6 +119,12 @@ test("a key the hand does not allow says so, and what is offered", () => {
   assert.equal(drillKeyNote("h", { legal, answered: false }), null, "a legal key acts");
   assert.equal(drillKeyNote("h", { legal, answered: true }), "This hand is answered: N deals the next one.");
   assert.equal(drillKeyNote("x", { legal, answered: false }), null, "not a decision's key");
+  assert.equal(drillKeyNote("i", { legal, answered: false }), "Insurance is not offered on this hand: hit, stand or double.");
+  assert.equal(drillKeyNote("e", { legal, answered: false }), "Even money is not offered on this hand: hit, stand or double.");
+  assert.equal(drillKeyNote("n", { legal, answered: false }), "Answer this hand first (N then deals the next one): hit, stand or double.");
+  const insured = ["insurance", "decline_insurance"];
+  assert.equal(drillKeyNote("h", { legal: insured, answered: false }), "Hit is not offered on this hand: insurance or no insurance.");
+  assert.equal(drillKeyNote("n", { legal: insured, answered: false }), null, "N declines insurance where it is asked");
 });
 
 test("the remembered table and section, while they exist", () => {
@@ -187,4 +199,80 @@ test("the accuracy adds the index plays' row where the table has some", () => {
   assert.deepEqual(rows.indices, { name: "indices", label: "Index plays", attempts: 4, correct: 4, known: 1, cells: 2, accuracy: 1 });
   assert.equal(rows.all.attempts, 6);
   assert.equal(rows.all.cells, 42);
+});
+
+// A strategy card's `ev`, cut down: hard 12 against 6 and an ace, a pair of tens, soft 18, a natural.
+const evs = (actions) => ({ 6: actions, A: actions, T: actions });
+const card = {
+  ev: {
+    "2,T": evs({ hit: -0.25, stand: -0.21, double: -0.5 }),
+    "4,8": evs({ hit: -0.24, stand: -0.21, double: -0.5 }),
+    "T,T": evs({ hit: -0.8, stand: 0.7, double: -1.6, split: 0.1 }),
+    "7,A": evs({ hit: 0.1, stand: 0.2, double: 0.15 }),
+    "T,A": evs({ stand: 1.5 }),
+  },
+};
+/** A fixed run of numbers in [0, 1), so a deal is the same every time. */
+const seq = (...xs) => {
+  let i = 0;
+  return () => xs[i++ % xs.length];
+};
+
+test("a cell's hands are the card's two-card hands of that chart cell", () => {
+  assert.deepEqual(cellHands(card.ev, { section: "hard", row: "12", up: "6" }), ["2,T", "4,8"]);
+  assert.deepEqual(cellHands(card.ev, { section: "pairs", row: "T", up: "T" }), ["T,T"]);
+  assert.deepEqual(cellHands(card.ev, { section: "soft", row: 18, up: "A" }), ["7,A"]);
+  assert.deepEqual(cellHands(card.ev, { section: "hard", row: "12", up: "5" }), [], "no EVs against a 5 here");
+});
+
+test("a cell dealt here: a hand of it, three suits, the card's legal actions, a ten pair of one rank", () => {
+  for (const r of [0, 0.3, 0.6, 0.99]) {
+    const d = dealCell({ section: "hard", row: "12", up: "6" }, card, [], seq(r, 0.5, 0.2, 0.9, 0.1));
+    assert.equal(d.up_card[0], "6");
+    const ranks = d.cards.map((c) => c[0]).sort();
+    assert.ok(["2", "T", "J", "Q", "K", "4", "8"].includes(ranks[0]), d.cards.join());
+    assert.equal(new Set([...d.cards, d.up_card].map((c) => c[1])).size, 3, "three suits");
+    assert.deepEqual(d.legal_actions, ["hit", "stand", "double"]);
+    assert.deepEqual(d.cell, { box: 0, attempts: 0, correct: 0, section: "hard", row: "12", up: "6" });
+    assert.equal(d.true_count, undefined);
+  }
+  const tens = dealCell({ section: "pairs", row: "T", up: "T" }, card, [], seq(0.7));
+  assert.equal(new Set([...tens.cards, tens.up_card].map((c) => c[0])).size, 1, tens.cards.join());
+  assert.deepEqual(tens.legal_actions, ["hit", "stand", "double", "split"]);
+  assert.equal(dealCell({ section: "hard", row: "5", up: "6" }, card, []), null, "no such hand on the card");
+});
+
+test("an index cell dealt here: its chart cell's hand, a true count within 3 of the index and -10 to +10", () => {
+  const indices = [
+    { section: "hard", row: "12", up: "6", basic: "stand", play: "hit", index: -1, direction: "at_or_below" },
+    { section: "insurance", row: "insurance", up: "A", basic: "decline_insurance", play: "insurance", index: 9, direction: "at_or_above" },
+  ];
+  const where = { section: "indices", row: "hard 12", up: "6", direction: "at_or_below" };
+  assert.equal(dealCell(where, card, indices, seq(0)).true_count, -4);
+  assert.equal(dealCell(where, card, indices, seq(0.999)).true_count, 2);
+  const d = dealCell(where, card, indices, seq(0.5));
+  assert.equal(d.up_card[0], "6");
+  assert.deepEqual(d.legal_actions, ["hit", "stand", "double"]);
+  const insurance = dealCell({ section: "indices", row: "insurance", up: "A", direction: "at_or_above" }, card, indices, seq(0.999));
+  assert.equal(insurance.true_count, 10, "9 + 3 is past +10");
+  assert.equal(insurance.up_card[0], "A");
+  assert.notDeepEqual(insurance.cards.map((c) => c[0]).sort(), ["A", "T"], "never a natural");
+  assert.deepEqual(insurance.legal_actions, ["insurance", "decline_insurance"]);
+  assert.equal(dealCell({ ...where, up: "5" }, card, indices), null, "no such index");
+});
+
+test("drilling the misses: the cells marked wrong; a right answer leaves the queue, a wrong one waits at its end", () => {
+  const progress = {
+    cells: [cell("hard", "12", "6", 0, 2, 1), cell("hard", "16", "T", 2, 2, 2), cell("soft", "18", "9", 0, 1, 0), cell("pairs", "8", "A", 4, 4, 4)],
+  };
+  assert.deepEqual(missedCells(progress).map(cellKey), ["hard:12:6", "soft:18:9"]);
+  assert.deepEqual(missedCells({ cells: [] }), []);
+  const queue = ["hard:12:6", "soft:18:9", "pairs:8:A"];
+  assert.deepEqual(afterMiss(queue, "hard:12:6", false), ["soft:18:9", "pairs:8:A", "hard:12:6"]);
+  assert.deepEqual(afterMiss(queue, "hard:12:6", true), ["soft:18:9", "pairs:8:A"]);
+  assert.deepEqual(afterMiss(["soft:18:9"], "soft:18:9", true), []);
+  assert.equal(missesWords(3), "Drilling your misses: 3 hands left.");
+  assert.equal(missesWords(1), "Drilling your misses: 1 hand left.");
+  assert.match(noMissesWords(false), /^No misses to drill/);
+  assert.match(noMissesWords(true), /^No misses left/);
 });
