@@ -333,3 +333,49 @@ def test_a_shoe_with_the_counter_coach(
         path=str(artifacts / f"counter-trainer-levels-{size}.png")
     )
     print(f"{size}: {decisions} decisions, {n} index plays named: {named}")
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_the_counter_coach_and_the_indices_are_a_click_away(
+    size: str, contexts: Contexts, stack: Stack, artifacts: Path
+) -> None:
+    """Settings offers the counter coach; the rules drawer and the strategy card link to the
+    table's Indices page; nothing is wider than the screen."""
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
+    new_player(page, stack.api, "ctl")
+    open_table(page, TABLE)
+    open_panel(page, "settings")
+    levels = tid(page, "coach-level").locator("option")
+    expect(levels).to_have_count(4)
+    assert levels.evaluate_all("os => os.map(o => o.value)") == [
+        "medium",
+        "hard",
+        "expert",
+        "counter",
+    ]
+    tid(page, "coach-level").select_option("counter")
+    fits(page, tid(page, "panel-settings"), width)
+    check_axe(page, f"{size}: Settings, the counter coach picked")
+    tid(page, "panel-settings").screenshot(path=str(artifacts / f"counter-settings-{size}.png"))
+    tid(page, "close-settings").click()
+    open_panel(page, "rules")
+    expect(tid(page, "indices-link")).to_be_visible()
+    fits(page, tid(page, "panel-rules"), width)
+    tid(page, "panel-rules").screenshot(path=str(artifacts / f"counter-rules-{size}.png"))
+    tid(page, "close-rules").click()
+
+    tid(page, "strategy-link").click()
+    expect(tid(page, "strategy-indices-link")).to_be_visible()
+    fits(page, tid(page, "strategy"), width)
+    page.screenshot(path=str(artifacts / f"counter-strategy-head-{size}.png"))
+    tid(page, "strategy-indices-link").click()
+    expect(tid(page, "indices")).to_have_attribute("data-table", TABLE)
+
+
+def fits(page: Page, region: Any, width: int) -> None:
+    """No sideways scroll: the page's, or inside the region."""
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page scrolls sideways ({scroll} px at {width})"
+    inner = region.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert inner[0] <= inner[1] + 1, inner

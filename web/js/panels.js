@@ -127,13 +127,13 @@ export function renderEdge(edge) {
 function renderRules(S) {
   const id = encodeURIComponent(S.table.id);
   return [
+    // What these rules make of a count, first: a phone's list of rules is longer than its screen.
+    h("p", { class: "small" }, h("a", { href: `#/indices/${id}`, class: "btn btn-small", testid: "indices-link" }, "Index plays for these rules")),
     h(
       "ul",
       { class: "rule-list", testid: "table-rules" },
       ruleSentences(S.table).map((s) => h("li", {}, s)),
     ),
-    // What these rules make of a count: the counter coach's index plays, on their own page.
-    h("p", { class: "small" }, h("a", { href: `#/indices/${id}`, class: "btn btn-small", testid: "indices-link" }, "Index plays for these rules")),
   ];
 }
 

@@ -14,7 +14,7 @@ export const COACH_LEVELS = {
   medium: "Chart (medium)",
   hard: "Exact, fresh shoe (hard)",
   expert: "Perfect play for this shoe (expert)",
-  counter: "Chart and index plays by the true count (counter)",
+  counter: "Index plays (counter)",
 };
 /** The levels an AI box can play (API.md, POST …/rounds `ai`). */
 export const AI_LEVELS = ["easy", "medium", "hard", "expert", "counter"];

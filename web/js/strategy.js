@@ -43,7 +43,6 @@ function strategyCard(id, title, data) {
     "div",
     { class: "table-links" },
     h("a", { href: "#/lobby", class: "btn btn-ghost" }, "← Lobby"),
-    h("a", { href: `#/indices/${encodeURIComponent(id)}`, class: "btn btn-ghost", testid: "strategy-indices-link" }, "Index plays"),
     h("a", { href: `#/table/${encodeURIComponent(id)}`, class: "btn btn-primary" }, "Play"),
   );
   return h(
@@ -56,6 +55,14 @@ function strategyCard(id, title, data) {
       `Player expected value with perfect play: ${formatSigned(Math.round(pe * 1000) / 1000)}% per initial bet`,
       pe < 0 ? ` (house edge ${formatCoins(Math.round(-pe * 1000) / 1000)}%)` : "",
       data.variance !== undefined && data.variance !== null ? [", ", h("span", { testid: "strategy-variance" }, varianceLabel(data.variance))] : null,
+      ".",
+    ),
+    // Under the card's figures, not in its head: a phone's head holds two links only.
+    h(
+      "p",
+      { class: "small" },
+      "A card counter changes some of these plays as the true count moves: ",
+      h("a", { href: `#/indices/${encodeURIComponent(id)}`, testid: "strategy-indices-link" }, "this table's index plays"),
       ".",
     ),
     h(
