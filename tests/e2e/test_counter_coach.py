@@ -30,6 +30,7 @@ from .helpers import (
     new_player,
     open_panel,
     open_table,
+    play_out,
     set_bet,
     signed,
     tid,
@@ -379,3 +380,35 @@ def fits(page: Page, region: Any, width: int) -> None:
     assert scroll <= width, f"the page scrolls sideways ({scroll} px at {width})"
     inner = region.evaluate("el => [el.scrollWidth, el.clientWidth]")
     assert inner[0] <= inner[1] + 1, inner
+
+
+WHY_AT = {  # js/coach.js: what each level's sentence rests on
+    "medium": re.compile(r"^(Hard|Soft) \d+ against (a|an) \w+: the chart says [\w ]+\.$|^A pair"),
+    "hard": re.compile(r"^The highest EV for your hand off a fresh shoe(, .+)?\.$"),
+    "expert": re.compile(r"^The highest EV for the cards not yet seen(, .+)?\.$"),
+    "counter": re.compile(r"chart|index"),
+}
+
+
+def test_the_coach_says_why_at_every_level(
+    contexts: Contexts, stack: Stack, artifacts: Path
+) -> None:
+    """Issue 34, item 4: each level's hint comes with its reason, in one sentence."""
+    page = contexts.page(*VIEWPORTS["laptop"])
+    new_player(page, stack.api, "why")
+    open_table(page, TABLE)
+    set_bet(page, 0, 10, 10)
+    view = deal(page, TABLE)
+    while view["status"] != "player_turn":  # insurance or a natural: the next round
+        view = play_out(page, TABLE, view)
+        view = deal(page, TABLE)
+    for level, words in WHY_AT.items():
+        open_panel(page, "settings")
+        tid(page, "coach-level").select_option(level)
+        tid(page, "close-settings").click()
+        with page.expect_response(lambda r, lv=level: f"/round/hint?level={lv}" in r.url):
+            tid(page, "hint").click()
+        expect(tid(page, "hint-output")).to_have_text(re.compile(rf"^Coach \({level}\): "))
+        expect(tid(page, "hint-why")).to_have_text(words)
+        page.screenshot(path=str(artifacts / f"coach-why-{level}.png"))
+    check_axe(page, "the coach's why")
