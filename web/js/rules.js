@@ -39,7 +39,7 @@ export function ruleSentences(table) {
 
   // Boxes and bets
   let boxes = table.boxes === 1 ? "One box to play" : `Up to ${table.boxes} boxes to bet on`;
-  if (r.ai_players) boxes += "; AI players (easy, medium, hard) may take the free boxes at the house's expense";
+  if (r.ai_players) boxes += "; AI players (easy, medium, hard, expert, counter) may take the free boxes at the house's expense";
   out.push(`${boxes}.`);
   out.push(`Bets from ${formatCoins(table.min_bet)} to ${formatCoins(table.max_bet)} coins per box, whole coins.`);
 
