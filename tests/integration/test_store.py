@@ -6,11 +6,15 @@ play on."""
 from __future__ import annotations
 
 import json
+import time
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from blackjack_service.records import Stats
+import pytest
+
+from blackjack_service.records import ShoeRecord, Stats, committed_at_of
+from blackjack_service.shoes import FairShoes
 
 from .harness import Gateway
 from .helpers import Player, assert_ledger, bet, dynamodb, get_item, play_out, table_name
@@ -36,7 +40,7 @@ def test_a_bet_writes_the_player_item_alone(alice: Player) -> None:
     assert set(player) == {"pk", "sk", "version", "balance", "stats", "seat_european"}
     seat = json.loads(player["seat_european"]["S"])
     assert set(seat) == {"version", "shoe"}  # committed: seeds, no cards, no round yet
-    assert set(seat["shoe"]) == {"seed", "client", "nonce"}
+    assert set(seat["shoe"]) == {"seed", "client", "nonce", "t"}  # and its commit time
     reply = alice.post(
         "/v1/tables/european/rounds",
         {"bets": [{"box": 0, "amount": 10}]},
@@ -48,7 +52,7 @@ def test_a_bet_writes_the_player_item_alone(alice: Player) -> None:
     assert len(player["keys_european"]["B"]) == 20  # one key: two digests, version, minute
     assert Stats.unpacked(player["stats"]["S"]).rounds == (reply.body["status"] == "settled")
     kinds = {item["sk"]["S"].split("#")[0] for item in _items("alice1")}
-    assert kinds <= {"PROFILE", "PLAYER", "ROUND"}  # no seat, shoe, ledger or key items
+    assert kinds <= {"PROFILE", "PLAYER", "HISTORY"}  # no seat, shoe, ledger or key items
 
 
 def _items(login: str) -> list[dict[str, Any]]:
@@ -138,3 +142,78 @@ def test_items_stored_before_the_player_item_read_and_play_on(api: Gateway) -> N
     assert Decimal(legacy.get("/v1/me").body["balance"]) == Decimal(10000) + sum(
         Decimal(str(r["net"])) for r in history
     )
+
+
+def _history_items(login: str) -> list[dict[str, Any]]:
+    return [item for item in _items(login) if item["sk"]["S"].startswith(("HISTORY#", "ROUND#"))]
+
+
+def _play_rounds(player: Player, tables: list[str]) -> list[str]:
+    return [play_out(player, table, bet(player, table, 10).body)["round_id"] for table in tables]
+
+
+def _untimed_commit(shoes: FairShoes, nonce: int, now_ms: int) -> ShoeRecord:
+    """A shoe as the service committed it before shoes kept their commit time."""
+    return ShoeRecord(
+        server_seed=shoes.seeds.server_seed(), client_seed=shoes.seeds.client_seed(), nonce=nonce
+    )
+
+
+def test_a_round_is_filed_under_its_history_position_with_no_index_write(alice: Player) -> None:
+    played = _play_rounds(alice, ["european", "classic", "european", "european", "classic"])
+    _play_rounds(alice, ["european", "classic"])  # their bets file the last rounds
+    items = _history_items("alice1")
+    assert {item["sk"]["S"].partition("#")[0] for item in items} == {"HISTORY"}
+    assert not [item for item in items if "gsi1pk" in item]
+    filed = [item["sk"]["S"].rpartition("#")[2] for item in items]
+    assert set(played) <= set(filed)
+    for round_id in filed:  # each shoe id holds the time its shoe was committed
+        committed_at = committed_at_of(round_id.partition("-")[0])
+        assert committed_at is not None and abs(committed_at / 1000 - time.time()) < 600
+
+
+def test_rounds_of_shoes_committed_before_commit_times_read_on_beside_later_ones(
+    alice: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(FairShoes, "commit", _untimed_commit)
+    before_tables = ["european", "classic", "european", "classic"]
+    before = _play_rounds(alice, before_tables)
+    monkeypatch.undo()
+    # european goes on with its shoe, classic's next shoe was committed before, then its
+    # shoes hold their times; casino is seated now: one timed shoe among the others' rounds
+    after_tables = ["classic", "casino", "european", "casino", "classic", "casino", "european"]
+    after = _play_rounds(alice, after_tables)
+    _play_rounds(alice, ["european", "classic", "casino"])  # file the last ones
+    assert_ledger("alice1")
+    rounds, tables = before + after, before_tables + after_tables
+
+    pages: list[str] = []
+    cursor = None
+    while True:
+        query = "/v1/rounds?limit=2" + ("" if cursor is None else f"&cursor={cursor}")
+        page = alice.get(query).body
+        pages += [r["round_id"] for r in page["rounds"]]
+        if (cursor := page["next_cursor"]) is None:
+            break
+    newest_first = list(reversed(rounds))
+    played_newest_first = [r for r in pages if r in rounds]
+    assert played_newest_first == newest_first
+    casino = alice.get("/v1/rounds?table=casino&limit=100").body["rounds"]
+    expected = [r for r, t in reversed(list(zip(rounds, tables, strict=True))) if t == "casino"]
+    assert [r["round_id"] for r in casino][-len(expected) :] == expected
+    for round_id in rounds:
+        assert alice.get(f"/v1/rounds/{round_id}").body["round_id"] == round_id
+    for shoe_id in {round_id.partition("-")[0] for round_id in rounds}:
+        shoe = alice.get(f"/v1/shoes/{shoe_id}").body
+        assert [r for r in shoe["rounds"] if r in rounds] == [
+            r for r in rounds if r.startswith(shoe_id)
+        ]
+    casino_shoe = after[1].partition("-")[0]
+    assert alice.get(f"/v1/rounds/{casino_shoe}-99").status == 404
+
+    by_kind = {item["sk"]["S"].rpartition("#")[2]: item for item in _history_items("alice1")}
+    european = {r for r, t in zip(rounds, tables, strict=True) if t == "european"}
+    assert all(
+        by_kind[r]["sk"]["S"].startswith("ROUND#") and "gsi1pk" in by_kind[r] for r in european
+    )
+    assert by_kind[after[1]]["sk"]["S"].startswith("HISTORY#") and "gsi1pk" not in by_kind[after[1]]

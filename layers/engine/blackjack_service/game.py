@@ -314,7 +314,7 @@ class GameService:
             record = replace(record, settled_at=now_ms)
             stats = stats.plus(_settlement_stats(round_, net))
             if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
-                round_shoe, shoe = shoe, self.shoes.commit(nonce=shoe.nonce + 1)
+                round_shoe, shoe = shoe, self.shoes.commit(shoe.nonce + 1, now_ms)
         new_seat = Seat(
             version=record.version + len(record.moves),
             shoe=shoe,
@@ -379,8 +379,8 @@ class GameService:
                 <= stored.round.version + len(stored.round.moves)
             ):
                 return stored
-        # Its history item is put before the write that kept the key: only an index that
-        # has not caught up yet misses it.
+        # Its history item is put before the write that kept the key, and read strongly
+        # consistent: only the index, for a round filed under its id, may lag behind it.
         raise Conflict("the first answer to this Idempotency-Key is not readable yet; retry")
 
     # ---- helpers ----------------------------------------------------------------------
@@ -389,12 +389,13 @@ class GameService:
         """The player with a seat at the table: its first shoe committed and written. A
         concurrent request's write is read again; its seat, if it made one, is the seat."""
         for _ in range(_WRITE_ATTEMPTS):
-            seat = Seat(version=1, shoe=self.shoes.commit(nonce=1))
+            now = self.clock()
+            seat = Seat(version=1, shoe=self.shoes.commit(1, int(now * 1000)))
             seated = replace(
                 player,
                 version=(player.version or 0) + 1,
                 seats={**player.seats, table.id: seat},
-                keys=_kept_keys(player, self.clock()),
+                keys=_kept_keys(player, now),
             )
             try:
                 self.store.put_player(identity.key, seated, expected_version=player.version)

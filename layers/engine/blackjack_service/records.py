@@ -262,13 +262,36 @@ class ShoeRecord:
     cut_index: Annotated[int | None, Field(alias="cut")] = None
     position: Annotated[int, Field(alias="at")] = 0
     rounds: int = 0  # dealt from it
-    # A shoe committed before the player item has an id of its own (a later one's is its
-    # commitment's first 32 hex digits: unique, public, and never stored).
+    # A shoe committed before the player item has an id of its own (a later one's is made
+    # from its commitment: unique, public, and never stored).
     stored_id: Annotated[str | None, Field(alias="id")] = None
+    # When it was committed (epoch ms; None for a shoe committed before this was kept).
+    committed_at: Annotated[int | None, Field(alias="t")] = None
 
     @property
     def shoe_id(self) -> str:
-        return self.stored_id or seed_hash(self.server_seed)[:32]
+        """Its commit time (11 hex digits of epoch ms) and its commitment's first 21 hex
+        digits: its rounds settle after that time, which is where the history finds them
+        (`committed_at_of`). A shoe with no commit time kept: the commitment's first 32."""
+        if self.stored_id is not None:
+            return self.stored_id
+        if self.committed_at is None:
+            return seed_hash(self.server_seed)[:32]
+        return f"{self.committed_at:011x}{seed_hash(self.server_seed)[:21]}"
+
+
+# The first shoes whose ids hold their commit time were committed on this day (epoch ms,
+# 2026-12-02 UTC); an id whose first 11 hex digits read as an earlier time is a
+# commitment's digits alone.
+_TIMED_SHOES_FROM_MS = 1_796_169_600_000
+
+
+def committed_at_of(shoe_id: str) -> int | None:
+    """The commit time (epoch ms) a shoe id holds, or None where it holds none. An id made
+    of its commitment alone may read as a time by chance (a later one, mostly): whoever
+    reads by it must find nothing there, not fail."""
+    committed_at = int(shoe_id[:11], 16)
+    return committed_at if committed_at >= _TIMED_SHOES_FROM_MS else None
 
 
 @dataclass(slots=True)

@@ -57,12 +57,13 @@ class FairShoes:
         self.store = store
         self.seeds = seeds
 
-    def commit(self, nonce: int) -> ShoeRecord:
+    def commit(self, nonce: int, now_ms: int) -> ShoeRecord:
         """The next shoe's commitment: its server seed fixed (and hashed), not shuffled."""
         return ShoeRecord(
             server_seed=self.seeds.server_seed(),
             client_seed=self.seeds.client_seed(),
             nonce=nonce,
+            committed_at=now_ms,
         )
 
     def shoe(self, identity: Identity, shoe_id: str) -> dict[str, Any]:

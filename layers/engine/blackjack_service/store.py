@@ -10,17 +10,22 @@ Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
 - player (`Player`: balance, stats, every seat with its shoe and round, the idempotency
   keys): `USER#<login>` / `PLAYER`
 - settled round (`SettledRound`: replayable, with its net): `USER#<login>` /
-  `ROUND#<round_id>`, and in `gsi1`: `HISTORY#<login>` / `<settled at, µs, 16 digits>#<round_id>`
+  `HISTORY#<settled at, µs, 16 digits>#<round_id>` (its history position), so the history
+  reads last settled first from the table itself, and no index write is paid a round. A
+  round or a shoe is found by id from the shoe's commit time, which the shoe id holds
+  (`records.committed_at_of`): its rounds settled after it.
 - drills at a table (`Drills`: the Leitner schedule and the answers' idempotency keys):
   `USER#<login>` / `DRILLS#<table>`
 - login attempts since the last success (`LoginAttempts`, expire by TTL): `LOGIN#<login>` /
   `ATTEMPTS`
 - stored before the player item, read only: seats `SEAT#<table>`, shoes `SHOE#<shoe_id>`,
   ledger entries `LEDGER#…` (see `legacy`)
+- settled rounds of shoes whose ids hold no commit time (those committed before it was
+  kept): `USER#<login>` / `ROUND#<round_id>`, and in `gsi1` `HISTORY#<login>` / their
+  history position
 
 `<login>` is the login lower-cased, so logins are unique ignoring case (a conditional put
-on the profile key). A settled round's `gsi1sk` is its settle time (µs) and id, so the
-history reads last settled first from one GSI query. Only `gsi1` is used.
+on the profile key). Only `gsi1` is used.
 
 A bet or an action is one conditional write of the player item (it expects the version it
 read), so a lost race changes nothing. The player item is the truth and history follows
@@ -32,7 +37,10 @@ transaction: DynamoDB bills each item written in one twice.
 from __future__ import annotations
 
 import functools
+import heapq
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from blackjack.rules import TABLES
@@ -45,6 +53,7 @@ from .records import (
     Profile,
     SettledRound,
     attempts_codec,
+    committed_at_of,
     drills_codec,
     history_position,
     player_codec,
@@ -76,7 +85,10 @@ PROFILE = "PROFILE"
 PLAYER = "PLAYER"
 DRILLS = "DRILLS#"  # and the table id
 ATTEMPTS = "ATTEMPTS"
-HISTORY_INDEX = "gsi1"
+HISTORY = "HISTORY#"  # and the round's history position
+INDEX = "gsi1"
+INDEXED_HISTORY = "HISTORY#"  # and the login: in the index, the rounds put under their ids
+_PAGE = 50  # history items a query reads at a time where the caller may stop early
 # Tries at counting a login attempt: each loses only to an attempt that started a new
 # window (which it then counts in), so two are enough and a third is slack.
 _ATTEMPT_WRITES = 3
@@ -119,6 +131,41 @@ def _to_item(values: Mapping[str, Any]) -> dict[str, Any]:
 def _from_item(item: Mapping[str, Any]) -> dict[str, Any]:
     deserializer = _types()[1]
     return {name: deserializer.deserialize(value) for name, value in item.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    """History positions from `since` (on) to `before` (not on), of one table or all, read
+    a page of `page` items at a time."""
+
+    table: str | None = None
+    before: str | None = None
+    since: str | None = None
+    newest_first: bool = False
+    page: int = _PAGE
+
+    def query(
+        self, table_name: str, partition_key: str, partition: str, sort_key: str, prefix: str
+    ) -> dict[str, Any]:
+        """The query of the span in one partition whose sort keys are a prefix and a
+        position. BETWEEN takes `before` in: the reader leaves it out."""
+        values = {
+            ":pk": {"S": partition},
+            ":lo": {"S": prefix + (self.since or "0")},
+            ":hi": {"S": prefix + (self.before or "~")},
+        }
+        query: dict[str, Any] = {
+            "TableName": table_name,
+            "KeyConditionExpression": f"{partition_key} = :pk AND {sort_key} BETWEEN :lo AND :hi",
+            "ExpressionAttributeValues": values,
+            "ScanIndexForward": not self.newest_first,
+            "Limit": self.page,
+        }
+        if self.table is not None:
+            query["FilterExpression"] = "#table = :table"
+            query["ExpressionAttributeNames"] = {"#table": "table"}
+            values[":table"] = {"S": self.table}
+        return query
 
 
 # ---- the store ----------------------------------------------------------------------
@@ -364,18 +411,17 @@ class Store:
 
     def put_round(self, login_key: str, settled: SettledRound) -> None:
         """Put the settled round's history item, whatever was there: it is made from the
-        player item alone, so a put again writes the same bytes."""
+        player item alone, so a put again writes the same bytes. A round of a shoe whose
+        id holds no commit time goes where such rounds always went: under its id, with
+        its history position in the index."""
+        attributes = settled_codec.attributes(settled)
+        if settled.shoe.committed_at is None:
+            sk = f"ROUND#{settled.round_id}"
+            attributes |= {"gsi1pk": f"{INDEXED_HISTORY}{login_key}", "gsi1sk": settled.position}
+        else:
+            sk = HISTORY + settled.position
         self.client.put_item(
-            TableName=self.table_name,
-            Item=_item(
-                _user_key(login_key),
-                f"ROUND#{settled.round_id}",
-                {
-                    **settled_codec.attributes(settled),
-                    "gsi1pk": f"HISTORY#{login_key}",
-                    "gsi1sk": settled.position,
-                },
-            ),
+            TableName=self.table_name, Item=_item(_user_key(login_key), sk, attributes)
         )
 
     def get_round(self, login_key: str, round_id: str) -> SettledRound | dict[str, Any] | None:
@@ -383,71 +429,45 @@ class Store:
         item = self.client.get_item(
             TableName=self.table_name, Key=_key(_user_key(login_key), f"ROUND#{round_id}")
         ).get("Item")
-        return None if item is None else _settled(_from_item(item))
+        if item is not None:
+            return _settled(_from_item(item))
+        shoe_id = round_id.partition("-")[0]
+        return next(
+            (s for s in self._filed_rounds_of_shoe(login_key, shoe_id) if s.round_id == round_id),
+            None,
+        )
 
     def list_rounds(
         self, login_key: str, table: str | None, count: int, before: str | None
     ) -> list[tuple[str, SettledRound | dict[str, Any]]]:
         """Up to `count` settled rounds with their history positions, last settled first,
-        from before the history position `before` (None: from the last). A table filter
-        may need several queries."""
-        rounds: list[tuple[str, SettledRound | dict[str, Any]]] = []
-        condition = "gsi1pk = :pk"
-        values: dict[str, Any] = {":pk": {"S": f"HISTORY#{login_key}"}}
-        if before is not None:
-            condition += " AND gsi1sk < :before"
-            values[":before"] = {"S": before}
-        query: dict[str, Any] = {
-            "TableName": self.table_name,
-            "IndexName": HISTORY_INDEX,
-            "KeyConditionExpression": condition,
-            "ExpressionAttributeValues": values,
-            "ScanIndexForward": False,
-            "Limit": count,
-        }
-        if table is not None:
-            query["FilterExpression"] = "#table = :table"
-            query["ExpressionAttributeNames"] = {"#table": "table"}
-            values[":table"] = {"S": table}
-        while len(rounds) < count:
-            response = self.client.query(**query)
-            for item in response.get("Items", []):
-                record = _from_item(item)
-                rounds.append((record["gsi1sk"], _settled(record)))
-            last = response.get("LastEvaluatedKey")
-            if last is None:
-                break
-            query["ExclusiveStartKey"] = last
-        return rounds[:count]
+        from before the history position `before` (None: from the last)."""
+        span = _Span(table, before=before, newest_first=True, page=count)
+        newest = heapq.merge(
+            self._history(login_key, span),
+            self._indexed_history(login_key, span),
+            key=_position_of,
+            reverse=True,
+        )
+        # A round filed both ways (put again after the move by a bet that then lost its
+        # write) is one round: positions are unique.
+        once = (next(same) for _, same in itertools.groupby(newest, key=_position_of))
+        return [(position, _settled(item)) for position, item in itertools.islice(once, count)]
 
     def rounds_since(self, login_key: str, table: str, since_us: int) -> Iterator[SettledRound]:
         """The table's settled rounds, first settled first, from a time (µs) on."""
-        query: dict[str, Any] = {
-            "TableName": self.table_name,
-            "IndexName": HISTORY_INDEX,
-            "KeyConditionExpression": "gsi1pk = :pk AND gsi1sk >= :since",
-            "FilterExpression": "#table = :table",
-            "ExpressionAttributeNames": {"#table": "table"},
-            "ExpressionAttributeValues": {
-                ":pk": {"S": f"HISTORY#{login_key}"},
-                ":since": {"S": history_position(since_us, "")},
-                ":table": {"S": table},
-            },
-        }
-        while True:
-            response = self.client.query(**query)
-            for item in response.get("Items", []):
-                settled = _settled(_from_item(item))
-                if isinstance(settled, SettledRound):
-                    yield settled
-            last = response.get("LastEvaluatedKey")
-            if last is None:
-                return
-            query["ExclusiveStartKey"] = last
+        span = _Span(table, since=history_position(since_us, ""))
+        oldest = heapq.merge(
+            self._history(login_key, span), self._indexed_history(login_key, span), key=_position_of
+        )
+        for _, item in oldest:
+            settled = _settled(item)
+            if isinstance(settled, SettledRound):
+                yield settled
 
     def rounds_of_shoe(self, login_key: str, shoe_id: str) -> list[SettledRound]:
         """The settled rounds dealt from a shoe (those whose ids derive from the shoe's)."""
-        rounds: list[SettledRound] = []
+        rounds = list(self._filed_rounds_of_shoe(login_key, shoe_id))
         query: dict[str, Any] = {
             "TableName": self.table_name,
             "KeyConditionExpression": "pk = :pk AND begins_with(sk, :prefix)",
@@ -456,16 +476,57 @@ class Store:
                 ":prefix": {"S": f"ROUND#{shoe_id}-"},
             },
         }
+        for item in self._query(query):
+            settled = _settled(item)
+            if isinstance(settled, SettledRound):
+                rounds.append(settled)
+        return sorted(rounds, key=lambda settled: settled.round.number)
+
+    def _filed_rounds_of_shoe(self, login_key: str, shoe_id: str) -> Iterator[SettledRound]:
+        """A shoe's rounds filed under their history positions, first dealt first: they
+        settled after the shoe's commit time, which its id holds, among the other tables'
+        rounds, until its table dealt from another shoe."""
+        committed_at = committed_at_of(shoe_id)
+        if committed_at is None:
+            return
+        table = None
+        since = history_position(committed_at * 1000, "")
+        for position, item in self._history(login_key, _Span(since=since)):
+            if position.partition("#")[2].startswith(f"{shoe_id}-"):
+                table = item["table"]
+                settled = _settled(item)
+                if isinstance(settled, SettledRound):
+                    yield settled
+            elif item["table"] == table:
+                return
+
+    def _history(self, login_key: str, span: _Span) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The history items in a span, with their positions."""
+        query = span.query(self.table_name, "pk", _user_key(login_key), "sk", HISTORY)
+        for item in self._query(query | {"ConsistentRead": True}):
+            position = item["sk"].removeprefix(HISTORY)
+            if position != span.before:
+                yield position, item
+
+    def _indexed_history(self, login_key: str, span: _Span) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The history items put under their round ids in a span, with their positions,
+        from the index."""
+        partition = f"{INDEXED_HISTORY}{login_key}"
+        query = span.query(self.table_name, "gsi1pk", partition, "gsi1sk", "")
+        for item in self._query(query | {"IndexName": INDEX}):
+            if item["gsi1sk"] != span.before:
+                yield item["gsi1sk"], item
+
+    def _query(self, query: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """Every item a query finds, a page at a time, as it is read."""
         while True:
             response = self.client.query(**query)
             for item in response.get("Items", []):
-                settled = _settled(_from_item(item))
-                if isinstance(settled, SettledRound):
-                    rounds.append(settled)
+                yield _from_item(item)
             last = response.get("LastEvaluatedKey")
             if last is None:
-                return sorted(rounds, key=lambda settled: settled.round.number)
-            query["ExclusiveStartKey"] = last
+                return
+            query = query | {"ExclusiveStartKey": last}
 
     def get_legacy_shoe(
         self, login_key: str, shoe_id: str, table: str | None = None
@@ -495,6 +556,10 @@ class Store:
                 found[(record["pk"], record["sk"])] = record
             request = dict(response.get("UnprocessedKeys") or {})
         return found
+
+
+def _position_of(listed: tuple[str, Any]) -> str:
+    return listed[0]
 
 
 def _settled(attributes: Mapping[str, Any]) -> SettledRound | dict[str, Any]:

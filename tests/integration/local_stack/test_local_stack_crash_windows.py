@@ -41,7 +41,7 @@ class Call:
     """One DynamoDB call of a function, as the forwarder sees it."""
 
     operation: str
-    item: str  # the sort key of the item it names (`PLAYER`, `ROUND#…`), or ""
+    item: str  # the sort key of the item it names (`PLAYER`, `HISTORY#…`), or ""
     move: str | None  # the last move of the round it writes, or None
 
     @classmethod
@@ -201,7 +201,7 @@ def _race(user: User, tap: Tap, kill_stand: bool) -> tuple[Reply, Reply]:
         if (call.operation, call.item, call.move) == stand:
             return tap.landed(*double)
         if call.move == "double":  # after the stand's history put (where it makes one)
-            return tap.landed("PutItem", "ROUND", "stand") or tap.waits(*stand)
+            return tap.landed("PutItem", "HISTORY", "stand") or tap.waits(*stand)
         return True
 
     def kills(tap: Tap, call: Call) -> bool:
@@ -250,7 +250,7 @@ def test_a_round_settled_by_a_killed_request_is_history_once(
         user.assert_truth({played["round_id"]: played})
 
         # The next bet files the round, and dies between its history put and its write.
-        tap.kills = lambda tap, call: call.operation == "PutItem" and call.item == "ROUND"
+        tap.kills = lambda tap, call: call.operation == "PutItem" and call.item == "HISTORY"
         killed = user.request("POST", f"/v1/tables/{TABLE}/rounds", bet, key="next-bet")
         assert killed.status == 502, killed.body
         tap.kills = Tap.kills
