@@ -291,7 +291,7 @@ export function dealCell(cell, card, indices, random = Math.random) {
   const up = where ? where.up : "A";
   const hands = where ? cellHands(ev, where) : Object.keys(ev).filter((key) => chartRowOfHand(key) && ev[key].A);
   if (!hands.length) return null;
-  const hand = pick(hands);
+  const hand = pickDealt(hands, random);
   const suits = [...SUITS];
   for (let i = suits.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
@@ -301,6 +301,26 @@ export function dealCell(cell, card, indices, random = Math.random) {
   const [a, b, u] = [...hand.split(","), up].map((rank, i) => `${rank === "T" ? ten : rank}${suits[i]}`);
   const legal = where ? Object.keys(ev[hand][up]) : INSURANCE_ACTIONS.map((x) => x.name);
   return { cards: [a, b], up_card: u, legal_actions: legal, cell: { box: 0, attempts: 0, correct: 0, ...cell }, ...counted };
+}
+
+/** A deck's cards of a rank: sixteen ten-value cards, four of any other. */
+const perDeck = (rank) => (rank === "T" ? 16 : 4);
+
+/**
+ * One of a cell's hands, as often as a fresh deck deals it (as `next` does): hard 12 is
+ * mostly a ten and a 2. Two ranks a and b come in 2·a·b ways, a pair of a in a·(a−1).
+ */
+export function pickDealt(hands, random = Math.random) {
+  const ways = hands.map((key) => {
+    const [a, b] = key.split(",");
+    return a === b ? perDeck(a) * (perDeck(a) - 1) : 2 * perDeck(a) * perDeck(b);
+  });
+  let at = random() * ways.reduce((n, w) => n + w, 0);
+  for (let i = 0; i < hands.length; i++) {
+    at -= ways[i];
+    if (at < 0) return hands[i];
+  }
+  return hands.at(-1);
 }
 
 /** The cells marked wrong (answered, back in box 0), as the progress lists them. */
@@ -437,6 +457,7 @@ function setSection(section) {
  * section (the index plays' for an index square) off the schedule.
  */
 function drillSquare(where) {
+  if (S.busy) return; // an answer in flight counts first
   const cell = S.progress?.cells.find((c) => cellKey(c) === cellKey(where)) || where;
   const section = where.section === "indices" ? "indices" : where.section;
   S.misses = null;
@@ -467,7 +488,8 @@ function drillMisses() {
 function dealHere(where) {
   const drill = dealCell(where, S.card, S.indices);
   if (!drill) {
-    S.note = null;
+    // not on the card (it never should be): the schedule deals instead, and no miss waits on it
+    if (S.misses) S.misses = S.misses.filter((k) => k !== cellKey(where));
     nextDrill(true);
     return;
   }

@@ -26,6 +26,7 @@ import {
   noMissesWords,
   offeredActions,
   parseChoice,
+  pickDealt,
   sectionAccuracy,
   trueCountWords,
   verdict,
@@ -275,4 +276,28 @@ test("drilling the misses: the cells marked wrong; a right answer leaves the que
   assert.equal(missesWords(1), "Drilling your misses: 1 hand left.");
   assert.match(noMissesWords(false), /^No misses to drill/);
   assert.match(noMissesWords(true), /^No misses left/);
+});
+
+test("a cell's hand comes as a fresh deck deals it: hard 12 is mostly a ten and a 2", () => {
+  const hands = ["2,T", "3,9", "4,8", "5,7"]; // 2·4·16 = 128 ways, then 32 each
+  assert.equal(
+    pickDealt(hands, () => 0),
+    "2,T",
+  );
+  assert.equal(
+    pickDealt(hands, () => 127.9 / 224),
+    "2,T",
+  );
+  assert.equal(
+    pickDealt(hands, () => 128.1 / 224),
+    "3,9",
+  );
+  assert.equal(
+    pickDealt(hands, () => 0.999),
+    "5,7",
+  );
+  assert.equal(
+    pickDealt(["T,T"], () => 0.5),
+    "T,T",
+  );
 });
