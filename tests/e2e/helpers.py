@@ -131,6 +131,7 @@ class Api:
         self.call("GET", "/v1/tables/classic", token=token)
         self.call("GET", "/v1/rounds", token=token)
         self.call("GET", "/v1/me", token=token)
+        self.call("GET", "/v1/tables/classic/drills", token=token)
         for path in ("/v1/tables/classic/round/hint", f"/v1/shoes/{'0' * 32}"):
             reply = self.client.request("GET", path, token=token)
             assert reply.status in (404, 409), (path, reply.status, reply.body)
