@@ -137,6 +137,26 @@ class Api:
             assert reply.status in (404, 409), (path, reply.status, reply.body)
 
 
+ACTION_LABELS = {  # web/js/format.js's ACTIONS
+    "hit": "Hit",
+    "stand": "Stand",
+    "double": "Double",
+    "split": "Split",
+    "surrender": "Surrender",
+    "insurance": "Insurance",
+    "even_money": "Even money",
+    "decline_insurance": "No insurance",
+}
+
+
+def hi_lo(card: str) -> int:
+    """API.md: 2-6 count +1; 7, 8, 9 count 0; ten-value cards and aces -1."""
+    rank = card[:-1]
+    if rank in "23456":
+        return 1
+    return 0 if rank in "789" else -1
+
+
 # ---- the player's steps in the page --------------------------------------------------
 
 

@@ -23,10 +23,12 @@ from tests.integration.seeds import find_seeds
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
+    ACTION_LABELS,
     VIEWPORTS,
     act,
     check_axe,
     deal,
+    hi_lo,
     new_player,
     open_panel,
     open_table,
@@ -45,20 +47,6 @@ TABLE = "casino"
 SHOE = 312
 USER_BOXES = (0, 1, 2)
 AI_BOXES = (3, 4)
-LABEL = {
-    "hit": "Hit",
-    "stand": "Stand",
-    "double": "Double",
-    "split": "Split",
-    "surrender": "Surrender",
-    "insurance": "Insurance",
-    "even_money": "Even money",
-    "decline_insurance": "No insurance",
-}
-
-
-def hi_lo(card: str) -> int:
-    return 1 if card[0] in "23456" else -1 if card[0] in "TJQKA" else 0
 
 
 def climbs_to_plus_5(shoe: list[str]) -> bool:
@@ -81,7 +69,7 @@ def label(name: str, legal: list[str]) -> str:
     return (
         "Decline even money"
         if name == "decline_insurance" and "even_money" in legal
-        else LABEL[name]
+        else ACTION_LABELS[name]
     )
 
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
-from .helpers import VIEWPORTS, check_axe, new_player, tid
+from .helpers import VIEWPORTS, check_axe, hi_lo, new_player, tid
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
@@ -25,10 +25,6 @@ pytestmark = pytest.mark.e2e
 DECK = 52
 # Each size drills from another table's shoe, so that every shoe the tables deal from is drawn.
 SHOES = {"laptop": 6, "phone": 4, "small-phone": 1}
-
-
-def hi_lo(card: str) -> int:
-    return 1 if card[0] in "23456" else 0 if card[0] in "789" else -1
 
 
 def true_count(running: int, unseen: int) -> Decimal:

@@ -25,6 +25,7 @@ from .helpers import (
     check_axe,
     coins,
     deal,
+    hi_lo,
     new_player,
     open_panel,
     open_table,
@@ -44,10 +45,6 @@ TABLE = "casino"  # six decks, a cut card: the count moves the edge from round t
 BOXES = range(5)
 SIZES = list(VIEWPORTS)
 MINUS = "\u2212"
-
-
-def hi_lo(card: str) -> int:
-    return 1 if card[0] in "23456" else -1 if card[0] in "TJQKA" else 0
 
 
 def small_cards_first(shoe: list[str]) -> bool:

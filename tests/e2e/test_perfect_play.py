@@ -14,7 +14,19 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
-from .helpers import Api, check_axe, coins, deal, new_player, open_panel, open_table, play_out, tid
+from .helpers import (
+    ACTION_LABELS,
+    Api,
+    check_axe,
+    coins,
+    deal,
+    hi_lo,
+    new_player,
+    open_panel,
+    open_table,
+    play_out,
+    tid,
+)
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
@@ -23,24 +35,6 @@ pytestmark = pytest.mark.e2e
 
 VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844)}
 SHOE = 6 * 52  # casino's six decks
-LABEL = {  # web/js/format.js's ACTIONS
-    "hit": "Hit",
-    "stand": "Stand",
-    "double": "Double",
-    "split": "Split",
-    "surrender": "Surrender",
-    "insurance": "Insurance",
-    "even_money": "Even money",
-    "decline_insurance": "No insurance",
-}
-
-
-def hi_lo(card: str) -> int:
-    """API.md: 2-6 count +1; 7, 8, 9 count 0; ten-value cards and aces -1."""
-    rank = card[:-1]
-    if rank in "23456":
-        return 1
-    return 0 if rank in "789" else -1
 
 
 def felt_cards(page: Page) -> list[str]:
@@ -96,7 +90,7 @@ def test_the_count_badge_follows_every_card_of_a_casino_shoe(
                 with page.expect_response(lambda r: "/round/hint?level=expert" in r.url) as info:
                     page.keyboard.press("c")
                 hint = info.value.json()
-                label = LABEL[hint["action"]]
+                label = ACTION_LABELS[hint["action"]]
                 if hint["action"] == "decline_insurance" and "even_money" in view["legal_actions"]:
                     label = "Decline even money"
                 expect(tid(page, "hint-output")).to_have_text(f"Coach (expert): {label}.")
@@ -224,7 +218,7 @@ def test_the_trainer_shows_perfect_play_as_the_api_counts_it(
         round_id = str(row.get_attribute("data-round-id"))
         round_id_expected, box, hand, index, decision = spots[i]
         assert round_id == round_id_expected
-        expect(row).to_contain_text(LABEL[decision["expert_best"]])
+        expect(row).to_contain_text(ACTION_LABELS[decision["expert_best"]])
         split = any(
             len(b["hands"]) > 1 for b in api.round(token, round_id)["boxes"] if b["box"] == box
         )
