@@ -448,8 +448,15 @@ def test_index_drills_right_and_wrong_on_the_drills_page(
         state = "missed" if c["box"] == 0 else "learning"
         expect(square).to_have_attribute("data-state", state)
         expect(square).to_have_attribute("data-box", str(c["box"]))
-    heat = tid(page, "heat-indices")
-    heat.scroll_into_view_if_needed()
-    heat.screenshot(path=str(artifacts / f"index-drills-heatmap-{size}.png"), animations="disabled")
+    # from the whole page, where the sticky header stays at the top, clear of the map
+    box = tid(page, "heat-indices").bounding_box()
+    assert box is not None
+    top = page.evaluate("scrollY")
+    page.screenshot(
+        path=str(artifacts / f"index-drills-heatmap-{size}.png"),
+        animations="disabled",
+        full_page=True,
+        clip={"x": box["x"], "y": box["y"] + top, "width": box["width"], "height": box["height"]},
+    )
     if width < 600:
         no_sideways_scroll(page, width, f"{size}: the index heat map")
