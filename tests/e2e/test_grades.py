@@ -12,13 +12,15 @@ each of the player's decisions is perfect play (`expert_best`, no `expert_loss`)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
 from .helpers import (
+    ACTION_LABELS,
     VIEWPORTS,
     check_axe,
     deal,
@@ -67,26 +69,35 @@ def set_level(page: Page, level: str) -> None:
     page.keyboard.press("Escape")
 
 
+def graded_round(
+    page: Page, stack: Stack, rewrite: Callable[[Route], None], login: str, level: str
+) -> tuple[dict[str, Any], Locator]:
+    """A new player's first classic round with decisions, its answers rewritten, coached
+    at `level`: the round and its first hand's marks, each a tick."""
+    for pattern in ("**/v1/tables/**", "**/v1/rounds?*", "**/v1/rounds/*", "**/v1/me"):
+        page.route(pattern, rewrite)
+    new_player(page, stack.api, login)
+    open_table(page, "classic")
+    set_level(page, level)
+    view: dict[str, Any] = {"status": "player_turn"}
+    while view["status"] != "settled" or not view["boxes"][0]["hands"][0]["decisions"]:
+        view = play_out(page, "classic", deal(page, "classic"))
+    decisions = view["boxes"][0]["hands"][0]["decisions"]
+    marks = tid(page, "marks-0-0").get_by_test_id("mark")
+    expect(marks).to_have_count(len(decisions))
+    for i, d in enumerate(decisions):
+        expect(marks.nth(i)).to_have_text(f"{ACTION_LABELS[d['action']]} ✓")
+    return view, marks
+
+
 @pytest.mark.parametrize("name", list(VIEWPORTS))
 def test_marks_grade_against_the_coach_level(
     contexts: Contexts, stack: Stack, artifacts: Any, name: str
 ) -> None:
     size = VIEWPORTS[name]
     page = contexts.page(*size, mobile=size[0] < 600)
-    for pattern in ("**/v1/tables/**", "**/v1/rounds?*", "**/v1/rounds/*", "**/v1/me"):
-        page.route(pattern, rewrite)
-    new_player(page, stack.api, "grade")
-    open_table(page, "classic")
-    set_level(page, "expert")
-    view: dict[str, Any] = {"status": "player_turn"}
-    while view["status"] != "settled" or not view["boxes"][0]["hands"][0]["decisions"]:
-        view = play_out(page, "classic", deal(page, "classic"))
-    decisions = view["boxes"][0]["hands"][0]["decisions"]
-    marks = tid(page, "marks-0-0").get_by_test_id("mark")
-    label = {"stand": "Stand", "hit": "Hit", "decline_insurance": "No insurance"}
-    expect(marks).to_have_count(len(decisions))
-    for i, d in enumerate(decisions):
-        expect(marks.nth(i)).to_have_text(f"{label[d['action']]} ✓")
+    view, marks = graded_round(page, stack, rewrite, "grade", "expert")
+    decisions, label = view["boxes"][0]["hands"][0]["decisions"], ACTION_LABELS
     expect(tid(page, "marks-note")).to_contain_text("against perfect play")
     page.screenshot(path=str(artifacts / f"grades-{size[0]}-expert.png"))
 
@@ -166,20 +177,10 @@ def test_marks_under_the_counter_coach(
             body["stats"].update(index_spots=n, index_spots_taken=taken)
         route.fulfill(response=answer, json=body)
 
-    for pattern in ("**/v1/tables/**", "**/v1/rounds?*", "**/v1/rounds/*", "**/v1/me"):
-        page.route(pattern, counter_rewrite)
-    new_player(page, stack.api, "cgrade")
-    open_table(page, "classic")
-    set_level(page, "counter")
-    view: dict[str, Any] = {"status": "player_turn"}
-    while view["status"] != "settled" or not view["boxes"][0]["hands"][0]["decisions"]:
-        view = play_out(page, "classic", deal(page, "classic"))
-    decisions = view["boxes"][0]["hands"][0]["decisions"]
-    marks = tid(page, "marks-0-0").get_by_test_id("mark")
-    label = {"stand": "Stand", "hit": "Hit", "decline_insurance": "No insurance"}
-    expect(marks).to_have_count(len(decisions))
-    for i, d in enumerate(decisions):  # the counter's play taken: a tick, whatever hard says
-        expect(marks.nth(i)).to_have_text(f"{label[d['action']]} ✓")
+    # the counter's play taken: a tick, whatever hard says
+    view, marks = graded_round(page, stack, counter_rewrite, "cgrade", "counter")
+    decisions, label = view["boxes"][0]["hands"][0]["decisions"], ACTION_LABELS
+    for i in range(len(decisions)):
         expect(marks.nth(i)).to_have_class(re.compile("mark-ok"))
     expect(tid(page, "marks-note")).to_have_text(
         re.compile(r"against the counter's indices \(coach: counter\)")
