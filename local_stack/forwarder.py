@@ -18,7 +18,8 @@ import http.client
 import threading
 
 from local_stack.dynamodb_local import DynamoDBLocal
-from local_stack.sigv4 import Credentials, Refusal, SignedRequestHandler, SignedServer, http_message
+from local_stack.sigv4 import Credentials, Refusal, SignedRequestHandler, SignedServer
+from local_stack.wire import MAX_LINE, http_message, read_headers
 
 MAX_BODY = 16 << 20  # BatchWriteItem's limit, the largest request DynamoDB takes
 IDLE_POOL = 32  # idle connections kept to the JVM (botocore keeps 10 per client)
@@ -36,21 +37,66 @@ class Unavailable(Exception):
 
 
 class _Upstream:
-    """One keep-alive HTTP/1.1 connection to the JVM now running."""
+    """One keep-alive HTTP/1.1 connection to the JVM now running, read through one
+    buffer for its life (http.client's HTTPResponse makes one per answer)."""
 
     def __init__(self, dynamodb: DynamoDBLocal) -> None:
         self.generation = dynamodb.generation
         self.sock = dynamodb.connect(UPSTREAM_TIMEOUT_S)
+        self.reader = self.sock.makefile("rb")
 
     def exchange(
         self, method: str, target: str, headers: list[tuple[str, str]], body: bytes
-    ) -> tuple[http.client.HTTPResponse, bytes]:
+    ) -> tuple[int, list[tuple[str, str]], bytes, bool]:
+        """The JVM's status, headers and body, and whether it closes the connection."""
         self.sock.sendall(http_message(f"{method} {target} HTTP/1.1", headers, body))
-        response = http.client.HTTPResponse(self.sock, method=method)
-        response.begin()
-        return response, response.read()
+        line = self.reader.readline(MAX_LINE + 1)
+        if not line:  # as http.client says it: the JVM closed the idle connection
+            raise http.client.RemoteDisconnected("DynamoDB Local closed the connection")
+        version, _, rest = line.decode("iso-8859-1").rstrip("\r\n").partition(" ")
+        code = rest[:3]
+        if version not in ("HTTP/1.0", "HTTP/1.1") or not (code.isdigit() and len(code) == 3):
+            raise http.client.BadStatusLine(line.decode("iso-8859-1"))
+        message, reader = read_headers(self.reader)
+        if message is None:
+            message = http.client.parse_headers(reader)
+        status = int(code)
+        connection = message.get("Connection", "").lower()
+        closes = connection == "close" or (version == "HTTP/1.0" and connection != "keep-alive")
+        length = message.get("Content-Length")
+        if method == "HEAD" or status in (204, 304) or status < 200:
+            data = b""
+        elif message.get("Transfer-Encoding", "").lower() == "chunked":
+            data = self._chunked()
+        elif length is None:  # the body ends with the connection
+            data, closes = self.reader.read(), True
+        elif not length.strip().isdigit():
+            raise http.client.HTTPException(f"Content-Length {length!r}")
+        else:
+            data = self.reader.read(int(length))
+            if len(data) < int(length):
+                raise http.client.IncompleteRead(data, int(length) - len(data))
+        return status, message.items(), data, closes
+
+    def _chunked(self) -> bytes:
+        chunks: list[bytes] = []
+        while True:
+            line = self.reader.readline(MAX_LINE + 1)
+            try:
+                size = int(line.split(b";")[0].strip(), 16)
+            except ValueError:
+                raise http.client.HTTPException(f"chunk size {line!r}") from None
+            if size == 0:
+                while self.reader.readline(MAX_LINE + 1) not in (b"\r\n", b"\n", b""):
+                    pass  # trailers
+                return b"".join(chunks)
+            chunk = self.reader.read(size)
+            if len(chunk) < size or self.reader.readline(MAX_LINE + 1) not in (b"\r\n", b"\n"):
+                raise http.client.IncompleteRead(chunk)
+            chunks.append(chunk)
 
     def close(self) -> None:
+        self.reader.close()
         self.sock.close()
 
 
@@ -111,16 +157,15 @@ class Forwarder:
         body: bytes,
     ) -> tuple[int, list[tuple[str, str]], bytes]:
         try:
-            response, data = connection.exchange(method, target, headers, body)
+            status, answer, data, closes = connection.exchange(method, target, headers, body)
         except BaseException:
             connection.close()
             raise
-        if response.will_close:
+        if closes:
             connection.close()
         else:
             self._put_idle(connection)
-        answer = [(k, v) for k, v in response.getheaders() if k.lower() not in HOP_BY_HOP]
-        return response.status, answer, data
+        return status, [(k, v) for k, v in answer if k.lower() not in HOP_BY_HOP], data
 
     def _take_idle(self) -> _Upstream | None:
         """The most recently used connection to the JVM now running, if one is idle."""

@@ -6,6 +6,7 @@ responses), and the proxy integration.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import logging
 import re
@@ -74,6 +75,8 @@ ERROR_TYPES = {
 DEFAULT_TEMPLATE = '{"message":$context.error.messageString}'
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # API Gateway's request payload quota
 HTTP_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")  # what ANY stands for
+MATCHED_PATHS = 4096  # paths whose resource a route table keeps, each of at most
+MATCHED_PATH_LENGTH = 256  # characters
 
 
 # -- routes -------------------------------------------------------------------------
@@ -159,13 +162,29 @@ class RouteTable(Generic[F]):
         self.by_resource: dict[str, dict[str, Route[F]]] = {}
         for route in routes:
             self.by_resource.setdefault(route.resource, {})[route.method] = route
+        self._segments = {resource: split_path(resource) for resource in self.by_resource}
+        # Each path's resource, once matched: a request is matched three times (its
+        # gateway, a preflight, its route) against every resource, and a player's
+        # requests go to a few paths over and over.
+        self._found: dict[str, tuple[str, dict[str, str]] | None] = {}
 
     def resource_for(self, path: str) -> tuple[str, dict[str, str]] | None:
         """The most specific resource whose path matches, with its path parameters."""
+        try:
+            found = self._found[path]
+        except KeyError:
+            found = self._match_resource(path)
+            if len(path) <= MATCHED_PATH_LENGTH:  # what a client's paths may hold is bounded
+                if len(self._found) >= MATCHED_PATHS:
+                    self._found.clear()
+                self._found[path] = found
+        return None if found is None else (found[0], dict(found[1]))
+
+    def _match_resource(self, path: str) -> tuple[str, dict[str, str]] | None:
         segments = split_path(path)
         best: tuple[tuple[int, ...], str, dict[str, str]] | None = None
-        for resource in self.by_resource:
-            found = match_resource(split_path(resource), segments)
+        for resource, resource_segments in self._segments.items():
+            found = match_resource(resource_segments, segments)
             if found and (best is None or found[0] < best[0]):
                 best = (found[0], resource, found[1])
         return None if best is None else (best[1], best[2])
@@ -685,6 +704,7 @@ class AuthorizerDenied(Exception):
         self.message = message
 
 
+@functools.lru_cache(maxsize=1024)  # an authorizer's policy names the same few ARNs
 def _arn_pattern(pattern: str) -> re.Pattern[str]:
     return re.compile(
         "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern) + r"\Z"

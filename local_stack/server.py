@@ -22,7 +22,7 @@ import uuid
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -30,6 +30,7 @@ from urllib.parse import unquote, urlsplit
 from local_stack.events import HttpRequest, HttpResponse, printable, printable_traceback
 from local_stack.gateway import MAX_PAYLOAD_BYTES
 from local_stack.stack import LocalStack
+from local_stack.wire import QuickHeaders, http_message
 
 log = logging.getLogger("local_stack")
 
@@ -234,11 +235,11 @@ class LocalServer(ThreadingHTTPServer):
         return f"http://{host!s}:{port}"
 
 
-class RequestHandler(BaseHTTPRequestHandler):
+class RequestHandler(QuickHeaders):
     server: LocalServer
     protocol_version = "HTTP/1.1"
     timeout = 120  # seconds an idle keep-alive connection is kept
-    disable_nagle_algorithm = True  # headers and body go out in two writes
+    disable_nagle_algorithm = True  # no answer waits for the ACK of the one before
     server_version = "local-stack"
     _header_lines: _HeaderLines  # the request's header section, as parse_request read it
 
@@ -468,17 +469,23 @@ class RequestHandler(BaseHTTPRequestHandler):
         return line
 
     def _send(self, response: HttpResponse) -> None:
+        """The answer as the stdlib's send_response, send_header and end_headers make it,
+        with its body, in one write."""
+        headers = [("Server", self.version_string()), ("Date", self.date_time_string())]
+        headers += [
+            (name, value)
+            for name, value in response.headers
+            if name.lower() not in ("content-length", "connection", "transfer-encoding")
+        ]
+        if self.close_connection:
+            headers.append(("Connection", "close"))
+        phrase = self.responses.get(response.status, ("",))[0]
+        status_line = f"{self.protocol_version} {response.status} {phrase}"
+        message = http_message(status_line, headers, response.body)
+        if self.command == "HEAD":  # its Content-Length, not its body
+            message = message[: len(message) - len(response.body)]
         try:
-            self.send_response(response.status)
-            for name, value in response.headers:
-                if name.lower() not in ("content-length", "connection", "transfer-encoding"):
-                    self.send_header(name, value)
-            self.send_header("Content-Length", str(len(response.body)))
-            if self.close_connection:
-                self.send_header("Connection", "close")
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(response.body)
+            self.wfile.write(message)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
 

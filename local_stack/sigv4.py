@@ -20,11 +20,13 @@ import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
 from botocore.utils import normalize_url_path
+
+from local_stack.wire import QuickHeaders, http_message
 
 ALGORITHM = "AWS4-HMAC-SHA256"
 TIMESTAMP = "%Y%m%dT%H%M%SZ"
@@ -181,14 +183,6 @@ def _signature(
     return hmac.new(key, string_to_sign.encode(), hashlib.sha256).hexdigest()
 
 
-def http_message(start_line: str, headers: list[tuple[str, str]], body: bytes) -> bytes:
-    """An HTTP/1.1 message with its Content-Length, as one write (one wake-up for the
-    reader, whatever Nagle and delayed ACKs would make of two)."""
-    lines = [start_line, *(f"{name}: {value}" for name, value in headers)]
-    lines.append(f"Content-Length: {len(body)}")
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
-
-
 Owner = TypeVar("Owner")
 
 
@@ -226,7 +220,7 @@ def _body_length(headers: list[tuple[str, str]]) -> int | None:
     return int(lengths[0])
 
 
-class SignedRequestHandler(BaseHTTPRequestHandler):
+class SignedRequestHandler(QuickHeaders):
     """HTTP/1.1 with keep-alive, any method: a request signed for `service` with the
     server's `credentials` is answered by `answer`, any other gets its refusal."""
 
