@@ -20,6 +20,14 @@ rounds within 1.5x of fresh. But for the address flood, API Gateway's MethodSett
 limits and the web ACL are lifted (parameters) and each function may run 16 environments
 (`--concurrency`): the figures are the stack's own, not its throttling.
 `python -m bench local_stack`; BENCH_LOCAL_STACK_SECONDS sets each measurement's length.
+
+Side by side with another commit: BENCH_LOCAL_STACK_AGAINST=FOLDER, a checkout of it (say
+`git worktree add --detach /tmp/base 6f181f2`, with `node_modules` linked or installed in
+it), runs only the whole rounds, both stacks up at once on the same machine and this
+interpreter, each client count measured on both back to back (in turns, which goes
+first), with the ratio and the load average: a shared machine's load moves within a run,
+so one run's figures are compared with each other only. The other commit's template is
+given those of the parameters above that it declares.
 """
 
 from __future__ import annotations
@@ -163,20 +171,23 @@ def _total(view: dict[str, Any]) -> int:
 
 @contextmanager
 def running_stack(
-    data_dir: Path, log: IO[str] | None = None, *, unlimited: bool = True
+    data_dir: Path, log: IO[str] | None = None, *, unlimited: bool = True, repo: Path = REPO
 ) -> Iterator[int]:
-    """`python -m local_stack` on a free port, its log (stderr) to `log`; yields the
-    port; Ctrl-C at the end. unlimited=False: the template's limits and concurrency."""
+    """`python -m local_stack` of the checkout `repo` on a free port, its log (stderr) to
+    `log`; yields the port; Ctrl-C at the end. unlimited=False: the template's limits and
+    concurrency."""
     port = free_port()
     command = [sys.executable, "-m", "local_stack", "--port", str(port)]
     command += ["--data-dir", str(data_dir)]
     if unlimited:
+        declared = Template.from_file(repo / "template.yaml").data.get("Parameters") or {}
         for parameter in UNLIMITED:
-            command += ["--parameter", parameter]
+            if parameter.partition("=")[0] in declared:  # an older template may lack one
+                command += ["--parameter", parameter]
         command += ["--concurrency", CONCURRENCY]
     process = subprocess.Popen(
         command,
-        cwd=REPO,
+        cwd=repo,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL if log is None else log,
         text=True,
@@ -487,9 +498,51 @@ def measure_address_flood() -> None:
     )
 
 
+def _load() -> str:
+    return "load " + " ".join(f"{figure:.1f}" for figure in os.getloadavg())
+
+
+def side_by_side(other: Path) -> None:
+    """Whole rounds on this checkout's stack and on `other`'s, each client count on both
+    back to back, the one measured first in turns."""
+    label = _commit(other)
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-local-stack-") as folder,
+        running_stack(Path(folder) / "this") as port,
+        running_stack(Path(folder) / "other", repo=other) as other_port,
+    ):
+        print(f"local_stack: side by side with {label} ({other}), {_load()}", flush=True)
+        for turn, clients in enumerate(CLIENTS):
+            stacks = [("this", port), (label, other_port)]
+            figures = {}
+            for name, stack_port in stacks if turn % 2 == 0 else stacks[::-1]:
+                figures[name] = whole_rounds(stack_port, clients)
+                print(
+                    _line(f"local_stack: whole rounds, {clients:2d} clients, {name}", figures[name])
+                    + f", {_load()}",
+                    flush=True,
+                )
+            ratio = figures["this"]["per_second"] / figures[label]["per_second"]
+            print(f"  {clients:2d} clients: this / {label} = {ratio:.2f}x requests/s", flush=True)
+
+
+def _commit(checkout: Path) -> str:
+    """The short commit id a checkout is at."""
+    return subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
 def main() -> None:
     if sys.argv[1:2] == ["flood"]:  # the address flood's own process
         print(json.dumps(flood_logins(int(sys.argv[2]), float(sys.argv[3]))))
+        return
+    against = os.environ.get("BENCH_LOCAL_STACK_AGAINST")
+    if against:
+        side_by_side(Path(against).resolve())
         return
     with (
         tempfile.TemporaryDirectory(prefix="bench-local-stack-") as folder,
