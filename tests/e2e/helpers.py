@@ -157,6 +157,28 @@ def hi_lo(card: str) -> int:
     return 0 if rank in "789" else -1
 
 
+def signed_count(t: int) -> str:
+    """A true count as the client writes it: "+3", "0", "\u22122"."""
+    return f"+{t}" if t > 0 else f"\u2212{-t}" if t < 0 else "0"
+
+
+def index_words(index: dict[str, Any]) -> str:
+    """js/indices.js's words for an index play."""
+    t = index["index"]
+    at = f"at {signed_count(t)} " + (
+        "or less" if index["direction"] == "at_or_below" else "or more"
+    )
+    if index["section"] == "insurance":
+        return f"Insurance: take it {at} (the card declines it)"
+    row, up = index["row"], "10" if index["up"] == "T" else index["up"]
+    if index["section"] == "soft":
+        row = f"A,{int(row) - 11}"
+    elif index["section"] == "pairs":
+        r = "10" if row == "T" else row
+        row = f"{r},{r}"
+    return f"{row} v {up}: {index['play']} {at} (the card says {index['basic']})"
+
+
 # ---- the player's steps in the page --------------------------------------------------
 
 

@@ -18,7 +18,17 @@ import pytest
 from playwright.sync_api import Page, Response, expect
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
-from .helpers import VIEWPORTS, Api, check_axe, new_player, posted, tid
+from .helpers import (
+    ACTION_LABELS,
+    VIEWPORTS,
+    Api,
+    check_axe,
+    index_words,
+    new_player,
+    posted,
+    signed_count,
+    tid,
+)
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
@@ -27,16 +37,6 @@ pytestmark = pytest.mark.e2e
 
 # Each size drills another table (casino and bicycle offer insurance, european does not).
 TABLE_AT = {"laptop": "casino", "phone": "bicycle", "small-phone": "european"}
-LABEL = {
-    "hit": "Hit",
-    "stand": "Stand",
-    "double": "Double",
-    "split": "Split",
-    "surrender": "Surrender",
-    "insurance": "Insurance",
-    "even_money": "Even money",
-    "decline_insurance": "No insurance",
-}
 KEYS = {
     "hit": "h",
     "stand": "s",
@@ -52,33 +52,12 @@ POINTS = {"T": 10, "J": 10, "Q": 10, "K": 10, "A": 11}
 # ---- what the page should say, worked out from the API ---------------------------------
 
 
-def signed_count(t: int) -> str:
-    """A true count as the client writes it: "+3", "0", "\u22122"."""
-    return f"+{t}" if t > 0 else f"\u2212{-t}" if t < 0 else "0"
-
-
 def ev_text(ev: float) -> str:
     """js/format.js formatEv: three decimals, a sign, "\u2212" for a loss."""
     v = math.floor(ev * 1000 + 0.5) / 1000
     if v == 0:
         return "0.000"
     return f"+{v:.3f}" if v > 0 else f"\u2212{-v:.3f}"
-
-
-def index_words(index: dict[str, Any]) -> str:
-    """js/indices.js's words for an index play."""
-    at = f"at {signed_count(index['index'])} " + (
-        "or less" if index["direction"] == "at_or_below" else "or more"
-    )
-    if index["section"] == "insurance":
-        return f"Insurance: take it {at} (the card declines it)"
-    row, up = index["row"], "10" if index["up"] == "T" else index["up"]
-    if index["section"] == "soft":
-        row = f"A,{int(row) - 11}"
-    elif index["section"] == "pairs":
-        r = "10" if row == "T" else row
-        row = f"{r},{r}"
-    return f"{row} v {up}: {index['play']} {at} (the card says {index['basic']})"
 
 
 def drill_cell(index: dict[str, Any]) -> dict[str, str]:
@@ -270,7 +249,7 @@ def check_verdict(page: Page, graded: dict[str, Any], t: int, index: dict[str, A
     right = graded["action"] == graded["best"]
     verdict = tid(page, "drill-verdict")
     expect(verdict).to_have_attribute("data-right", "true" if right else "false")
-    best = LABEL[graded["best"]].lower()
+    best = ACTION_LABELS[graded["best"]].lower()
     head = (
         f"\u2713 Right: at {signed_count(t)}, {best}."
         if right
@@ -283,7 +262,7 @@ def check_verdict(page: Page, graded: dict[str, Any], t: int, index: dict[str, A
     for i, action in enumerate(order):
         row = rows.nth(i)
         expect(row).to_have_attribute("data-testid", f"drill-ev-{action}")
-        expect(row.locator("th")).to_have_text(LABEL[action])
+        expect(row.locator("th")).to_have_text(ACTION_LABELS[action])
         expect(row.locator("td.ev")).to_have_text(ev_text(graded["ev"][action]))
         notes = [
             n

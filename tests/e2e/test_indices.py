@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, Response, expect
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
-from .helpers import VIEWPORTS, check_axe, new_player, posted, tid
+from .helpers import VIEWPORTS, check_axe, index_words, new_player, posted, signed_count, tid
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
@@ -117,11 +117,6 @@ def test_the_indices_page_passes_axe_and_fits_a_phone(
     scroll = page.evaluate("document.documentElement.scrollWidth")
     assert scroll <= width, f"the lobby scrolls sideways ({scroll} px at {width})"
     card.screenshot(path=str(artifacts / f"lobby-card-{size}.png"), animations="disabled")
-
-
-def signed_count(t: int) -> str:
-    """A true count as the client writes it: "+3", "0", "\u22122"."""
-    return f"+{t}" if t > 0 else f"\u2212{-t}" if t < 0 else "0"
 
 
 def is_index_next(response: Response) -> bool:
@@ -236,20 +231,3 @@ def test_an_index_drill_answered_wrong_then_right(
     tid(page, "heat-indices").screenshot(
         path=str(artifacts / f"index-heatmap-{size}.png"), animations="disabled"
     )
-
-
-def index_words(index: dict[str, Any]) -> str:
-    """js/indices.js's words for an index play."""
-    t = index["index"]
-    at = f"at {signed_count(t)} " + (
-        "or less" if index["direction"] == "at_or_below" else "or more"
-    )
-    if index["section"] == "insurance":
-        return f"Insurance: take it {at} (the card declines it)"
-    row, up = index["row"], "10" if index["up"] == "T" else index["up"]
-    if index["section"] == "soft":
-        row = f"A,{int(row) - 11}"
-    elif index["section"] == "pairs":
-        r = "10" if row == "T" else row
-        row = f"{r},{r}"
-    return f"{row} v {up}: {index['play']} {at} (the card says {index['basic']})"
