@@ -22,7 +22,7 @@ limits and the web ACL are lifted (parameters) and each function may run 16 envi
 `python -m bench local_stack`; BENCH_LOCAL_STACK_SECONDS sets each measurement's length.
 
 Side by side with another commit: BENCH_LOCAL_STACK_AGAINST=FOLDER, a checkout of it (say
-`git worktree add --detach /tmp/base 6f181f2`, with `node_modules` linked or installed in
+`git worktree add --detach /tmp/base 6f181f2`, with `node_modules` copied or installed in
 it), runs only the whole rounds, both stacks up at once on the same machine and this
 interpreter, each client count measured on both back to back (in turns, which goes
 first), with the ratio and the load average: a shared machine's load moves within a run,
