@@ -231,6 +231,11 @@ export const api = {
   strategy: (id) => request("GET", `/v1/tables/${enc(id)}/strategy`, { auth: false }),
   /**
    * @param {string} id
+   * @returns {Promise<Schemas["Indices"]>}
+   */
+  indices: (id) => request("GET", `/v1/tables/${enc(id)}/indices`, { auth: false }),
+  /**
+   * @param {string} id
    * @param {NonNullable<Operations["drill"]["parameters"]["query"]>["section"]} [section]
    * @returns {Promise<Schemas["Drill"]>}
    */

@@ -1,5 +1,5 @@
 // Under the felt: the decisions while a round is in play, the chips and Deal between rounds.
-import { api, request } from "./api.js";
+import { api } from "./api.js";
 import { coachWhy } from "./coach.js";
 import { h } from "./dom.js";
 import { ACTIONS, actionLabel, CHIP_KEYS, evLabel, formatCoins, kellyLabel } from "./format.js";
@@ -138,7 +138,7 @@ function tableDocs(ctl, level) {
   if (!docs.has(id)) {
     const entry = { chart: null, indices: null };
     docs.set(id, entry);
-    Promise.allSettled([api.strategy(id), request("GET", `/v1/tables/${encodeURIComponent(id)}/indices`, { auth: false })]).then(([card, indices]) => {
+    Promise.allSettled([api.strategy(id), api.indices(id)]).then(([card, indices]) => {
       if (card.status === "fulfilled") entry.chart = card.value.chart;
       if (indices.status === "fulfilled") entry.indices = indices.value.indices;
       if (ctl.state?.table.id === id) ctl.render();

@@ -3,7 +3,7 @@
 // by each cell's Leitner box. The chart's rows come from the public strategy card; the
 // boxes from GET …/drills, then from each answer's `cell`. The figures and the keys are
 // pure functions (tested with node).
-import { api, loadTables, request } from "./api.js";
+import { api, loadTables } from "./api.js";
 import { card, clear, h } from "./dom.js";
 import {
   ACTION_BY_KEY,
@@ -533,7 +533,7 @@ function loadTable() {
       renderHeat();
     },
   );
-  request("GET", `/v1/tables/${encodeURIComponent(table)}/indices`, { auth: false }).then(
+  api.indices(table).then(
     (data) => {
       if (!fresh()) return;
       S.indices = data.indices || [];

@@ -2,7 +2,7 @@
 // on its chart, the insurance index, the edge by true count as a plot, and the Kelly bet at
 // each true count for a bankroll the player types. The words, the plot's geometry and the
 // Kelly arithmetic are pure functions (tested with node).
-import { getSession, loadTables, request } from "./api.js";
+import { api, getSession, loadTables } from "./api.js";
 import { clear, h } from "./dom.js";
 import { CHART_LETTER, chartRowKeys, formatCoins, UP_CARDS } from "./format.js";
 import { errorText } from "./ui.js";
@@ -135,10 +135,7 @@ export async function showIndices(main, id, isCurrent) {
     /* the name is optional */
   }
   const name = tables.find((x) => x.id === id)?.name || id;
-  const [indices, card] = await Promise.allSettled([
-    request("GET", `/v1/tables/${encodeURIComponent(id)}/indices`, { auth: false }),
-    request("GET", `/v1/tables/${encodeURIComponent(id)}/strategy`, { auth: false }),
-  ]);
+  const [indices, card] = await Promise.allSettled([api.indices(id), api.strategy(id)]);
   if (!isCurrent()) return;
   if (indices.status === "rejected") {
     const e = indices.reason;
