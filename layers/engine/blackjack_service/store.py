@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -460,10 +460,7 @@ class Store:
         oldest = heapq.merge(
             self._history(login_key, span), self._indexed_history(login_key, span), key=_position_of
         )
-        for _, item in oldest:
-            settled = _settled(item)
-            if isinstance(settled, SettledRound):
-                yield settled
+        yield from _replayable(item for _, item in oldest)
 
     def rounds_of_shoe(self, login_key: str, shoe_id: str) -> list[SettledRound]:
         """The settled rounds dealt from a shoe (those whose ids derive from the shoe's)."""
@@ -476,10 +473,7 @@ class Store:
                 ":prefix": {"S": f"ROUND#{shoe_id}-"},
             },
         }
-        for item in self._query(query):
-            settled = _settled(item)
-            if isinstance(settled, SettledRound):
-                rounds.append(settled)
+        rounds += _replayable(self._query(query))
         return sorted(rounds, key=lambda settled: settled.round.number)
 
     def _filed_rounds_of_shoe(self, login_key: str, shoe_id: str) -> Iterator[SettledRound]:
@@ -494,9 +488,7 @@ class Store:
         for position, item in self._history(login_key, _Span(since=since)):
             if position.partition("#")[2].startswith(f"{shoe_id}-"):
                 table = item["table"]
-                settled = _settled(item)
-                if isinstance(settled, SettledRound):
-                    yield settled
+                yield settled_codec.record(item)  # no round under its position is older
             elif item["table"] == table:
                 return
 
@@ -560,6 +552,15 @@ class Store:
 
 def _position_of(listed: tuple[str, Any]) -> str:
     return listed[0]
+
+
+def _replayable(items: Iterable[Mapping[str, Any]]) -> Iterator[SettledRound]:
+    """The settled rounds among history items, leaving out the public views of rounds
+    stored before the player item (which no replay needs)."""
+    for item in items:
+        settled = _settled(item)
+        if isinstance(settled, SettledRound):
+            yield settled
 
 
 def _settled(attributes: Mapping[str, Any]) -> SettledRound | dict[str, Any]:
