@@ -23,14 +23,13 @@ from blackjack.money import to_json
 from blackjack.rules import TABLES, Table
 
 from . import idempotency
-from .errors import Conflict, IdempotencyKeyReused, NotFound, Unauthorized, ValidationFailed
+from .errors import IdempotencyKeyReused, NotFound, Unauthorized, ValidationFailed
 from .idempotency import RequestKey
 from .identity import Identity
 from .records import DrillKey, Drills
-from .store import Store
+from .store import Store, until_written
 
 ANY = "any"  # the `section` that draws from every cell
-_WRITE_ATTEMPTS = 4  # each lost write lost to another answer, which then counts first
 
 
 class DrillService:
@@ -94,8 +93,7 @@ class DrillService:
                 return drills.grade(table, cards, up_card, action)
             return drills.grade_index(table, cards, up_card, action, true_count)
 
-        for attempt in range(_WRITE_ATTEMPTS):
-            stored = self._drills(identity, table)
+        def answer_on(stored: Drills) -> dict[str, Any]:
             now = self.clock()
             if key is not None:
                 first = idempotency.entry_of(stored.keys, key, now)
@@ -114,13 +112,14 @@ class DrillService:
                     keys, DrillKey(key.key, key.body, int(now // 60), progress)
                 )
             written = Drills(version=(stored.version or 0) + 1, schedule=schedule, keys=keys)
-            try:
-                self.store.put_drills(identity.key, table.id, written, stored.version)
-                return _answer_json(graded, progress)
-            except Conflict:
-                if attempt + 1 == _WRITE_ATTEMPTS:
-                    raise
-        raise AssertionError("unreachable")
+            self.store.put_drills(identity.key, table.id, written, stored.version)
+            return _answer_json(graded, progress)
+
+        def read() -> Drills:
+            return self._drills(identity, table)
+
+        # Each lost write lost to another answer at the table, which then counts first.
+        return until_written(read(), answer_on, read)
 
     def progress(self, identity: Identity, table_id: str) -> dict[str, Any]:
         """`{"table", "attempts", "correct", "cells"}`: every answered cell, in chart order."""

@@ -57,13 +57,12 @@ from .records import (
     Stats,
 )
 from .shoes import FairShoes, SeedSource, SystemSeeds
-from .store import Store
+from .store import Store, until_written
 
 _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
 _ONE = Decimal(1)
-_WRITE_ATTEMPTS = 4  # a write that lost only to the user's requests at other tables retries
 # An id that cannot be ours is 404 without a read (a long one is more than a key holds).
 _ROUND_ID = re.compile(ROUND_ID_PATTERN)
 
@@ -261,8 +260,8 @@ class GameService:
         """Play `step` on the seat and write the result as one conditional write of the
         player item, or answer a retried key as it was first answered. A write that lost
         only to the user's requests at other tables is played again on what they wrote."""
-        player = self.store.existing_player(identity.key)
-        for attempt in range(_WRITE_ATTEMPTS):
+
+        def play(player: Player) -> Outcome:
             now = self.clock()
             if key is not None:
                 replayed = self._replay(identity, table, player, key, now)
@@ -271,19 +270,22 @@ class GameService:
             seat = player.seats.get(table.id)
             played = step(seat, int(now * 1000))
             assert seat is not None  # a step refuses a table with no seat
-            try:
-                return self._write(identity, table, player, seat, played, key, now)
-            except Conflict:
-                fresh = self.store.existing_player(identity.key)
-                moved_on = fresh.seats.get(table.id) != seat
-                retried = (
-                    key is not None
-                    and idempotency.entry_of(fresh.keys.get(table.id, []), key, now) is not None
-                )
-                if attempt + 1 == _WRITE_ATTEMPTS or (moved_on and not retried):
-                    raise
-                player = fresh
-        raise AssertionError("unreachable")
+            return self._write(identity, table, player, seat, played, key, now)
+
+        def other_tables_only(lost_on: Player, fresh: Player) -> bool:
+            """Whether what won moved only other tables, or was this request's own retry."""
+            moved_on = fresh.seats.get(table.id) != lost_on.seats.get(table.id)
+            retried = (
+                key is not None
+                and idempotency.entry_of(fresh.keys.get(table.id, []), key, self.clock())
+                is not None
+            )
+            return not moved_on or retried
+
+        def read() -> Player:
+            return self.store.existing_player(identity.key)
+
+        return until_written(read(), play, read, retry=other_tables_only)
 
     def _write(
         self,
@@ -295,56 +297,58 @@ class GameService:
         key: RequestKey | None,
         now: float,
     ) -> Outcome:
-        round_, record = played.round_, played.record
-        stake = round_.user_staked - played.staked_before
-        if stake > player.balance:
-            raise InsufficientFunds(f"the stake is {stake}, the balance {player.balance}")
-        change = round_.user_returned - round_.user_staked - played.change_before
-        balance = _exact(player.balance + change)
-        now_ms = int(now * 1000)
-        record = replace(record, balances=[*record.balances, balance])
-        rounds = max(played.shoe.rounds, record.number)
-        shoe = replace(played.shoe, position=round_.shoe.position, rounds=rounds)
-        round_shoe = None
-        stats = player.stats
-        net = round_.net
-        if net is not None:
-            # The settled round stays the seat's round, which is its history until the next
-            # bet at the table files it (see `_awaiting_history`).
-            record = replace(record, settled_at=now_ms)
-            stats = stats.plus(_settlement_stats(round_, net))
-            if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
-                round_shoe, shoe = shoe, self.shoes.commit(shoe.nonce + 1, now_ms)
-        new_seat = Seat(
-            version=record.version + len(record.moves),
-            shoe=shoe,
-            round=record,
-            round_shoe=round_shoe,
+        """One conditional write of the player item with what `played` did; a bet first
+        files the settled round it replaces at the seat."""
+        balance = _balance_after(player, played)
+        played, new_seat = self._seat_after(played, balance, int(now * 1000))
+        net = played.round_.net
+        stats = (
+            player.stats
+            if net is None
+            else player.stats.plus(_settlement_stats(played.round_, net))
         )
-        keys = _kept_keys(player, now)
-        if key is not None:
-            entry = RetryKey(key.key, key.body, new_seat.version, int(now // 60))
-            keys[table.id] = idempotency.adding(keys.get(table.id, []), entry)
         new_player = Player(
             version=(player.version or 0) + 1,
             balance=balance,
             stats=stats,
             seats={**player.seats, table.id: new_seat},
-            keys=keys,
+            keys=_keys_after(player, table, key, new_seat.version, now),
         )
-        if not record.moves and _awaiting_history(seat):
+        if not played.record.moves and _awaiting_history(seat):
             # The bet replaces the seat's settled round, so its history item comes first:
             # made from the seat alone, it is the same whoever puts it, and true even if
             # this write then loses.
-            assert seat.round is not None
             self.store.put_round(identity.key, _settled_round(table, seat))
         self.store.put_player(identity.key, new_player, expected_version=player.version)
         return Outcome(
-            round=_round_view(replace(played, record=record), balance, answer=True),
+            round=_round_view(played, balance, answer=True),
             version=new_seat.version,
-            started=not record.moves,
+            started=not played.record.moves,
             house_net=None if net is None else -net,
         )
+
+    def _seat_after(self, played: _Played, balance: Decimal, now_ms: int) -> tuple[_Played, Seat]:
+        """The round's record with the balance it leaves, and the seat that holds it: its
+        shoe dealt on, and retired for a fresh one once a round settles at the cut card
+        (or at a table that shuffles every round). The settled round stays the seat's
+        round, which is its history until the next bet at the table files it (see
+        `_awaiting_history`)."""
+        round_, table = played.round_, played.round_.table
+        record = replace(played.record, balances=[*played.record.balances, balance])
+        rounds = max(played.shoe.rounds, record.number)
+        shoe = replace(played.shoe, position=round_.shoe.position, rounds=rounds)
+        round_shoe = None
+        if round_.net is not None:
+            record = replace(record, settled_at=now_ms)
+            if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
+                round_shoe, shoe = shoe, self.shoes.commit(shoe.nonce + 1, now_ms)
+        seat = Seat(
+            version=record.version + len(record.moves),
+            shoe=shoe,
+            round=record,
+            round_shoe=round_shoe,
+        )
+        return replace(played, record=record), seat
 
     # ---- retries ----------------------------------------------------------------------
 
@@ -388,23 +392,22 @@ class GameService:
     def _seated(self, identity: Identity, table: Table, player: Player) -> Player:
         """The player with a seat at the table: its first shoe committed and written. A
         concurrent request's write is read again; its seat, if it made one, is the seat."""
-        for _ in range(_WRITE_ATTEMPTS):
+
+        def seat(player: Player) -> Player:
+            if table.id in player.seats:
+                return player
             now = self.clock()
-            seat = Seat(version=1, shoe=self.shoes.commit(1, int(now * 1000)))
+            first = Seat(version=1, shoe=self.shoes.commit(1, int(now * 1000)))
             seated = replace(
                 player,
                 version=(player.version or 0) + 1,
-                seats={**player.seats, table.id: seat},
+                seats={**player.seats, table.id: first},
                 keys=_kept_keys(player, now),
             )
-            try:
-                self.store.put_player(identity.key, seated, expected_version=player.version)
-                return seated
-            except Conflict:
-                player = self.store.existing_player(identity.key)
-                if table.id in player.seats:
-                    return player
-        raise Conflict("lost a race with concurrent requests; read the table again")
+            self.store.put_player(identity.key, seated, expected_version=player.version)
+            return seated
+
+        return until_written(player, seat, lambda: self.store.existing_player(identity.key))
 
     def _history_round(
         self, player: Player, stored: SettledRound | dict[str, Any]
@@ -551,6 +554,27 @@ def _table(table_id: str) -> Table:
     if table is None:
         raise NotFound(f"no table {table_id!r}")
     return table
+
+
+def _balance_after(player: Player, played: _Played) -> Decimal:
+    """The balance once the request's step is booked: what it staked, and what it paid."""
+    round_ = played.round_
+    stake = round_.user_staked - played.staked_before
+    if stake > player.balance:
+        raise InsufficientFunds(f"the stake is {stake}, the balance {player.balance}")
+    change = round_.user_returned - round_.user_staked - played.change_before
+    return _exact(player.balance + change)
+
+
+def _keys_after(
+    player: Player, table: Table, key: RequestKey | None, version: int, now: float
+) -> dict[str, list[RetryKey]]:
+    """The keys still kept, with the request's own (its answer is the seat at `version`)."""
+    keys = _kept_keys(player, now)
+    if key is not None:
+        entry = RetryKey(key.key, key.body, version, int(now // 60))
+        keys[table.id] = idempotency.adding(keys.get(table.id, []), entry)
+    return keys
 
 
 def _kept_keys(player: Player, now: float) -> dict[str, list[RetryKey]]:

@@ -39,9 +39,9 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from blackjack.rules import TABLES
 
@@ -89,9 +89,38 @@ HISTORY = "HISTORY#"  # and the round's history position
 INDEX = "gsi1"
 INDEXED_HISTORY = "HISTORY#"  # and the login: in the index, the rounds put under their ids
 _PAGE = 50  # history items a query reads at a time where the caller may stop early
+# Writes a request tries before it answers 409: each one lost to another request of the
+# same user, which then counts first, so four are slack beyond any user's own pace.
+WRITE_ATTEMPTS = 4
 # Tries at counting a login attempt: each loses only to an attempt that started a new
 # window (which it then counts in), so two are enough and a third is slack.
 _ATTEMPT_WRITES = 3
+_State = TypeVar("_State")
+_Written = TypeVar("_Written")
+
+
+def until_written(
+    state: _State,
+    write: Callable[[_State], _Written],
+    read_again: Callable[[], _State],
+    retry: Callable[[_State, _State], bool] = lambda lost_on, now: True,
+    attempts: int = WRITE_ATTEMPTS,
+) -> _Written:
+    """`write(state)`: a change of what was read, written by a conditional write that
+    expects it and raises `Conflict` when another request wrote first (then nothing was
+    written). A lost write reads again and writes again on that, up to `attempts` writes,
+    while `retry(what it lost on, what is read now)` holds; else its `Conflict` is raised."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return write(state)
+        except Conflict:
+            if attempt == attempts:
+                raise
+            fresh = read_again()
+            if not retry(state, fresh):
+                raise
+            state = fresh
+    raise AssertionError("at least one attempt is made")
 
 
 @functools.cache
@@ -239,7 +268,8 @@ class Store:
         over, expires = now - window_seconds, now + window_seconds + 60
         values = _to_item({":one": 1, ":zero": 0, ":now": now, ":over": over, ":expires": expires})
         fresh = LoginAttempts(failures=1, window_start=now, locked_until=0)
-        for _ in range(_ATTEMPT_WRITES):
+
+        def count(_: None) -> LoginAttempts:
             try:
                 counted = self.client.update_item(
                     TableName=self.table_name,
@@ -259,22 +289,21 @@ class Store:
                     raise
             # The window and its lock are over: a new window, unless another attempt
             # started one first (then this one counts in it).
-            try:
-                self.client.put_item(
-                    TableName=self.table_name,
-                    Item={
-                        **key,
-                        **_to_item(attempts_codec.attributes(fresh)),
-                        "expires_at": values[":expires"],
-                    },
-                    ConditionExpression="window_start <= :over AND locked_until <= :now",
-                    ExpressionAttributeValues={k: values[k] for k in (":over", ":now")},
-                )
-                return fresh
-            except _client_error() as error:
-                if _error_code(error) != "ConditionalCheckFailedException":
-                    raise
-        raise Conflict("lost a race with concurrent logins; try again")
+            self._put_conditionally(
+                {
+                    **key,
+                    **_to_item(attempts_codec.attributes(fresh)),
+                    "expires_at": values[":expires"],
+                },
+                {
+                    "ConditionExpression": "window_start <= :over AND locked_until <= :now",
+                    "ExpressionAttributeValues": {k: values[k] for k in (":over", ":now")},
+                },
+                "lost a race with concurrent logins; try again",
+            )
+            return fresh
+
+        return until_written(None, count, lambda: None, attempts=_ATTEMPT_WRITES)
 
     def lock_login(self, login_key: str, attempts: LoginAttempts, until: int) -> bool:
         """Lock the login until `until`, if its window is still the one of `attempts` and
@@ -398,13 +427,19 @@ class Store:
                 "ConditionExpression": "version = :expected",
                 "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
             }
+        self._put_conditionally(
+            item, condition, "lost a race with a concurrent request; read the table again"
+        )
+
+    def _put_conditionally(
+        self, item: dict[str, Any], condition: dict[str, Any], lost: str
+    ) -> None:
+        """Put `item` if `condition` holds, else raise `Conflict` with the message `lost`."""
         try:
             self.client.put_item(TableName=self.table_name, Item=item, **condition)
         except _client_error() as error:
             if _error_code(error) == "ConditionalCheckFailedException":
-                raise Conflict(
-                    "lost a race with a concurrent request; read the table again"
-                ) from error
+                raise Conflict(lost) from error
             raise
 
     # ---- history and shoes ----------------------------------------------------------
