@@ -220,7 +220,7 @@ def _history(game: GameService, identity: Identity) -> list[dict[str, Any]]:
 
 
 def _assert_truth(store: Store, game: GameService, identity: Identity) -> None:
-    player = store.get_player(identity.key)
+    player = store.load_player(identity.key)
     assert player is not None
     history = _history(game, identity)
     ids = [round_["round_id"] for round_ in history]

@@ -1,7 +1,9 @@
-"""What is stored: the player item a bet or an action writes, and the items stored before
-it existed (`fixtures/items_before_the_player_item.json`, written by the service as it was
-then: a round settled at each of two tables, one in play at `european`), which read and
-play on."""
+"""What is stored: the account's two items registration writes, the player item a bet or
+an action writes, and the items stored before it existed
+(`fixtures/items_before_the_player_item.json`, written by the service as it was then: a
+round settled at each of two tables, one in play at `european`), which the migration
+moves into a player item, idempotently, whatever point a run died at, and which then
+read and play on."""
 
 from __future__ import annotations
 
@@ -9,15 +11,20 @@ import json
 import time
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from blackjack_service.records import ShoeRecord, Stats, committed_at_of
+from blackjack_service import factories, migration
+from blackjack_service.records import ShoeRecord, committed_at_of, stats_codec
 from blackjack_service.shoes import FairShoes
+from blackjack_service.store import Store
 
 from .harness import Gateway
 from .helpers import Player, assert_ledger, bet, dynamodb, get_item, play_out, table_name
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb.client import DynamoDBClient
 
 BEFORE = Path(__file__).parent / "fixtures" / "items_before_the_player_item.json"
 OLD_IN_PLAY = "a7d78619119d4ec1aa2d3cb1601c1afb"  # the european round in play
@@ -34,7 +41,10 @@ def raw_item(pk: str, sk: str) -> dict[str, Any]:
 
 def test_a_bet_writes_the_player_item_alone(alice: Player) -> None:
     profile = raw_item("USER#alice1", "PROFILE")
-    assert set(profile) >= {"login", "nick", "password_hash", "balance"}
+    assert set(profile) == {"pk", "sk", "login", "nick", "password_hash"}
+    registered = raw_item("USER#alice1", "PLAYER")  # written with the profile
+    assert set(registered) == {"pk", "sk", "version", "balance", "stats"}
+    assert registered["balance"] == {"N": "10000"} and registered["version"] == {"N": "1"}
     alice.get("/v1/tables/european")
     player = raw_item("USER#alice1", "PLAYER")
     assert set(player) == {"pk", "sk", "version", "balance", "stats", "seat_european"}
@@ -50,7 +60,8 @@ def test_a_bet_writes_the_player_item_alone(alice: Player) -> None:
     seat = json.loads(player["seat_european"]["S"])
     assert seat["round"]["bets"] == {"0": "10"}
     assert len(player["keys_european"]["B"]) == 20  # one key: two digests, version, minute
-    assert Stats.unpacked(player["stats"]["S"]).rounds == (reply.body["status"] == "settled")
+    stats = stats_codec.from_document(player["stats"]["S"])
+    assert stats.rounds == (reply.body["status"] == "settled")
     kinds = {item["sk"]["S"].split("#")[0] for item in _items("alice1")}
     assert kinds <= {"PROFILE", "PLAYER", "HISTORY"}  # no seat, shoe, ledger or key items
 
@@ -65,10 +76,10 @@ def _items(login: str) -> list[dict[str, Any]]:
     return items
 
 
-def _stored_before(api: Gateway, cut_index: int | None = None) -> tuple[Player, Decimal]:
-    """The fixture's items in the table (`cut_index`: the european shoe's, changed), and
-    its user logged in; the balance its profile holds."""
-    items = json.loads(BEFORE.read_text())
+def _put_stored_before(cut_index: int | None = None, login: str = "legacy1") -> dict[str, Any]:
+    """The fixture's items in the table (`cut_index`: the european shoe's, changed; `login`:
+    whose they are); its profile."""
+    items = json.loads(BEFORE.read_text().replace("USER#legacy1", f"USER#{login}"))
     for item in items:
         if cut_index is not None and item["sk"]["S"] in (
             "SEAT#european",
@@ -79,6 +90,14 @@ def _stored_before(api: Gateway, cut_index: int | None = None) -> tuple[Player, 
             item["state"]["S"] = json.dumps(document)
         dynamodb().put_item(TableName=table_name(), Item=item)
     (profile,) = (item for item in items if item["sk"]["S"] == "PROFILE")
+    return dict(profile)
+
+
+def _stored_before(api: Gateway, cut_index: int | None = None) -> tuple[Player, Decimal]:
+    """The fixture's items in the table, migrated, and its user logged in; the balance its
+    profile holds."""
+    profile = _put_stored_before(cut_index)
+    migration.migrate(factories.store(), report=lambda line: None)
     legacy = Player.__new__(Player)  # the user exists already: log in only
     legacy.api, legacy.login, legacy.viewed = api, "Legacy1", {"european", "classic"}
     session = api.request("POST", "/v1/sessions", {"login": "Legacy1", "password": "password1"})
@@ -99,11 +118,108 @@ def test_a_shoe_stored_in_play_whose_round_is_its_last_is_revealed_after_it(
     assert shoe["rounds"][-1] == OLD_IN_PLAY and len(shoe["cards"]) > 10
 
 
+def test_an_account_stored_before_the_player_item_waits_for_the_migration(
+    api: Gateway,
+) -> None:
+    profile = _put_stored_before()
+    credentials = {"login": "Legacy1", "password": "password1"}
+    waiting = api.request("POST", "/v1/sessions", credentials)
+    assert (waiting.status, waiting.body["code"]) == (503, "unavailable"), waiting.body
+    assert waiting.headers["Retry-After"] == "60" and "retry in a minute" in waiting.body["detail"]
+    reported: list[str] = []
+    done = migration.migrate(factories.store(), report=reported.append)
+    assert done == migration.Moved(moved=1, had_one=0)
+    assert reported == ["1 accounts: 1 moved, 0 had one"]
+    session = api.request("POST", "/v1/sessions", credentials)
+    assert session.status == 200
+    assert session.body["user"]["balance"] == Decimal(profile["balance"]["N"])
+    again = migration.migrate(factories.store(), report=reported.append)
+    assert again == migration.Moved(moved=0, had_one=1)
+
+
+class Died(BaseException):
+    """The migration's process died here: nothing after this point of it runs."""
+
+
+class DyingClient:
+    """A DynamoDB client whose `write`-th write dies, before it is sent or after it landed."""
+
+    def __init__(self, client: Any, write: int, landed: bool) -> None:
+        self._client, self._write, self._landed, self.writes = client, write, landed, 0
+
+    def __getattr__(self, name: str) -> Any:
+        call = getattr(self._client, name)
+        if name not in ("put_item", "update_item", "delete_item", "transact_write_items"):
+            return call
+
+        def dying(**params: Any) -> Any:
+            self.writes += 1
+            if self.writes == self._write and not self._landed:
+                raise Died
+            answer = call(**params)
+            if self.writes == self._write:
+                raise Died  # the write landed; the process never knew
+            return answer
+
+        return dying
+
+
+def _accounts_of_every_age(api: Gateway) -> list[str]:
+    """Three accounts stored before the player item (two with seats, one that never
+    played) and one registered today; their logins."""
+    _put_stored_before(login="legacy1")
+    _put_stored_before(login="legacy2")
+    dynamodb().put_item(
+        TableName=table_name(),
+        Item={
+            "pk": {"S": "USER#idle01"},
+            "sk": {"S": "PROFILE"},
+            **{
+                k: v
+                for k, v in raw_item("USER#legacy1", "PROFILE").items()
+                if k not in ("pk", "sk")
+            },
+            "login": {"S": "Idle01"},
+        },
+    )
+    Player(api, "today1")
+    return ["legacy1", "legacy2", "idle01", "today1"]
+
+
+def _players(logins: list[str]) -> dict[str, dict[str, Any] | None]:
+    return {login: get_item(f"USER#{login}", "PLAYER") for login in logins}
+
+
+@pytest.mark.parametrize("landed", [False, True], ids=["before it is sent", "after it landed"])
+def test_the_migration_finishes_whatever_write_its_run_died_at(api: Gateway, landed: bool) -> None:
+    logins = _accounts_of_every_age(api)
+    before = {login: get_item(f"USER#{login}", "PROFILE") for login in logins}
+    clean = DyingClient(dynamodb(), write=0, landed=landed)
+    migration.migrate(Store(table_name(), cast("DynamoDBClient", clean)), report=lambda line: None)
+    assert clean.writes == 3  # one player item a stored account
+    moved = _players(logins)
+    for write in range(1, clean.writes + 1):
+        for login in logins[:3]:
+            dynamodb().delete_item(
+                TableName=table_name(), Key={"pk": {"S": f"USER#{login}"}, "sk": {"S": "PLAYER"}}
+            )
+        dying = DyingClient(dynamodb(), write=write, landed=landed)
+        with pytest.raises(Died):
+            migration.migrate(
+                Store(table_name(), cast("DynamoDBClient", dying)), report=lambda line: None
+            )
+        migration.migrate(factories.store(), report=lambda line: None)  # run again
+        assert _players(logins) == moved, f"died at write {write}"
+    assert {login: get_item(f"USER#{login}", "PROFILE") for login in logins} == before
+    idle, idle_profile = moved["idle01"], before["idle01"]
+    assert idle is not None and idle_profile is not None and moved["today1"] is not None
+    assert (idle["balance"], idle["version"]) == (idle_profile["balance"], 1)
+
+
 def test_items_stored_before_the_player_item_read_and_play_on(api: Gateway) -> None:
     legacy, balance = _stored_before(api)
     session = api.request("POST", "/v1/sessions", {"login": "Legacy1", "password": "password1"})
     assert Decimal(session.body["user"]["balance"]) == balance
-    assert get_item("USER#legacy1", "PLAYER") is None  # reading writes nothing
     me = legacy.get("/v1/me").body
     assert Decimal(me["balance"]) == balance and me["stats"]["rounds"] == 3
     old_history = legacy.get("/v1/rounds").body["rounds"]

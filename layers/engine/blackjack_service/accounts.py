@@ -24,10 +24,10 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from blackjack.money import to_json as money
 from blackjack.rules import TABLES
 
-from .errors import BadCredentials, TooManyAttempts, Unauthorized
+from .errors import BadCredentials, NotMigrated, TooManyAttempts, Unauthorized
 from .identity import Identity
 from .models import RegisterRequest, SessionRequest
-from .records import GRADE_FIELDS, ExpertGrades, Grades, LoginAttempts, Profile
+from .records import GRADE_FIELDS, ExpertGrades, Grades, LoginAttempts, Player, Profile
 from .store import Store
 from .tokens import issue
 
@@ -56,14 +56,13 @@ class AccountService:
         self._locks: dict[str, int] = {}
 
     def register(self, request: RegisterRequest) -> dict[str, Any]:
+        """The profile and the player item, written together: no account is half made."""
         profile = Profile(
-            login=request.login,
-            nick=request.nick,
-            password_hash=_HASHER.hash(request.password),
-            balance=STARTING_BALANCE,
+            login=request.login, nick=request.nick, password_hash=_HASHER.hash(request.password)
         )
-        self.store.create_profile(profile)  # LoginTaken on a case-insensitive duplicate
-        return {"login": profile.login, "nick": profile.nick, "balance": money(profile.balance)}
+        player = Player(version=1, balance=STARTING_BALANCE)
+        self.store.create_account(profile, player)  # LoginTaken on a case-insensitive duplicate
+        return {"login": profile.login, "nick": profile.nick, "balance": money(player.balance)}
 
     def login(self, request: SessionRequest) -> dict[str, Any]:
         """A token for the right password. Every attempt is counted before its password is
@@ -85,14 +84,19 @@ class AccountService:
                 self._remember_lock(key, now + LOCK_SECONDS, now)
             raise BadCredentials("wrong login or password")
         assert profile is not None
+        if player is None:
+            raise NotMigrated()
         self.store.clear_login_attempts(key, now)
         token, expires_in = issue(Identity(login=profile.login, nick=profile.nick), now)
-        balance = profile.balance if player is None else player.balance
         return {
             "token": token,
             "token_type": "Bearer",
             "expires_in": expires_in,
-            "user": {"login": profile.login, "nick": profile.nick, "balance": money(balance)},
+            "user": {
+                "login": profile.login,
+                "nick": profile.nick,
+                "balance": money(player.balance),
+            },
             "tables": [table.as_dict() for table in TABLES.values()],
         }
 
@@ -100,14 +104,13 @@ class AccountService:
         profile, player = self.store.get_account(identity.key)
         if profile is None:
             raise Unauthorized("this account no longer exists")
-        # Before the player's first write, the profile holds the balance and the stats.
-        balance, stats = (
-            (profile.balance, profile.stats) if player is None else (player.balance, player.stats)
-        )
+        if player is None:
+            raise NotMigrated()
+        stats = player.stats
         return {
             "login": profile.login,
             "nick": profile.nick,
-            "balance": money(balance),
+            "balance": money(player.balance),
             "stats": {
                 **{name: _number(total) for name, total in stats.totals().items()},
                 **_grades_json(*stats.by_kind.values()),

@@ -75,3 +75,16 @@ class IdempotencyKeyReused(ServiceError):
 
 class TooManyAttempts(ServiceError):
     status, code = 429, "too_many_attempts"
+
+
+class NotMigrated(ServiceError):
+    """An account stored before the player item whose items `migration` has not moved yet:
+    the operator runs it right after the deploy that needs it, so this lasts minutes."""
+
+    status, code = 503, "unavailable"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this account is being moved to the service's new storage; retry in a minute",
+            headers={"Retry-After": "60"},
+        )

@@ -1,10 +1,9 @@
-"""The items stored before the player item, read and turned into today's records.
+"""The items stored before the player item, read as they were written.
 
-A deployed table holds real players, so their items must go on playing: the first
-request of a player who has no player item yet reads the profile and the seats as they
-were stored (`Store.get_legacy`) and `player_of` makes the player item of them, which
-that request writes. The old items stay as they are (the history and the retired shoes
-still read from them); nothing writes them again.
+`migration` made each such player's item of their profile and seats; the old items stay
+as they are, and nothing writes them again. The history items and the shoes of those
+days are read from them still: they hold the rounds' public views, not the bets and moves
+a replay needs, so no rewrite can make them today's records.
 
 The layouts, as they were written (their attribute `state` is a snapshot, read into
 `snapshot` fields here):
@@ -22,13 +21,11 @@ The layouts, as they were written (their attribute `state` is a snapshot, read i
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
-from decimal import Decimal
 from typing import Annotated, Any
 
 from pydantic import Field
 
-from .records import Codec, Player, Profile, RoundRecord, Seat, ShoeRecord
+from .records import Codec
 
 
 @dataclass(slots=True)
@@ -85,49 +82,3 @@ def view(attributes: Mapping[str, Any]) -> dict[str, Any]:
                 decision.setdefault("expert_loss", decision["loss"])
                 decision.setdefault("counter_best", decision["best"])
     return stored
-
-
-def player_of(profile: Profile, seats: Mapping[str, LegacySeat]) -> Player:
-    """The player item of a profile and its seats as they were stored."""
-    return Player(
-        version=None,
-        balance=profile.balance,
-        stats=profile.stats,
-        seats={table: _seat_of(old, profile.balance) for table, old in seats.items()},
-    )
-
-
-def _seat_of(old: LegacySeat, balance: Decimal) -> Seat:
-    snapshot = old.shoe.snapshot
-    shoe = ShoeRecord(
-        stored_id=old.shoe.shoe_id,
-        server_seed=snapshot["server_seed"],
-        client_seed=snapshot["client_seed"],
-        nonce=int(snapshot["nonce"]),
-        cut_index=snapshot["cut_index"],
-        position=int(snapshot["position"]) if old.shoe.in_play else 0,
-        rounds=len(old.shoe.rounds),
-    )
-    round_ = None
-    if old.round_snapshot is not None and old.round_id is not None:
-        number = old.shoe.rounds.index(old.round_id) + 1 if old.round_id in old.shoe.rounds else 0
-        round_ = RoundRecord(
-            number=number,
-            version=old.version,
-            start=shoe.position,  # the snapshot has dealt up to here: its moves go on from it
-            started_at=_ms(old.round_started_at),
-            bets={},
-            balances=[balance],
-            settled_at=_ms(old.round_settled_at),
-            round_id=old.round_id,
-            # The round's cards are in its snapshot; its shoe id too, as its shoe may be retired.
-            snapshot={**old.round_snapshot, "shoe_id": old.round_shoe_id or old.shoe.shoe_id},
-        )
-    return Seat(version=old.version, shoe=shoe, round=round_)
-
-
-def _ms(moment: str | None) -> int | None:
-    """Epoch milliseconds of an RFC 3339 time; None where none was stored."""
-    if moment is None:
-        return None
-    return int(datetime.fromisoformat(moment.replace("Z", "+00:00")).timestamp() * 1000)

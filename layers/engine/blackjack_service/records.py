@@ -12,10 +12,12 @@ FAIRNESS.md) and a round as its bets and moves (the engine replays them), never 
 or views; documents use short names.
 
 - `Profile` (login, nick, password hash): its fields. Profiles written before the player
-  item existed also hold the balance and the stats, flat: each total under its name, each
-  kind's `Grades` as `<kind>_<name>`; they seed the player item on first play.
-- `Player`: `version` (which every write of it expects), `balance`, `stats` (the counters
-  in `Stats.counters()` order, comma-separated), and per table `seat_<table>` (a `Seat` as
+  item existed also hold a balance and the stats, flat (each total under its name, each
+  kind's `Grades` as `<kind>_<name>`): `migration` made their player items of them, and
+  nothing reads them since.
+- `Player`: `version` (which every write of it expects), `balance`, `stats` (a `Stats` as
+  one JSON document of short names; in items written before it, the counters in
+  `Stats.counters()` order, comma-separated), and per table `seat_<table>` (a `Seat` as
   one JSON document) and `keys_<table>` (the idempotency keys, `RetryKey`s packed).
 - `SettledRound`: `table` and `round`, one JSON document (the round with its shoe).
 - `LoginAttempts`: its fields.
@@ -32,7 +34,7 @@ from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BeforeValidator, Field, PlainSerializer, TypeAdapter
+from pydantic import BeforeValidator, ConfigDict, Field, PlainSerializer, TypeAdapter
 
 from blackjack.actions import Action, Move
 from blackjack.drills import CellProgress, Schedule, pack_progress, unpack_progress
@@ -79,13 +81,23 @@ class Codec(Generic[_R]):
 # ---- the player's counters --------------------------------------------------------------
 
 
+# The counters are stored as one document under short names (the player item is written
+# every request, and DynamoDB bills every started KB): a counter added later is absent from
+# the documents stored before it, and reads as zero there. The counters' names (as the
+# profiles stored them, and `counters()` gives them) read too.
+_BY_NAME = ConfigDict(validate_by_name=True)
+
+
 @dataclass(slots=True)
 class Grades:
     """The trainer's counters of one kind of decision."""
 
-    decisions: int = 0
-    mistakes: int = 0
-    ev_lost: Decimal = _ZERO  # coins, exact: the sum of loss x the hand's original bet
+    __pydantic_config__ = _BY_NAME
+
+    decisions: Annotated[int, Field(alias="d")] = 0
+    mistakes: Annotated[int, Field(alias="m")] = 0
+    # coins, exact: the sum of loss x the hand's original bet
+    ev_lost: Annotated[Decimal, Field(alias="e")] = _ZERO
 
 
 GRADE_FIELDS = tuple(f.name for f in fields(Grades))
@@ -97,10 +109,12 @@ class ExpertGrades:
     decision: its mistakes and what they gave up, and the spots where the shoe's cards
     change the best play (deviations) and how many of them the user played right."""
 
-    expert_mistakes: int = 0
-    expert_ev_lost: Decimal = _ZERO  # coins, exact
-    deviations: int = 0
-    deviations_taken: int = 0
+    __pydantic_config__ = _BY_NAME
+
+    expert_mistakes: Annotated[int, Field(alias="m")] = 0
+    expert_ev_lost: Annotated[Decimal, Field(alias="e")] = _ZERO  # coins, exact
+    deviations: Annotated[int, Field(alias="d")] = 0
+    deviations_taken: Annotated[int, Field(alias="t")] = 0
 
 
 EXPERT_FIELDS = tuple(f.name for f in fields(ExpertGrades))
@@ -111,8 +125,10 @@ class CounterGrades:
     """The trainer's counters against the `counter`'s play: the spots where an index play
     changes the card's action, and how many of them the user played right."""
 
-    index_spots: int = 0
-    index_spots_taken: int = 0
+    __pydantic_config__ = _BY_NAME
+
+    index_spots: Annotated[int, Field(alias="s")] = 0
+    index_spots_taken: Annotated[int, Field(alias="t")] = 0
 
 
 COUNTER_FIELDS = tuple(f.name for f in fields(CounterGrades))
@@ -120,14 +136,22 @@ COUNTER_FIELDS = tuple(f.name for f in fields(CounterGrades))
 
 @dataclass(slots=True)
 class Stats:
-    rounds: int = 0
-    hands_won: int = 0
-    hands_lost: int = 0
-    hands_pushed: int = 0
-    net: Decimal = _ZERO
-    by_kind: dict[Kind, Grades] = field(default_factory=lambda: {kind: Grades() for kind in Kind})
-    expert: ExpertGrades = field(default_factory=ExpertGrades)
-    counter: CounterGrades = field(default_factory=CounterGrades)
+    """A player's counters: the rounds and hands, and the trainer's grades."""
+
+    __pydantic_config__ = _BY_NAME
+
+    rounds: Annotated[int, Field(alias="r")] = 0
+    hands_won: Annotated[int, Field(alias="w")] = 0
+    hands_lost: Annotated[int, Field(alias="l")] = 0
+    hands_pushed: Annotated[int, Field(alias="p")] = 0
+    net: Annotated[Decimal, Field(alias="n")] = _ZERO
+    by_kind: Annotated[dict[Kind, Grades], Field(alias="k")] = field(default_factory=dict)
+    expert: Annotated[ExpertGrades, Field(alias="x")] = field(default_factory=ExpertGrades)
+    counter: Annotated[CounterGrades, Field(alias="c")] = field(default_factory=CounterGrades)
+
+    def __post_init__(self) -> None:
+        # Every kind has its counters, those a document stored before the kind included.
+        self.by_kind = {kind: self.by_kind.get(kind) or Grades() for kind in Kind}
 
     def totals(self) -> dict[str, int | Decimal]:
         """The counters over every kind of decision, by name."""
@@ -164,16 +188,14 @@ class Stats:
         }
         expert = {name: counters[name] for name in EXPERT_FIELDS if name in counters}
         counter = {name: counters[name] for name in COUNTER_FIELDS if name in counters}
-        return _stats_codec.load(
+        return stats_codec.load(
             {**counters, "by_kind": by_kind, "expert": expert, "counter": counter}
         )
 
-    def packed(self) -> str:
-        """The counters, comma-separated in `counters()` order."""
-        return ",".join(str(value) for value in self.counters().values())
-
     @classmethod
     def unpacked(cls, packed: str) -> Stats:
+        """The counters as player items stored them before their document: comma-separated
+        in `counters()` order, those of a group added later missing at the end."""
         values = packed.split(",")
         if len(values) not in _PACKED_LENGTHS:
             raise ValueError(f"{len(values)} packed counters, not {len(_COUNTERS)}")
@@ -195,14 +217,11 @@ _PACKED_LENGTHS = (
 
 @dataclass(slots=True)
 class Profile:
-    """What logging in reads. `balance` and `stats` are those of a profile written before
-    the player item existed (a new one's are the starting ones): they seed it."""
+    """What logging in reads."""
 
     login: str  # as registered
     nick: str
     password_hash: str
-    balance: Decimal
-    stats: Stats = field(default_factory=Stats)
 
     @property
     def key(self) -> str:
@@ -440,23 +459,13 @@ class Drills:
 # ---- the codecs ------------------------------------------------------------------------
 
 
-class _ProfileCodec(Codec[Profile]):
-    def attributes(self, record: Profile) -> dict[str, Any]:
-        values = self.dump(record)
-        del values["stats"]
-        return values | record.stats.counters()
-
-    def record(self, attributes: Mapping[str, Any]) -> Profile:
-        return self.load({**attributes, "stats": Stats.from_counters(attributes)})
-
-
 class _PlayerCodec:
     def attributes(self, player: Player) -> dict[str, Any]:
         assert player.version is not None
         attributes: dict[str, Any] = {
             "version": player.version,
             "balance": player.balance,
-            "stats": player.stats.packed(),
+            "stats": stats_codec.document(player.stats),
         }
         for table, seat in player.seats.items():
             attributes[f"seat_{table}"] = seat_codec.document(seat)
@@ -476,7 +485,7 @@ class _PlayerCodec:
         return Player(
             version=int(attributes["version"]),
             balance=Decimal(attributes["balance"]),
-            stats=Stats.unpacked(attributes["stats"]),
+            stats=_stats_of(attributes["stats"]),
             seats=seats,
             keys=keys,
         )
@@ -511,9 +520,14 @@ class _DrillsCodec:
         )
 
 
-_stats_codec = Codec(Stats)
+def _stats_of(stored: str) -> Stats:
+    """The stats document, or the packed counters of an item stored before it."""
+    return stats_codec.from_document(stored) if stored.startswith("{") else Stats.unpacked(stored)
+
+
+stats_codec = Codec(Stats)
 _settled_codec = Codec(SettledRound)
-profile_codec = _ProfileCodec(Profile)
+profile_codec = Codec(Profile)
 attempts_codec = Codec(LoginAttempts)
 seat_codec = Codec(Seat)
 player_codec = _PlayerCodec()

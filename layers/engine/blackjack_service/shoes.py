@@ -124,10 +124,12 @@ class FairShoes:
     def _round_ids(self, identity: Identity, table: Table, record: ShoeRecord) -> list[str]:
         """The shoe's round ids: `<shoe_id>-<n>`, after those of the rounds dealt before the
         player item existed (in its old items: the seat's copy of the shoe is the latest)."""
-        old_shoe, old_seat = self.store.get_legacy_shoe(identity.key, record.shoe_id, table.id)
-        if old_seat is not None and old_seat.shoe.shoe_id == record.shoe_id:
-            old_shoe = old_seat.shoe
-        before = [] if old_shoe is None else old_shoe.rounds
+        before: list[str] = []
+        if record.stored_id is not None:  # only a shoe of those days has an id of its own
+            old_shoe, old_seat = self.store.get_legacy_shoe(identity.key, record.shoe_id, table.id)
+            if old_seat is not None and old_seat.shoe.shoe_id == record.shoe_id:
+                old_shoe = old_seat.shoe
+            before = [] if old_shoe is None else old_shoe.rounds
         numbered = range(len(before) + 1, record.rounds + 1)
         return [*before, *(f"{record.shoe_id}-{n}" for n in numbered)]
 

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from blackjack.rules import TABLES
 
-from .errors import Conflict, LoginTaken, Unauthorized
+from .errors import Conflict, LoginTaken, NotMigrated, Unauthorized
 from .records import (
     Drills,
     LoginAttempts,
@@ -231,16 +231,29 @@ class Store:
 
     # ---- accounts -------------------------------------------------------------------
 
-    def create_profile(self, profile: Profile) -> None:
-        """Raises `LoginTaken` when the lower-cased login exists."""
+    def create_account(self, profile: Profile, player: Player) -> None:
+        """The profile and the player item in one transaction, both conditional on there
+        being no such user: `LoginTaken` when the lower-cased login exists."""
+        pk = _user_key(profile.key)
+        absent = "attribute_not_exists(pk)"
         try:
-            self.client.put_item(
-                TableName=self.table_name,
-                Item=_item(_user_key(profile.key), PROFILE, profile_codec.attributes(profile)),
-                ConditionExpression="attribute_not_exists(pk)",
+            self.client.transact_write_items(
+                TransactItems=[
+                    {
+                        "Put": {
+                            "TableName": self.table_name,
+                            "Item": item,
+                            "ConditionExpression": absent,
+                        }
+                    }
+                    for item in (
+                        _item(pk, PROFILE, profile_codec.attributes(profile)),
+                        _item(pk, PLAYER, player_codec.attributes(player)),
+                    )
+                ]
             )
         except _client_error() as error:
-            if _error_code(error) == "ConditionalCheckFailedException":
+            if _error_code(error) == "TransactionCanceledException" and _condition_failed(error):
                 raise LoginTaken("this login is taken") from error
             raise
 
@@ -355,47 +368,61 @@ class Store:
             None if player is None else player_codec.record(player),
         )
 
-    def get_player(self, login_key: str) -> Player | None:
+    def load_player(self, login_key: str) -> Player | None:
         item = self.client.get_item(
             TableName=self.table_name, Key=_key(_user_key(login_key), PLAYER), ConsistentRead=True
         ).get("Item")
         return None if item is None else player_codec.record(_from_item(item))
 
     def existing_player(self, login_key: str) -> Player:
-        """The player item (see `load_player`) of a user who must exist: a token can
-        outlive its account."""
+        """The player item of a user who must exist: a token can outlive its account, and
+        an account stored before the player item may not be migrated yet."""
         player = self.load_player(login_key)
         if player is None:
+            profile = self.client.get_item(
+                TableName=self.table_name, Key=_key(_user_key(login_key), PROFILE)
+            ).get("Item")
+            if profile is not None:
+                raise NotMigrated()
             raise Unauthorized("this account no longer exists")
         return player
-
-    def load_player(self, login_key: str) -> Player | None:
-        """The player item; for a player who has none yet, the one their profile and seats
-        stored before it make (written by their first write); None: no such user."""
-        player = self.get_player(login_key)
-        if player is None:
-            profile, seats = self.get_legacy(login_key, list(TABLES))
-            player = None if profile is None else _legacy().player_of(profile, seats)
-        return player
-
-    def get_legacy(
-        self, login_key: str, tables: Sequence[str]
-    ) -> tuple[Profile | None, dict[str, legacy.LegacySeat]]:
-        """The profile and the seats as stored before the player item (one BatchGetItem)."""
-        pk = _user_key(login_key)
-        items = self._batch_get([_key(pk, PROFILE), *(_key(pk, f"SEAT#{t}") for t in tables)])
-        profile = items.pop((pk, PROFILE), None)
-        seats = (_legacy().seat(item) for item in items.values())
-        return (
-            None if profile is None else profile_codec.record(profile),
-            {seat.table: seat for seat in seats},
-        )
 
     def put_player(self, login_key: str, player: Player, expected_version: int | None) -> None:
         """One conditional PutItem: the item must be at `expected_version` (None: must not
         exist yet), else `Conflict` and nothing is written."""
         item = _item(_user_key(login_key), PLAYER, player_codec.attributes(player))
         self._put_versioned(item, expected_version)
+
+    # ---- the items stored before the player item (see `migration`) ----------------
+
+    def logins_stored_before_player_item(self) -> Iterator[list[str]]:
+        """The logins of the profiles that still hold a balance (every one written before
+        the player item), a page of a scan at a time."""
+        scan: dict[str, Any] = {
+            "TableName": self.table_name,
+            "FilterExpression": "sk = :profile AND attribute_exists(balance)",
+            "ExpressionAttributeValues": {":profile": {"S": PROFILE}},
+            "ProjectionExpression": "pk",
+        }
+        while True:
+            response = self.client.scan(**scan)
+            yield [item["pk"]["S"].removeprefix("USER#") for item in response.get("Items", [])]
+            last = response.get("LastEvaluatedKey")
+            if last is None:
+                return
+            scan = scan | {"ExclusiveStartKey": last}
+
+    def get_stored_before_player_item(
+        self, login_key: str
+    ) -> tuple[dict[str, Any] | None, bool, dict[str, legacy.LegacySeat]]:
+        """A user's profile as stored, whether the player item exists, and the seats as
+        stored before it (one BatchGetItem)."""
+        pk = _user_key(login_key)
+        seat_keys = [_key(pk, f"SEAT#{table}") for table in TABLES]
+        items = self._batch_get([_key(pk, PROFILE), _key(pk, PLAYER), *seat_keys])
+        profile, player = items.pop((pk, PROFILE), None), items.pop((pk, PLAYER), None)
+        seats = (_legacy().seat(item) for item in items.values())
+        return profile, player is not None, {seat.table: seat for seat in seats}
 
     # ---- drills ---------------------------------------------------------------------
 
@@ -614,3 +641,9 @@ def _client_error() -> type[ClientError]:
 
 def _error_code(error: ClientError) -> str:
     return str(error.response.get("Error", {}).get("Code", ""))
+
+
+def _condition_failed(error: ClientError) -> bool:
+    """Whether a cancelled transaction was cancelled by a condition of one of its writes."""
+    reasons = error.response.get("CancellationReasons", [])
+    return any(reason.get("Code") == "ConditionalCheckFailed" for reason in reasons)

@@ -1,6 +1,6 @@
 """The records' codecs: a profile's attributes are exactly those the profiles already
 stored have, the player item reads back what it wrote, and the items stored before the
-player item (seats) become today's records."""
+player item (profiles with a balance, seats) become today's records in the migration."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 from blackjack.actions import Action, Move
 from blackjack.grading import Kind
-from blackjack_service import legacy, responses
+from blackjack_service import legacy, migration, responses
 from blackjack_service.records import (
     CounterGrades,
     ExpertGrades,
@@ -69,8 +69,18 @@ STORED_SEAT: dict[str, Any] = {
 
 def test_profile_as_stored() -> None:
     profile = profile_codec.record({"pk": "USER#alice1", "sk": "PROFILE", **STORED_PROFILE})
-    assert (profile.login, profile.key, profile.balance) == ("Alice1", "alice1", Decimal("9980.5"))
-    stats = profile.stats
+    assert (profile.login, profile.key) == ("Alice1", "alice1")
+    assert profile_codec.attributes(profile) == {
+        "login": "Alice1",
+        "nick": "alnick",
+        "password_hash": "$argon2id$hash",
+    }
+
+
+def test_a_profile_stored_with_a_balance_makes_its_player_item() -> None:
+    player = migration.player_of(STORED_PROFILE, {})
+    assert (player.version, player.balance, player.seats) == (1, Decimal("9980.5"), {})
+    stats = player.stats
     assert (stats.rounds, stats.hands_won, stats.hands_lost, stats.net) == (
         6,
         2,
@@ -80,22 +90,18 @@ def test_profile_as_stored() -> None:
     assert type(stats.rounds) is int and type(stats.net) is Decimal
     assert stats.by_kind[Kind.HARD] == Grades(decisions=8, mistakes=3, ev_lost=Decimal("29.1180"))
     assert stats.by_kind[Kind.SOFT] == Grades()
-    # Stored before the counters against perfect play were kept: written back, they are 0.
-    expert = {"expert_mistakes": 0, "expert_ev_lost": 0, "deviations": 0, "deviations_taken": 0}
-    counter = {"index_spots": 0, "index_spots_taken": 0}
-    assert profile_codec.attributes(profile) == STORED_PROFILE | expert | counter
+    # Stored before the counters against perfect play were kept: they are 0.
+    assert stats.expert == ExpertGrades() and stats.counter == CounterGrades()
 
 
 def test_profile_stored_before_the_trainer_has_zero_grades() -> None:
     trainer = tuple(f"{kind}_" for kind in Kind)
     before = {name: value for name, value in STORED_PROFILE.items() if not name.startswith(trainer)}
-    profile = profile_codec.record(before)
-    assert profile.stats.by_kind == {kind: Grades() for kind in Kind}
-    assert profile.stats.expert == ExpertGrades()
-    assert profile.stats.counter == CounterGrades()
-    assert profile.stats.rounds == 6
-    later = {f.name for f in fields(ExpertGrades) + fields(CounterGrades)}
-    assert set(profile_codec.attributes(profile)) == set(STORED_PROFILE) | later
+    stats = migration.player_of(before, {}).stats
+    assert stats.by_kind == {kind: Grades() for kind in Kind}
+    assert stats.expert == ExpertGrades()
+    assert stats.counter == CounterGrades()
+    assert stats.rounds == 6
 
 
 def test_stats_counters_are_the_profile_attributes() -> None:
@@ -103,7 +109,10 @@ def test_stats_counters_are_the_profile_attributes() -> None:
     stats.by_kind[Kind.PAIRS].mistakes = 1
     counters = stats.counters()
     later = {f.name for f in fields(ExpertGrades) + fields(CounterGrades)}  # since STORED_PROFILE
-    assert set(counters) == set(STORED_PROFILE) - {f.name for f in fields(Profile)} | later
+    assert (
+        set(counters)
+        == set(STORED_PROFILE) - {*(f.name for f in fields(Profile)), "balance"} | later
+    )
     assert counters["rounds"] == 1 and counters["pairs_mistakes"] == 1
     assert stats.totals() == {
         "rounds": 1,
@@ -154,27 +163,48 @@ def test_the_player_item_reads_back_what_it_wrote() -> None:
     attributes = player_codec.attributes(player)
     assert set(attributes) == {"version", "balance", "stats", "seat_casino", "keys_casino"}
     assert len(attributes["keys_casino"]) == 2 * 20
-    assert attributes["stats"].startswith("3,0,0,0,-12.5,")
+    assert json.loads(attributes["stats"])["n"] == "-12.5"
     seat = json.loads(attributes["seat_casino"])
     assert seat["round"]["moves"] == ["insurance=2.5", "hit"]
     assert "retired" not in seat and "snapshot" not in seat["round"]  # defaults are left out
     assert player_codec.record(attributes) == player
 
 
-def test_stats_add_up_and_pack() -> None:
+def _packed(stats: Stats) -> str:
+    """The counters as player items stored them before their document."""
+    return ",".join(str(value) for value in stats.counters().values())
+
+
+def test_stats_add_up_and_read_back_as_a_document() -> None:
     stats = Stats(rounds=1, hands_won=1, net=Decimal(10))
     stats.by_kind[Kind.HARD].decisions = 2
     both = stats.plus(stats)
     assert (both.rounds, both.net, both.by_kind[Kind.HARD].decisions) == (2, Decimal(20), 4)
     assert stats.rounds == 1  # unchanged
-    assert Stats.unpacked(both.packed()) == both
+    stored = player_codec.attributes(Player(version=1, balance=Decimal(1), stats=both))["stats"]
+    assert json.loads(stored) == {
+        "r": 2,
+        "w": 2,
+        "n": "20",
+        "k": {"hard": {"d": 4}, "soft": {}, "pairs": {}, "insurance": {}},
+    }
+    assert player_codec.record({"version": 1, "balance": 1, "stats": stored}).stats == both
+
+
+def test_a_stats_document_stored_before_a_counter_reads_zero_for_it() -> None:
+    stored = '{"r":3,"k":{"hard":{"d":4}},"x":{"m":1}}'  # no soft grades, no counter's
+    stats = player_codec.record({"version": 1, "balance": 1, "stats": stored}).stats
+    assert stats.rounds == 3 and stats.by_kind[Kind.HARD] == Grades(decisions=4)
+    assert stats.by_kind[Kind.SOFT] == Grades() and stats.counter == CounterGrades()
+    assert stats.expert == ExpertGrades(expert_mistakes=1)
 
 
 def test_stats_packed_before_the_counters_of_later_levels_read_zero_for_them() -> None:
     stats = Stats(rounds=2, net=Decimal(5))
     stats.expert.deviations = 3
     stats.counter.index_spots, stats.counter.index_spots_taken = 4, 1
-    values = stats.packed().split(",")
+    values = _packed(stats).split(",")
+    assert player_codec.record({"version": 1, "balance": 1, "stats": _packed(stats)}).stats == stats
     assert values[-2:] == ["4", "1"]
     before_counter = Stats.unpacked(",".join(values[:-2]))
     assert before_counter == dataclasses.replace(stats, counter=CounterGrades())
@@ -201,9 +231,8 @@ def test_a_seat_stored_before_the_player_item_becomes_a_seat() -> None:
         "r1",
         {"phase": "settled"},
     )
-    profile = profile_codec.record(STORED_PROFILE)
-    player = legacy.player_of(profile, {"classic": old})
-    assert player.version is None and player.balance == Decimal("9980.5")
+    player = migration.player_of(STORED_PROFILE, {"classic": old})
+    assert player.version == 1 and player.balance == Decimal("9980.5")
     seat = player.seats["classic"]
     assert seat.version == 9
     assert seat.shoe == ShoeRecord(
@@ -219,7 +248,7 @@ def test_a_seat_stored_before_round_times_were_kept() -> None:
     document = json.loads(STORED_SEAT["state"])
     del document["round_started_at"], document["round_settled_at"]
     old = legacy.seat({**STORED_SEAT, "state": json.dumps(document)})
-    seat = legacy.player_of(profile_codec.record(STORED_PROFILE), {"classic": old}).seats["classic"]
+    seat = migration.player_of(STORED_PROFILE, {"classic": old}).seats["classic"]
     assert seat.round is not None and seat.round.started_at is None
 
 
