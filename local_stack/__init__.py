@@ -10,6 +10,8 @@ forwarder (its one door, for signed requests), sigv4 (the stack's credentials an
 check), secrets (Secrets Manager), runtime (functions), worker (an execution environment's
 process), events (Lambda messages), gateway (API Gateway), apis (the template's APIs),
 in_process (those APIs in front of handlers in the caller's process), document (the
-OpenAPI document the layer serves), stack (the template's wiring), server (HTTP),
-__main__ (the command).
+OpenAPI document the layer serves), stack (the template's wiring), server (the API's
+HTTP port and web/), httpd (the one HTTP server base of that port, the forwarder's and the
+secrets endpoint's), wire (HTTP/1.1 messages: the strict request parser), __main__ (the
+command).
 """

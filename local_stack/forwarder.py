@@ -18,12 +18,23 @@ import http.client
 import threading
 
 from local_stack.dynamodb_local import DynamoDBLocal
-from local_stack.sigv4 import Credentials, Refusal, SignedRequestHandler, SignedServer
-from local_stack.wire import MAX_LINE, http_message, read_headers
+from local_stack.events import HttpResponse
+from local_stack.sigv4 import Credentials, Refusal, SignedServer
+from local_stack.wire import (
+    MAX_LINE,
+    Request,
+    WireError,
+    http_message,
+    read_chunked,
+    read_exactly,
+    read_fields,
+)
 
 MAX_BODY = 16 << 20  # BatchWriteItem's limit, the largest request DynamoDB takes
 IDLE_POOL = 32  # idle connections kept to the JVM (botocore keeps 10 per client)
 UPSTREAM_TIMEOUT_S = 60  # a Scan or a transaction of a loaded 2-core machine
+# Far over any answer DynamoDB gives (a BatchGetItem's is 16 MB at most).
+UPSTREAM_MAX_BODY = 1 << 30
 # Not forwarded: they describe one hop (RFC 9110 7.6.1), and http.client sets the length.
 HOP_BY_HOP = frozenset(
     ("connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
@@ -57,43 +68,34 @@ class _Upstream:
         code = rest[:3]
         if version not in ("HTTP/1.0", "HTTP/1.1") or not (code.isdigit() and len(code) == 3):
             raise http.client.BadStatusLine(line.decode("iso-8859-1"))
-        message, reader = read_headers(self.reader)
-        if message is None:
-            message = http.client.parse_headers(reader)
-        status = int(code)
-        connection = message.get("Connection", "").lower()
-        closes = connection == "close" or (version == "HTTP/1.0" and connection != "keep-alive")
-        length = message.get("Content-Length")
-        if method == "HEAD" or status in (204, 304) or status < 200:
-            data = b""
-        elif message.get("Transfer-Encoding", "").lower() == "chunked":
-            data = self._chunked()
-        elif length is None:  # the body ends with the connection
-            data, closes = self.reader.read(), True
-        elif not length.strip().isdigit():
-            raise http.client.HTTPException(f"Content-Length {length!r}")
-        else:
-            data = self.reader.read(int(length))
-            if len(data) < int(length):
-                raise http.client.IncompleteRead(data, int(length) - len(data))
-        return status, message.items(), data, closes
+        try:
+            headers = read_fields(self.reader)
+            return (int(code), headers, *self._body(method, int(code), version, headers))
+        except WireError as error:
+            raise http.client.HTTPException(f"DynamoDB Local's answer: {error!r}") from error
 
-    def _chunked(self) -> bytes:
-        chunks: list[bytes] = []
-        while True:
-            line = self.reader.readline(MAX_LINE + 1)
-            try:
-                size = int(line.split(b";")[0].strip(), 16)
-            except ValueError:
-                raise http.client.HTTPException(f"chunk size {line!r}") from None
-            if size == 0:
-                while self.reader.readline(MAX_LINE + 1) not in (b"\r\n", b"\n", b""):
-                    pass  # trailers
-                return b"".join(chunks)
-            chunk = self.reader.read(size)
-            if len(chunk) < size or self.reader.readline(MAX_LINE + 1) not in (b"\r\n", b"\n"):
-                raise http.client.IncompleteRead(chunk)
-            chunks.append(chunk)
+    def _body(
+        self, method: str, status: int, version: str, headers: list[tuple[str, str]]
+    ) -> tuple[bytes, bool]:
+        """The answer's body, and whether the JVM closes the connection after it."""
+        first: dict[str, str] = {}
+        for name, value in headers:
+            first.setdefault(name.lower(), value.strip().lower())
+        connection = first.get("connection", "")
+        closes = connection == "close" or (version == "HTTP/1.0" and connection != "keep-alive")
+        length = first.get("content-length")
+        if method == "HEAD" or status in (204, 304) or status < 200:
+            return b"", closes
+        if first.get("transfer-encoding") == "chunked":
+            data = read_chunked(self.reader, UPSTREAM_MAX_BODY)
+            if data is None:
+                raise http.client.HTTPException("DynamoDB Local's answer is too long")
+            return data, closes
+        if length is None:  # the body ends with the connection
+            return self.reader.read(), True
+        if not length.isdigit():
+            raise http.client.HTTPException(f"Content-Length {length!r}")
+        return read_exactly(self.reader, int(length)), closes
 
     def close(self) -> None:
         self.reader.close()
@@ -108,15 +110,16 @@ class Forwarder:
         self.credentials = credentials
         self._idle: list[_Upstream] = []
         self._lock = threading.Lock()
-        self._server: SignedServer[Forwarder] | None = None
+        self._server: _ForwarderServer | None = None
 
     @property
     def endpoint(self) -> str:
         assert self._server is not None
-        return self._server.endpoint
+        return self._server.url
 
     def start(self) -> None:
-        self._server = SignedServer(_ForwarderHandler, self, "dynamodb-forwarder")
+        self._server = _ForwarderServer(self, self.credentials, "dynamodb-forwarder")
+        self._server.start()
 
     def stop(self) -> None:
         if self._server is not None:
@@ -185,19 +188,14 @@ class Forwarder:
         connection.close()
 
 
-class _ForwarderHandler(SignedRequestHandler):
-    server: SignedServer[Forwarder]
+class _ForwarderServer(SignedServer[Forwarder]):
     service = "dynamodb"
     max_body = MAX_BODY
 
-    def credentials(self) -> Credentials:
-        return self.server.owner.credentials
-
-    def answer(
-        self, headers: list[tuple[str, str]], body: bytes
-    ) -> tuple[int, list[tuple[str, str]], bytes]:
-        forwarded = [(k, v) for k, v in headers if k.lower() not in HOP_BY_HOP]
+    def signed(self, request: Request) -> HttpResponse:
+        forwarded = [(k, v) for k, v in request.headers if k.lower() not in HOP_BY_HOP]
         try:
-            return self.server.owner.exchange(self.command, self.path, forwarded, body)
+            answer = self.owner.exchange(request.method, request.target, forwarded, request.body)
         except Unavailable:
-            return self.refusal(UNAVAILABLE)
+            return self.error(UNAVAILABLE)
+        return HttpResponse(*answer)

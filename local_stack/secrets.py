@@ -20,8 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from local_stack.sigv4 import Credentials, SignedRequestHandler, SignedServer
+from local_stack.events import HttpResponse
+from local_stack.sigv4 import Credentials, SignedServer
 from local_stack.template import ACCOUNT_ID, REGION, Physical, Template
+from local_stack.wire import Request
 
 SECRETS_FILE = "secrets.json"
 
@@ -88,12 +90,12 @@ class SecretsManager:
         self.credentials = credentials
         self.path = data_dir / SECRETS_FILE
         self.values: dict[str, tuple[str, str]] = {}  # ARN and name -> (ARN, value)
-        self._server: SignedServer[SecretsManager] | None = None
+        self._server: _SecretsServer | None = None
 
     @property
     def endpoint(self) -> str:
         assert self._server is not None
-        return self._server.endpoint
+        return self._server.url
 
     def start(self) -> None:
         saved: dict[str, str] = json.loads(self.path.read_text()) if self.path.exists() else {}
@@ -113,7 +115,8 @@ class SecretsManager:
             self.template.physical[logical_id] = Physical(ref=arn, attributes={"Id": arn})
         if changed:
             atomic_write(self.path, json.dumps(saved, indent=1).encode())
-        self._server = SignedServer(_SecretsHandler, self, "secrets-manager")
+        self._server = _SecretsServer(self, self.credentials, "secrets-manager")
+        self._server.start()
 
     def stop(self) -> None:
         if self._server is not None:
@@ -139,23 +142,17 @@ class SecretsManager:
         return 200, body
 
 
-class _SecretsHandler(SignedRequestHandler):
-    server: SignedServer[SecretsManager]
+class _SecretsServer(SignedServer[SecretsManager]):
     service = "secretsmanager"
     content_type = "application/x-amz-json-1.1"
 
-    def credentials(self) -> Credentials:
-        return self.server.owner.credentials
-
-    def answer(
-        self, headers: list[tuple[str, str]], body: bytes
-    ) -> tuple[int, list[tuple[str, str]], bytes]:
+    def signed(self, request: Request) -> HttpResponse:
         try:
-            request = json.loads(body or b"{}")
+            document = json.loads(request.body or b"{}")
         except ValueError:
-            request = {}
-        target = next((v for k, v in headers if k.lower() == "x-amz-target"), "")
-        status, document = self.server.owner.answer(
-            target, request if isinstance(request, dict) else {}
+            document = {}
+        target = next((v for k, v in request.headers if k.lower() == "x-amz-target"), "")
+        status, answer = self.owner.answer(target, document if isinstance(document, dict) else {})
+        return HttpResponse(
+            status, [("Content-Type", self.content_type)], json.dumps(answer).encode()
         )
-        return status, [("Content-Type", self.content_type)], json.dumps(document).encode()

@@ -6,8 +6,8 @@ environments (and its own clients) alone. botocore signs every request with them
 exactly the headers the request says it signed, and compares in constant time. Loopback
 is open to every local user, and a web page may send requests there too: neither has
 the secret key, so neither gets an answer but a refusal (403, an AWS JSON error).
-`SignedRequestHandler` is such an endpoint's HTTP side; it sends no CORS header, so no
-page may read even the refusal.
+`SignedServer` is such an endpoint's HTTP side; it sends no CORS header, so no page may
+read even the refusal.
 """
 
 from __future__ import annotations
@@ -16,17 +16,16 @@ import hashlib
 import hmac
 import json
 import secrets
-import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from http import HTTPStatus
-from http.server import ThreadingHTTPServer
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 from urllib.parse import quote
 
 from botocore.utils import normalize_url_path
 
-from local_stack.wire import QuickHeaders, http_message
+from local_stack.events import HttpResponse
+from local_stack.httpd import Server
+from local_stack.wire import Request
 
 ALGORITHM = "AWS4-HMAC-SHA256"
 TIMESTAMP = "%Y%m%dT%H%M%SZ"
@@ -79,8 +78,8 @@ INCOMPLETE = Refusal(
 UNRECOGNIZED = Refusal(
     "UnrecognizedClientException", "The security token included in the request is invalid."
 )
-UNFRAMED = Refusal(
-    "SerializationException", "A request needs one Content-Length, within limits", status=400
+TOO_LARGE = Refusal(
+    "SerializationException", "The request's body is over the endpoint's limit", status=400
 )
 MISMATCH = Refusal(
     "InvalidSignatureException",
@@ -184,85 +183,49 @@ def _signature(
 
 
 Owner = TypeVar("Owner")
+# The AWS error codes of the refusals the server base makes (see Server.refusal).
+_ERROR_CODES = {
+    400: "SerializationException",
+    408: "RequestTimeoutException",
+    500: "InternalFailure",
+}
 
 
-class SignedServer(ThreadingHTTPServer, Generic[Owner]):
-    """A free loopback port answered by `handler` for `owner`, in a thread of its own."""
+class SignedServer(Server, Generic[Owner]):
+    """A free loopback port of `owner`'s: a request signed for `service` with `credentials`
+    is answered by `signed`, any other gets its refusal."""
 
-    daemon_threads = True
-    request_queue_size = 128  # every execution environment's client may connect at once
-
-    def __init__(self, handler: type[SignedRequestHandler], owner: Owner, name: str) -> None:
-        super().__init__(("127.0.0.1", 0), handler)
-        self.owner = owner
-        threading.Thread(
-            target=self.serve_forever, kwargs={"poll_interval": 0.2}, name=name, daemon=True
-        ).start()
-
-    @property
-    def endpoint(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-    def stop(self) -> None:
-        self.shutdown()
-        self.server_close()
-
-
-def _body_length(headers: list[tuple[str, str]]) -> int | None:
-    """The length of the body: its one Content-Length, 0 without; None if not so framed."""
-    if any(name.lower() == "transfer-encoding" for name, _ in headers):
-        return None
-    lengths = [value.strip() for name, value in headers if name.lower() == "content-length"]
-    if not lengths:
-        return 0
-    if len(lengths) > 1 or not (lengths[0].isascii() and lengths[0].isdecimal()):
-        return None
-    return int(lengths[0])
-
-
-class SignedRequestHandler(QuickHeaders):
-    """HTTP/1.1 with keep-alive, any method: a request signed for `service` with the
-    server's `credentials` is answered by `answer`, any other gets its refusal."""
-
-    protocol_version = "HTTP/1.1"
-    timeout = 120  # a client's idle keep-alive connection is closed after this
     service = ""
     content_type = "application/x-amz-json-1.0"
-    max_body = 1 << 16
 
-    def credentials(self) -> Credentials:
+    def __init__(self, owner: Owner, credentials: Credentials, name: str) -> None:
+        super().__init__(("127.0.0.1", 0), name)
+        self.owner = owner
+        self.credentials = credentials
+
+    def signed(self, request: Request) -> HttpResponse:
+        """The answer to a request signed with the credentials."""
         raise NotImplementedError
 
-    def answer(
-        self, headers: list[tuple[str, str]], body: bytes
-    ) -> tuple[int, list[tuple[str, str]], bytes]:
-        """(status, headers, body) for the signed request self.command, self.path."""
-        raise NotImplementedError
+    def answer(self, request: Request) -> HttpResponse:
+        refused = check(
+            self.credentials,
+            self.service,
+            request.method,
+            request.target,
+            request.headers,
+            request.body,
+        )
+        return self.signed(request) if refused is None else self.error(refused)
 
-    def refusal(self, refusal: Refusal) -> tuple[int, list[tuple[str, str]], bytes]:
-        return refusal.status, [("Content-Type", self.content_type)], refusal.body()
-
-    def do_POST(self) -> None:
-        headers = self.headers.items()  # once: each look-up in a Message is a scan
-        length = _body_length(headers)
-        if length is None or length > self.max_body:
-            self.close_connection = True  # where the body ends is not known: no next request
-            status, answer, data = self.refusal(UNFRAMED)
-        else:
-            body = self.rfile.read(length)
-            refused = check(
-                self.credentials(), self.service, self.command, self.path, headers, body
-            )
-            status, answer, data = (
-                self.answer(headers, body) if refused is None else self.refusal(refused)
-            )
-        if self.close_connection:
-            answer = [*answer, ("Connection", "close")]
-        self.wfile.write(
-            http_message(f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", answer, data)
+    def refusal(self, status: int, detail: str) -> HttpResponse:
+        return self.error(
+            Refusal(_ERROR_CODES.get(status, "SerializationException"), detail, status)
         )
 
-    do_GET = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_POST
+    def too_large(self, request: Request) -> HttpResponse:
+        return self.error(TOO_LARGE)
 
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the stack logs the API's requests, not the functions' calls."""
+    def error(self, refusal: Refusal) -> HttpResponse:
+        """The refusal as the service's JSON protocol answers it."""
+        return HttpResponse(refusal.status, [("Content-Type", self.content_type)], refusal.body())

@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from blackjack.rules import TABLES
-from local_stack.forwarder import _ForwarderHandler
+from local_stack.forwarder import _ForwarderServer
+from local_stack.wire import Request
 from tests.integration.local_stack.harness import Client, Reply, Running, running_stack
 from tests.integration.seeds import FixedSeeds, find_seed, use_stack_seeds, value
 
@@ -45,15 +46,15 @@ class Call:
     move: str | None  # the last move of the round it writes, or None
 
     @classmethod
-    def of(cls, headers: list[tuple[str, str]], body: bytes) -> Call:
-        target = next((v for k, v in headers if k.lower() == "x-amz-target"), "")
-        request = json.loads(body or b"{}")
-        item = request.get("Item") or request.get("Key") or {}
+    def of(cls, request: Request) -> Call:
+        target = next((v for k, v in request.headers if k.lower() == "x-amz-target"), "")
+        document = json.loads(request.body or b"{}")
+        item = document.get("Item") or document.get("Key") or {}
         sk = item.get("sk", {}).get("S", "")
-        document = item.get(f"seat_{TABLE}") or item.get("round")
+        seat = item.get(f"seat_{TABLE}") or item.get("round")
         move = None
-        if document is not None:
-            round_ = json.loads(document["S"])
+        if seat is not None:
+            round_ = json.loads(seat["S"])
             moves = (round_.get("round") or {}).get("moves") or []
             move = moves[-1] if moves else "bet"
         return cls(target.rpartition(".")[2], sk.partition("#")[0], move)
@@ -95,20 +96,20 @@ class Tap:
     def waits(self, operation: str, item: str, move: str | None = None) -> bool:
         return any(c == Call(operation, item, move) for c in self.waiting)
 
-    def answer(self, handler: Any, original: Any, headers: Any, body: bytes) -> Any:
-        call = Call.of(headers, body)
+    def answer(self, server: Any, original: Any, request: Request) -> Any:
+        call = Call.of(request)
         with self.turn:
             self.waiting.append(call)
             self.turn.notify_all()
             in_turn = self.turn.wait_for(lambda: self.may_go(self, call), HOLD_S)
             assert in_turn, f"{call} waited for ever; done: {self.done}"
             self.waiting.remove(call)
-        answer = original(handler, headers, body)
+        answer = original(server, request)
         with self.turn:
             self.done.append(call)
             self.turn.notify_all()
         if self.kills(self, call):
-            pid = _worker_of(handler.client_address[1])
+            pid = _worker_of(request.peer[1])
             os.kill(pid, signal.SIGKILL)  # before its answer: the write landed unanswered
             self.killed.append(pid)
         return answer
@@ -123,12 +124,12 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
 @pytest.fixture
 def tap(monkeypatch: pytest.MonkeyPatch) -> Tap:
     tapped = Tap()
-    original = _ForwarderHandler.answer
+    original = _ForwarderServer.signed
 
-    def answer(handler: Any, headers: Any, body: bytes) -> Any:
-        return tapped.answer(handler, original, headers, body)
+    def signed(server: Any, request: Request) -> Any:
+        return tapped.answer(server, original, request)
 
-    monkeypatch.setattr(_ForwarderHandler, "answer", answer)
+    monkeypatch.setattr(_ForwarderServer, "signed", signed)
     return tapped
 
 
