@@ -82,9 +82,9 @@ def edge_of(table: Table, public: list[Card]) -> Decimal:
 
 @lru_cache(maxsize=64)  # a client asks again between rounds: the same cards, the same edge
 def _edge_at(table_id: str, unseen: tuple[int, ...]) -> Decimal:
-    from blackjack.strategy.card import card_at
+    from blackjack.strategy.card import player_ev_at
 
-    return percent(card_at(TABLES[table_id].rules, unseen)["player_ev"])
+    return percent(player_ev_at(TABLES[table_id].rules, unseen))
 
 
 def kelly_bet(table: Table, balance: Decimal, edge: Decimal, variance: Decimal) -> tuple[int, int]:

@@ -38,7 +38,7 @@ the dealer's natural is known.
 
 import operator
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from operator import sub
@@ -324,6 +324,19 @@ class UpCardSolver:
         if Action.DOUBLE in legal:
             options[DOUBLE] = self.double(extra, hand)
         return options
+
+    def prepare_first_decisions(self, hands: Sequence[Comp]) -> None:
+        """`prepare` every first decision of these two-card hands in one batch, the hands
+        their splits make included (see `split`)."""
+        roots = list(hands)
+        shallow = [(EMPTY, hand) for hand in roots]  # stand is shown even where dominated
+        if self.rules.split is not Split.NONE:
+            for pair in range(RANKS):
+                if self.left(of_ranks(pair, pair), pair) >= 0:
+                    more, pairs = self.split_roots(pair)
+                    roots += more
+                    shallow += pairs
+        self.prepare(roots, shallow)
 
     def split_roots(
         self, pair: int, extra: Comp = EMPTY

@@ -9,9 +9,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..rules import TABLES, Rules, Split
+from ..rules import TABLES, Rules
 from . import native
-from .analysis import EMPTY, UpCardSolver, of_ranks, pair_rank, solver
+from .analysis import UpCardSolver, of_ranks, pair_rank, solver
 from .dealer import ACE, RANKS, TEN, Comp, total
 
 DATA = Path(__file__).parent / "data"
@@ -68,16 +68,7 @@ def analyse_with(rules: Rules, solvers: Iterable[UpCardSolver]) -> list[UpCardRe
     results = []
     for s in solvers:
         hands = [h for h in two_card_hands() if _possible(s.counts, h)]
-        roots = [of_ranks(*h) for h in hands]
-        shallow = [(EMPTY, hand) for hand in roots]  # stand is shown even where dominated
-        if rules.split is not Split.NONE:
-            # The hands a split makes, in the same batch (see `UpCardSolver.split`).
-            for pair in range(RANKS):
-                if s.left(of_ranks(pair, pair), pair) >= 0:
-                    more, pairs = s.split_roots(pair)
-                    roots += more
-                    shallow += pairs
-        s.prepare(roots, shallow)
+        s.prepare_first_decisions([of_ranks(*h) for h in hands])
         values = {h: s.first_decision(of_ranks(*h)) for h in hands}
         results.append(UpCardResult(s.up, s, values))
     return results
@@ -154,12 +145,25 @@ def card_at(rules: Rules, composition: Sequence[float]) -> dict[str, Any]:
     perfect play for it, the `chart` of its best plays and the `ev` of every first
     decision. By the analysis kernel where it is loaded (then fractional counts work, see
     `native`), else by the Python analysis (whole counts only)."""
+    return _card(rules, _analysis_at(rules, composition))
+
+
+def player_ev_at(rules: Rules, composition: Sequence[float]) -> float:
+    """`card_at`'s `player_ev` alone: the edge needs neither the chart nor the EVs."""
+    return _percent(player_ev(rules, _analysis_at(rules, composition)))
+
+
+def _analysis_at(rules: Rules, composition: Sequence[float]) -> list[UpCardResult]:
     solvers = [
         native.solver(rules, up, [n - (rank == up) for rank, n in enumerate(composition)])
         for up in range(RANKS)
         if composition[up] > 0
     ]
-    return _card(rules, analyse_with(rules, solvers))
+    return analyse_with(rules, solvers)
+
+
+def _percent(ev: float) -> float:
+    return round(100 * ev, 6)
 
 
 def _card(rules: Rules, results: list[UpCardResult]) -> dict[str, Any]:
@@ -177,7 +181,7 @@ def _card(rules: Rules, results: list[UpCardResult]) -> dict[str, Any]:
             }
         ev[hand_key(*hand)] = row
     return {
-        "player_ev": round(100 * player_ev(rules, results), 6),
+        "player_ev": _percent(player_ev(rules, results)),
         "chart": chart(results),
         "ev": ev,
     }

@@ -212,6 +212,9 @@ class KernelSolver(UpCardSolver):
         """Nothing for `prepare` to batch."""
         return [], []
 
+    def prepare_first_decisions(self, hands: Sequence[Comp]) -> None:
+        """Nothing to batch."""
+
     def dealer(self, removed: Comp) -> list[float]:
         """The dealer's chance of each outcome (17..21, bust, natural) with `removed` gone."""
         out = Outcomes()
