@@ -6,10 +6,33 @@ import pytest
 from local_stack import document
 
 
-@pytest.fixture(scope="session", autouse=True)
-def openapi_document() -> None:
-    """The document the meta function serves, put together from this checkout's routes."""
-    document.write()
+def pytest_configure(config: pytest.Config) -> None:
+    """The document the meta function serves, put together from this checkout's routes,
+    once per run: by pytest-xdist's controller before it starts its workers (a worker has
+    `workerinput`), else by the one process of a plain run. It takes a subprocess of some
+    5 s that imports every function, and every worker reads the same file."""
+    if not hasattr(config, "workerinput") and not config.option.collectonly:
+        document.write()
+
+
+# The scopes whose fixture is set up again on each worker that runs one of its tests.
+_SHARED_SCOPES = ("module", "class")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under `--dist loadgroup`, the tests of a module that share a module-scoped fixture
+    (a local stack and its DynamoDB Local JVM, a built layer, one moto account) run on one
+    worker, so the fixture is set up once; the other tests go wherever a worker is free.
+    The e2e package's stack is per package: each worker starts one, for its share of them."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if not isinstance(item, pytest.Function):
+            continue
+        definitions = item._fixtureinfo.name2fixturedefs.values()
+        if any(d.scope in _SHARED_SCOPES for defs in definitions for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
 # The signals that stop a run: SIGTERM (make sends its recipe's process one), Ctrl-C's
