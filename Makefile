@@ -69,10 +69,17 @@ invoke: $(VENV)/.installed node_modules/.installed $(KERNEL)
 	@$(BIN)/python -m local_stack invoke "$(FN)" "$(EVENT)" $(if $(LOGIN),--login "$(LOGIN)") \
 		$(if $(ENV_VARS),--env-vars "$(ENV_VARS)")
 
+# pytest-xdist's workers: more than the two cores, since the browser and local stack tests
+# mostly wait on a server, a JVM or chromium; `loadgroup` keeps the tests of a module that
+# share a module-scoped fixture on one worker (tests/conftest.py). pytest-cov measures each
+# worker and combines the figures. PYTEST_WORKERS=0 runs the tests in this one process.
+PYTEST_WORKERS ?= 4
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
+
 ## test: linters, template checks, a 30-second load test and every test (the browser tests in
 ## Debian's chromium; tests/clients generates a Python client with .venv-clients' generator)
 test: lint template browser qemu load node_modules/.installed $(CLIENTS_VENV)/.installed $(KERNEL)
-	$(BIN)/python -m coverage run -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) --cov --cov-report= --durations=15
 	@echo "coverage: $$($(BIN)/python -m coverage report)% of the lines of layers/engine, functions and local_stack"
 	@if command -v node >/dev/null; then node --test web/js/; else echo "node not found: web/js unit tests skipped"; fi
 
@@ -121,13 +128,13 @@ template: $(VENV)/.installed $(SAM_VENV)/.installed
 	else echo "python3.12 not found: sam build skipped"; fi
 
 unit: $(VENV)/.installed $(KERNEL)
-	$(BIN)/python -m pytest tests/unit
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) tests/unit
 
 integration: $(VENV)/.installed node_modules/.installed $(KERNEL)
-	$(BIN)/python -m pytest tests/integration
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) tests/integration
 
 e2e: $(VENV)/.installed browser node_modules/.installed $(KERNEL)
-	$(BIN)/python -m pytest tests/e2e
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) tests/e2e
 
 ## load: Locust players against a local stack (URL=https://.../prod: a deployed stage);
 ## USERS, SPAWN_RATE, DURATION (30s) set the run; fails if an account's balance is off
