@@ -2,8 +2,9 @@
 
 The credentials are made afresh at each start and given to the stack's execution
 environments (and its own clients) alone. botocore signs every request with them
-(SigV4); an endpoint of the stack recomputes the signature from what it received, over
-exactly the headers the request says it signed, and compares in constant time. Loopback
+(SigV4); an endpoint of the stack has botocore's signer compute the signature of what it
+received, over exactly the headers the request says it signed and at the time it says it
+was signed, and compares the two in constant time. Loopback
 is open to every local user, and a web page may send requests there too: neither has
 the secret key, so neither gets an answer but a refusal (403, an AWS JSON error).
 `SignedServer` is such an endpoint's HTTP side; it sends no CORS header, so no page may
@@ -19,9 +20,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Generic, TypeVar
-from urllib.parse import quote
 
-from botocore.utils import normalize_url_path
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials as BotoCredentials
 
 from local_stack.events import HttpResponse
 from local_stack.httpd import Server
@@ -124,7 +126,7 @@ def check(
         or not target.startswith("/")
     ):
         return INCOMPLETE
-    key_id, day, _, scoped_service, _ = scope
+    key_id, day, region, scoped_service, _ = scope
     if not _same(key_id, credentials.access_key_id) or not _same(
         fields.get("x-amz-security-token", [""])[0], credentials.session_token
     ):
@@ -137,49 +139,46 @@ def check(
         return Refusal("InvalidSignatureException", f"Credential should be scoped to {service}")
     if abs((now or datetime.now(UTC)) - signed_at) > MAX_SKEW:
         return Refusal("InvalidSignatureException", f"Signature expired: {stamp}")
+    # botocore signs the hash a request declares in place of its body's: it must be the
+    # body's, or the signature would hold for another body (or none: UNSIGNED-PAYLOAD).
     declared = fields.get("x-amz-content-sha256")
     if declared is not None and declared != [hashlib.sha256(body).hexdigest()]:
-        return MISMATCH  # a signature over another body (or over none: UNSIGNED-PAYLOAD)
-    expected = _signature(credentials, scope, stamp, method, target, fields, signed, body)
+        return MISMATCH
+    if not set(signed) <= fields.keys():  # a header it says it signed and did not send
+        return MISMATCH
+    expected = _signature(
+        credentials, region, service, stamp, method, target, headers, signed, body
+    )
     return None if _same(expected, signature) else MISMATCH
 
 
 def _signature(
     credentials: Credentials,
-    scope: list[str],
+    region: str,
+    service: str,
     stamp: str,
     method: str,
     target: str,
-    fields: dict[str, list[str]],
+    headers: list[tuple[str, str]],
     signed: list[str],
     body: bytes,
 ) -> str:
-    """SigV4's signature of a request as received, over the headers it says it signed:
-    the canonical request as botocore's SigV4Auth makes it (path encoded once more, query
-    pairs sorted, header values trimmed, the body's SHA-256)."""
-    path, _, query = target.partition("?")
-    pairs = sorted(pair.partition("=")[::2] for pair in query.split("&")) if query else []
-    canonical = "\n".join(
-        [
-            method,
-            quote(normalize_url_path(path), safe="/~"),
-            "&".join(f"{key}={value}" for key, value in pairs),
-            *(
-                f"{name}:{','.join(' '.join(v.split()) for v in fields.get(name, []))}"
-                for name in signed
-            ),
-            "",
-            ";".join(signed),
-            hashlib.sha256(body).hexdigest(),  # the body received, whatever a header says
-        ]
+    """The signature botocore's signer gives the request as received, at its own time
+    (`stamp`), over the headers it says it signed: as moto's access control computes it."""
+    # A URL whose path and query botocore splits off as received: the target alone would
+    # be read as a host where it starts with `//`. The Host signed is the header's.
+    request = AWSRequest(method=method, url=f"http://host{target}", data=body)
+    for name, value in headers:
+        if name.lower() in signed:
+            request.headers[name] = value  # added, as a header sent twice is signed twice
+    request.context["timestamp"] = stamp
+    keys = BotoCredentials(
+        credentials.access_key_id, credentials.secret_access_key, credentials.session_token
     )
-    string_to_sign = "\n".join(
-        [ALGORITHM, stamp, "/".join(scope[1:]), hashlib.sha256(canonical.encode()).hexdigest()]
+    signer = SigV4Auth(keys, service, region)
+    return signer.signature(
+        signer.string_to_sign(request, signer.canonical_request(request)), request
     )
-    key = f"AWS4{credentials.secret_access_key}".encode()
-    for part in scope[1:]:  # the day, the region, the service, "aws4_request"
-        key = hmac.new(key, part.encode(), hashlib.sha256).digest()
-    return hmac.new(key, string_to_sign.encode(), hashlib.sha256).hexdigest()
 
 
 Owner = TypeVar("Owner")
