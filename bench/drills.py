@@ -116,8 +116,8 @@ def write_units() -> None:
             for _ in range(16)
         ]
         store = factories.store()
-        heavy = Drills(version=1, schedule=heavy_schedule("casino", rng), keys=keys)
-        store.put_drills("bench0001", "casino", heavy, expected_version=None)
+        heavy = Drills(revision=1, schedule=heavy_schedule("casino", rng), keys=keys)
+        store.put_drills("bench0001", "casino", heavy, expected_revision=None)
         body = {"cards": ["8S", "8H"], "up_card": "TD", "action": "surrender"}
         key = RequestKey.of(["POST", "/v1/tables/{table_id}/drills", {}], "bench", body)
         service = DrillService(store, rng=rng)

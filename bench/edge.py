@@ -34,7 +34,7 @@ class _Memory:
     def __init__(self, player: Player) -> None:
         self.player = player
 
-    def existing_player(self, login_key: str) -> Player:
+    def existing_player(self, account_id: str) -> Player:
         return self.player
 
 
@@ -45,7 +45,7 @@ def _seat(table_id: str, rng: random.Random) -> Player:
     position = rng.randrange(size // 4, 3 * size // 4 + 1)
     shoe = ShoeRecord(server_seed=seed, client_seed="bench", nonce=1, position=position)
     seat = Seat(version=1, shoe=shoe)
-    return Player(version=1, balance=Decimal(10000), seats={table_id: seat})
+    return Player(revision=1, balance=Decimal(10000), seats={table_id: seat})
 
 
 def _cpu_ms(table_id: str, samples: int, seed: int) -> list[float]:

@@ -26,7 +26,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         raise Exception("Unauthorized") from None  # API Gateway's 401: the exact message
     identity = token.identity
     return {
-        "principalId": identity.key,
+        "principalId": identity.account_id,
         "policyDocument": {
             "Version": "2012-10-17",
             "Statement": [

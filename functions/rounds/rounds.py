@@ -19,7 +19,7 @@ from blackjack_service.api import (
     request_key,
 )
 from blackjack_service.models import ActionRequest, HintLevel, StartRoundRequest
-from blackjack_service.observability import record_outcome
+from blackjack_service.observability import measure_outcome
 from blackjack_service.openapi import ROUND_LINKS, operation
 
 app = create_app()
@@ -42,7 +42,7 @@ def start_round(
 ) -> Response[str]:
     identity, key = current_identity(app), request_key(app, idempotency_key)
     outcome = factories.game().start_round(identity, table_id, request, key)
-    record_outcome(outcome.started, outcome.house_net)
+    measure_outcome(outcome.started, outcome.house_net)
     return json_response(responses.Round, outcome.round, status=201, headers=etag(outcome.version))
 
 
@@ -63,7 +63,7 @@ def act(
 ) -> Response[str]:
     identity, key = current_identity(app), request_key(app, idempotency_key)
     outcome = factories.game().act(identity, table_id, request, expected_version(if_match), key)
-    record_outcome(outcome.started, outcome.house_net)
+    measure_outcome(outcome.started, outcome.house_net)
     return json_response(responses.Round, outcome.round, headers=etag(outcome.version))
 
 

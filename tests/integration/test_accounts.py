@@ -171,9 +171,9 @@ def _token(secret: str, **claims: object) -> str:
 
 
 def test_authorizer_refuses_bad_tokens(api: Gateway, alice: Player) -> None:
-    from blackjack_service.tokens import signing_key
+    from blackjack_service.tokens import signing_secret
 
-    key = signing_key()
+    key = signing_secret()
     assert api.request("GET", "/v1/me").status == 401
     for token in [
         "garbage",
@@ -272,9 +272,9 @@ GHOST_ROUTES = [
 def test_a_signed_token_for_a_login_that_does_not_exist_is_401_everywhere(
     api: Gateway, method: str, path: str
 ) -> None:
-    from blackjack_service.tokens import signing_key
+    from blackjack_service.tokens import signing_secret
 
-    ghost = _token(signing_key(), sub="ghost1", nick="ghost1")
+    ghost = _token(signing_secret(), sub="ghost1", nick="ghost1")
     bodies = {"rounds": {"bets": [{"box": 0, "amount": 10}]}, "actions": {"action": "hit"}}
     body = bodies.get(path.rsplit("/", 1)[-1]) if method == "POST" else None
     problem(api.request(method, path, body, token=ghost), 401, "unauthorized")

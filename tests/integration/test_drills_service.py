@@ -168,10 +168,10 @@ def test_the_item_of_a_user_who_answered_every_cell_many_times_is_under_2_kb(
         DrillKey(rng.randbytes(8), rng.randbytes(4), 30_000_000, CellProgress(4, 99_999, 99_000))
         for _ in range(16)
     ]
-    heavy = Drills(version=7, schedule=heavy_schedule("casino", rng), keys=keys)
-    factories.store().put_drills("alice1", "casino", heavy, expected_version=None)
+    heavy = Drills(revision=7, schedule=heavy_schedule("casino", rng), keys=keys)
+    factories.store().put_drills("alice1", "casino", heavy, expected_revision=None)
     body = {"cards": ["8S", "8H"], "up_card": "TD", "action": "surrender"}
-    service.answer(ALICE, "casino", ["8S", "8H"], "TD", Action.SURRENDER, _key("k", body))
+    service.answer(ALICE, "casino", ["8S", "8H"], "TD", Action.SURRENDER, _item_key("k", body))
     item = raw_drills_item()
     size = billed_bytes(item)
     units = -(-size // WRITE_UNIT)
@@ -180,13 +180,13 @@ def test_the_item_of_a_user_who_answered_every_cell_many_times_is_under_2_kb(
     print(f"write units per answer: {units}")
     assert size < 2 * WRITE_UNIT and units <= 2
     stored = factories.store().get_drills("alice1", "casino")[1]
-    assert stored is not None and stored.version == 8 and len(stored.keys) == 16
+    assert stored is not None and stored.revision == 8 and len(stored.keys) == 16
 
 
 # ---- retries ---------------------------------------------------------------------------
 
 
-def _key(key: str, body: dict[str, Any]) -> RequestKey:
+def _item_key(key: str, body: dict[str, Any]) -> RequestKey:
     return RequestKey.of(ROUTE, key, body)
 
 
@@ -194,7 +194,7 @@ def test_a_retried_answer_is_answered_as_it_first_was_and_counts_once(
     service: DrillService,
 ) -> None:
     body = {"cards": ["8S", "8H"], "up_card": "TD", "action": "hit"}
-    key = _key("answer-1", body)
+    key = _item_key("answer-1", body)
     first = service.answer(ALICE, "casino", ["8S", "8H"], "TD", Action.HIT, key)
     for _ in range(3):  # the same cell answered again meanwhile, without a key
         service.answer(ALICE, "casino", ["8C", "8D"], "TD", Action.SURRENDER)
@@ -205,24 +205,26 @@ def test_a_retried_answer_is_answered_as_it_first_was_and_counts_once(
     assert service.progress(ALICE, "casino")["attempts"] == 4
     with pytest.raises(IdempotencyKeyReused):
         other = {**body, "action": "stand"}
-        service.answer(ALICE, "casino", ["8S", "8H"], "TD", Action.STAND, _key("answer-1", other))
+        service.answer(
+            ALICE, "casino", ["8S", "8H"], "TD", Action.STAND, _item_key("answer-1", other)
+        )
 
 
 def test_a_key_replays_while_one_of_the_last_16_and_within_24_hours(alice: Player) -> None:
     clock = Clock()
     service = DrillService(factories.store(), clock=clock)
     body = {"cards": ["5S", "6H"], "up_card": "6D", "action": "double"}
-    first = _key("first", body)
+    first = _item_key("first", body)
     service.answer(ALICE, "casino", ["5S", "6H"], "6D", Action.DOUBLE, first)
     for n in range(15):
-        service.answer(ALICE, "casino", ["5S", "6H"], "6D", Action.DOUBLE, _key(f"k{n}", body))
+        service.answer(ALICE, "casino", ["5S", "6H"], "6D", Action.DOUBLE, _item_key(f"k{n}", body))
     attempts = service.progress(ALICE, "casino")["attempts"]
     service.answer(ALICE, "casino", ["5S", "6H"], "6D", Action.DOUBLE, first)
     assert service.progress(ALICE, "casino")["attempts"] == attempts  # replayed
-    service.answer(ALICE, "casino", ["5S", "6H"], "6D", Action.DOUBLE, _key("k15", body))
+    service.answer(ALICE, "casino", ["5S", "6H"], "6D", Action.DOUBLE, _item_key("k15", body))
     service.answer(ALICE, "casino", ["5S", "6H"], "6D", Action.DOUBLE, first)
     assert service.progress(ALICE, "casino")["attempts"] == attempts + 2  # 16 since: new
-    latest = _key("latest", body)
+    latest = _item_key("latest", body)
     service.answer(ALICE, "casino", ["5S", "6H"], "6D", Action.DOUBLE, latest)
     clock.now += 24 * 3600 + 60
     service.answer(ALICE, "casino", ["5S", "6H"], "6D", Action.DOUBLE, latest)
@@ -264,7 +266,7 @@ def test_two_answers_from_the_same_stored_version_both_count(service: DrillServi
 
 def test_a_retry_that_races_its_first_answer_replays_it(service: DrillService) -> None:
     body = {"cards": ["8S", "8H"], "up_card": "TD", "action": "surrender"}
-    key = _key("raced", body)
+    key = _item_key("raced", body)
     first: list[dict[str, Any]] = []
     other = DrillService(factories.store(), clock=Clock())
     after_first_read(

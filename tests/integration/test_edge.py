@@ -140,11 +140,11 @@ def _set_seat(login: str, table: str, position: int, balance: Decimal) -> None:
     seat = replace(seat, shoe=replace(seat.shoe, position=position))
     changed = replace(
         player,
-        version=(player.version or 0) + 1,
+        revision=(player.revision or 0) + 1,
         balance=balance,
         seats={**player.seats, table: seat},
     )
-    store.put_player(login.lower(), changed, expected_version=player.version)
+    store.put_player(login.lower(), changed, expected_revision=player.revision)
 
 
 @pytest.mark.parametrize(

@@ -199,7 +199,7 @@ def _bet(amount: int) -> StartRoundRequest:
 def _play_out(game: GameService, identity: Identity, table: str) -> None:
     """Stand (or decline insurance) until the seat's round settles."""
     while True:
-        seat = game.store.existing_player(identity.key).seats[table]
+        seat = game.store.existing_player(identity.account_id).seats[table]
         round_ = seat_round(TABLES[table], seat)
         if round_ is None or round_.phase is Phase.SETTLED:
             return
@@ -220,7 +220,7 @@ def _history(game: GameService, identity: Identity) -> list[dict[str, Any]]:
 
 
 def _assert_truth(store: Store, game: GameService, identity: Identity) -> None:
-    player = store.load_player(identity.key)
+    player = store.load_player(identity.account_id)
     assert player is not None
     history = _history(game, identity)
     ids = [round_["round_id"] for round_ in history]
@@ -252,7 +252,7 @@ def test_history_is_the_truth_whatever_dies_when(aws_once: None, seed: int) -> N
     table = rng.choice(sorted(TABLES))
     identity = Identity(login=f"racer{seed}", nick="racer")
     plain = factories.store()
-    plain.put_player(identity.key, Player(version=1, balance=START), expected_version=None)
+    plain.put_player(identity.account_id, Player(revision=1, balance=START), expected_revision=None)
     game = GameService(plain, seeds=RandomSeeds(rng))
     game.seat(identity, table)
     for _ in range(rng.randint(0, 2)):  # rounds before: the last one settled or in play

@@ -39,8 +39,8 @@ def concurrently(login: str, change: Callable[[PlayerRecord], PlayerRecord]) -> 
 
     def write() -> None:
         player = player_record(login)
-        changed = replace(change(player), version=(player.version or 0) + 1)
-        factories.store().put_player(login, changed, expected_version=player.version)
+        changed = replace(change(player), revision=(player.revision or 0) + 1)
+        factories.store().put_player(login, changed, expected_revision=player.revision)
 
     return write
 

@@ -60,7 +60,7 @@ class AccountService:
         profile = Profile(
             login=request.login, nick=request.nick, password_hash=_HASHER.hash(request.password)
         )
-        player = Player(version=1, balance=STARTING_BALANCE)
+        player = Player(revision=1, balance=STARTING_BALANCE)
         self.store.create_account(profile, player)  # LoginTaken on a case-insensitive duplicate
         return {"login": profile.login, "nick": profile.nick, "balance": money(player.balance)}
 
@@ -68,25 +68,25 @@ class AccountService:
         """A token for the right password. Every attempt is counted before its password is
         checked, so parallel attempts cannot outrun the count: a window checks at most
         MAX_FAILURES passwords, and a success clears it."""
-        key = request.login.lower()
+        account_id = request.login.lower()
         now = int(self.clock())
-        if self._locks.get(key, 0) > now:
-            raise _locked(self._locks[key] - now)
-        profile, attempts, player = self.store.get_login(key)
+        if self._locks.get(account_id, 0) > now:
+            raise _locked(self._locks[account_id] - now)
+        profile, attempts, player = self.store.get_login(account_id)
         if attempts is not None:  # a login the table refuses costs this one read, no hash
-            self._refuse_while_counted_out(key, attempts, attempts.failures, now)
-        counted = self.store.add_login_attempt(key, now, LOCK_SECONDS)
-        self._refuse_while_counted_out(key, counted, counted.failures - 1, now)
+            self._refuse_while_counted_out(account_id, attempts, attempts.failures, now)
+        counted = self.store.add_login_attempt(account_id, now, LOCK_SECONDS)
+        self._refuse_while_counted_out(account_id, counted, counted.failures - 1, now)
         if not self._password_matches(profile, request.password):
             if counted.failures == MAX_FAILURES and self.store.lock_login(
-                key, counted, until=now + LOCK_SECONDS
+                account_id, counted, until=now + LOCK_SECONDS
             ):
-                self._remember_lock(key, now + LOCK_SECONDS, now)
+                self._remember_lock(account_id, now + LOCK_SECONDS, now)
             raise BadCredentials("wrong login or password")
         assert profile is not None
         if player is None:
             raise NotMigrated()
-        self.store.clear_login_attempts(key, now)
+        self.store.clear_login_attempts(account_id, now)
         token, expires_in = issue(Identity(login=profile.login, nick=profile.nick), now)
         return {
             "token": token,
@@ -101,7 +101,7 @@ class AccountService:
         }
 
     def me(self, identity: Identity) -> dict[str, Any]:
-        profile, player = self.store.get_account(identity.key)
+        profile, player = self.store.get_account(identity.account_id)
         if profile is None:
             raise Unauthorized("this account no longer exists")
         if player is None:
@@ -121,25 +121,25 @@ class AccountService:
         }
 
     def _refuse_while_counted_out(
-        self, key: str, attempts: LoginAttempts, before: int, now: int
+        self, account_id: str, attempts: LoginAttempts, before: int, now: int
     ) -> None:
         """TooManyAttempts while the login is locked, or while its window already counts
         MAX_FAILURES attempts `before` this one: those still checking their password lock
         the login if the fifth fails, or clear the count if one succeeds, within a second."""
         if attempts.locked_until > now:
-            self._remember_lock(key, attempts.locked_until, now)
+            self._remember_lock(account_id, attempts.locked_until, now)
             raise _locked(attempts.locked_until - now)
         if before >= MAX_FAILURES and attempts.window_start + LOCK_SECONDS > now:
             raise TooManyAttempts(
                 "too many attempts at once; try again in a second", headers={"Retry-After": "1"}
             )
 
-    def _remember_lock(self, key: str, until: int, now: int) -> None:
+    def _remember_lock(self, account_id: str, until: int, now: int) -> None:
         if len(self._locks) >= LOCKS_REMEMBERED:  # a flood of many logins: keep what holds
             self._locks = {login: end for login, end in self._locks.items() if end > now}
             if len(self._locks) >= LOCKS_REMEMBERED:
                 self._locks.clear()
-        self._locks[key] = until
+        self._locks[account_id] = until
 
     @staticmethod
     def _password_matches(profile: Profile | None, password: str) -> bool:

@@ -142,7 +142,7 @@ def current_identity(app: APIGatewayRestResolver) -> Identity:
     expires_at = str(authorizer.get("exp"))  # API Gateway may pass context values as strings
     if not expires_at.isdigit() or len(expires_at) > 12 or time.time() >= int(expires_at):
         raise Unauthorized("the token has expired")
-    logger.append_keys(user=identity.key)
+    logger.append_keys(user=identity.account_id)
     return identity
 
 

@@ -3,7 +3,7 @@ graded and scheduled, and the user's progress.
 
 Pure of AWS: it reads and writes only through `Store`. A user's drills at a table are one
 item (`Drills`): every request reads it once with the profile (no profile, no user: 401),
-and an answer changes it by one conditional write of the version it read. An answer that
+and an answer changes it by one conditional write of the revision it read. An answer that
 lost the write to another answer at the table is played again on what that one wrote, so
 two answers sent at once both count; its Idempotency-Key is looked up again first, so a
 retry that raced its own first answer replays it. No coins move, and no shoe, seat or round
@@ -109,10 +109,10 @@ class DrillService:
             keys = idempotency.kept(stored.keys, now)
             if key is not None:
                 keys = idempotency.adding(
-                    keys, DrillKey(key.key, key.body, int(now // 60), progress)
+                    keys, DrillKey(key.digest, key.body, int(now // 60), progress)
                 )
-            written = Drills(version=(stored.version or 0) + 1, schedule=schedule, keys=keys)
-            self.store.put_drills(identity.key, table.id, written, stored.version)
+            written = Drills(revision=(stored.revision or 0) + 1, schedule=schedule, keys=keys)
+            self.store.put_drills(identity.account_id, table.id, written, stored.revision)
             return _answer_json(graded, progress)
 
         def read() -> Drills:
@@ -133,10 +133,10 @@ class DrillService:
         }
 
     def _drills(self, identity: Identity, table: Table) -> Drills:
-        profile, stored = self.store.get_drills(identity.key, table.id)
+        profile, stored = self.store.get_drills(identity.account_id, table.id)
         if profile is None:
             raise Unauthorized("this account no longer exists")
-        return stored or Drills(version=None)
+        return stored or Drills(revision=None)
 
 
 def _cell_json(cell: Cell, progress: CellProgress) -> dict[str, Any]:

@@ -39,7 +39,7 @@ class EdgeService:
         table = TABLES.get(table_id)
         if table is None:
             raise NotFound(f"no table {table_id!r}")
-        player = self.store.existing_player(identity.key)
+        player = self.store.existing_player(identity.account_id)
         seat = player.seats.get(table.id)
         public: list[Card] = []
         if seat is not None:

@@ -111,7 +111,7 @@ class GameService:
     def seat(self, identity: Identity, table_id: str) -> tuple[dict[str, Any], int]:
         """The user's seat and its version; the first look at a table commits its first shoe."""
         table = _table(table_id)
-        player = self.store.existing_player(identity.key)
+        player = self.store.existing_player(identity.account_id)
         seat = player.seats.get(table.id)
         if seat is None:
             player = self._seated(identity, table, player)
@@ -128,7 +128,7 @@ class GameService:
     def hint(self, identity: Identity, table_id: str, level: str) -> dict[str, Any]:
         table = _table(table_id)
         round_ = _in_play(
-            table, self.store.existing_player(identity.key).seats.get(table.id), graded=False
+            table, self.store.existing_player(identity.account_id).seats.get(table.id), graded=False
         ).round_
         view = round_.player_view()
         assert view is not None  # a round in play always asks someone
@@ -151,9 +151,9 @@ class GameService:
         than the page of each tells whether another page follows."""
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
-        listed = self.store.list_rounds(identity.key, table, limit + 1, before)
+        listed = self.store.list_rounds(identity.account_id, table, limit + 1, before)
         # a login that does not exist has no rounds: 401
-        player = self.store.existing_player(identity.key)
+        player = self.store.existing_player(identity.account_id)
         held = (
             _settled_round(TABLES[table_id], seat)
             for table_id, seat in player.seats.items()
@@ -172,7 +172,7 @@ class GameService:
     def round(self, identity: Identity, round_id: str) -> dict[str, Any]:
         if not _ROUND_ID.fullmatch(round_id):
             raise NotFound(f"no round {round_id}")
-        player = self.store.existing_player(identity.key)
+        player = self.store.existing_player(identity.account_id)
         for table_id, seat in player.seats.items():
             record = seat.round
             if record is None or _settled_before_player_item(record):
@@ -180,7 +180,7 @@ class GameService:
             if _round_id(seat.shoe_of_round(), record) == round_id:
                 played = _replay(TABLES[table_id], seat.shoe_of_round(), record)
                 return _round_view(played, None if played.settled else player.balance)
-        stored = self.store.get_round(identity.key, round_id)
+        stored = self.store.get_round(identity.account_id, round_id)
         shown = None if stored is None else self._history_round(player, stored)
         if shown is None:
             raise NotFound(f"no round {round_id}")
@@ -283,7 +283,7 @@ class GameService:
             return not moved_on or retried
 
         def read() -> Player:
-            return self.store.existing_player(identity.key)
+            return self.store.existing_player(identity.account_id)
 
         return until_written(read(), play, read, retry=other_tables_only)
 
@@ -308,7 +308,7 @@ class GameService:
             else player.stats.plus(_settlement_stats(played.round_, net))
         )
         new_player = Player(
-            version=(player.version or 0) + 1,
+            revision=(player.revision or 0) + 1,
             balance=balance,
             stats=stats,
             seats={**player.seats, table.id: new_seat},
@@ -318,8 +318,8 @@ class GameService:
             # The bet replaces the seat's settled round, so its history item comes first:
             # made from the seat alone, it is the same whoever puts it, and true even if
             # this write then loses.
-            self.store.put_round(identity.key, _settled_round(table, seat))
-        self.store.put_player(identity.key, new_player, expected_version=player.version)
+            self.store.put_round(identity.account_id, _settled_round(table, seat))
+        self.store.put_player(identity.account_id, new_player, expected_revision=player.revision)
         return Outcome(
             round=_round_view(played, balance, answer=True),
             version=new_seat.version,
@@ -376,7 +376,7 @@ class GameService:
         """The settled round at the table that the keyed request was part of: the first one
         that settled since the request whose versions include its answer's."""
         since_us = entry.minute * 60 * 1_000_000
-        for stored in self.store.rounds_since(identity.key, table.id, since_us):
+        for stored in self.store.rounds_since(identity.account_id, table.id, since_us):
             if (
                 stored.round.version
                 <= entry.version
@@ -400,14 +400,14 @@ class GameService:
             first = Seat(version=1, shoe=self.shoes.commit(1, int(now * 1000)))
             seated = replace(
                 player,
-                version=(player.version or 0) + 1,
+                revision=(player.revision or 0) + 1,
                 seats={**player.seats, table.id: first},
                 keys=_kept_keys(player, now),
             )
-            self.store.put_player(identity.key, seated, expected_version=player.version)
+            self.store.put_player(identity.account_id, seated, expected_revision=player.revision)
             return seated
 
-        return until_written(player, seat, lambda: self.store.existing_player(identity.key))
+        return until_written(player, seat, lambda: self.store.existing_player(identity.account_id))
 
     def _history_round(
         self, player: Player, stored: SettledRound | dict[str, Any]
@@ -572,7 +572,7 @@ def _keys_after(
     """The keys still kept, with the request's own (its answer is the seat at `version`)."""
     keys = _kept_keys(player, now)
     if key is not None:
-        entry = RetryKey(key.key, key.body, version, int(now // 60))
+        entry = RetryKey(key.digest, key.body, version, int(now // 60))
         keys[table.id] = idempotency.adding(keys.get(table.id, []), entry)
     return keys
 

@@ -23,12 +23,15 @@ KEY_MINUTES = 24 * 60
 
 @dataclass(frozen=True, slots=True)
 class RequestKey:
-    key: bytes
+    """An `Idempotency-Key` as the service compares it: the digest of the route and the
+    key, and the digest of the body."""
+
+    digest: bytes
     body: bytes
 
     @classmethod
     def of(cls, route: Any, key: str, body: Any) -> "RequestKey":
-        return cls(key=_digest([route, key], KEY_BYTES), body=_digest(body, BODY_BYTES))
+        return cls(digest=_digest([route, key], KEY_BYTES), body=_digest(body, BODY_BYTES))
 
 
 def _digest(value: Any, size: int) -> bytes:
@@ -74,7 +77,7 @@ class KeptKey(Protocol):
     """A key as an item keeps it: its digest and the minute it was first sent."""
 
     @property
-    def key(self) -> bytes: ...
+    def digest(self) -> bytes: ...
 
     @property
     def minute(self) -> int: ...
@@ -91,7 +94,9 @@ def kept(entries: Sequence[_K], now: float) -> list[_K]:
 
 def entry_of(entries: Sequence[_K], key: RequestKey, now: float) -> _K | None:
     """The kept entry of `key`, if it was sent within its 24 hours."""
-    return next((entry for entry in reversed(kept(entries, now)) if entry.key == key.key), None)
+    return next(
+        (entry for entry in reversed(kept(entries, now)) if entry.digest == key.digest), None
+    )
 
 
 def adding(entries: Sequence[_K], entry: _K) -> list[_K]:

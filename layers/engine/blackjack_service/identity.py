@@ -11,8 +11,8 @@ class Identity:
     nick: str
 
     @property
-    def key(self) -> str:
-        """The login as the store keys it: lower-cased."""
+    def account_id(self) -> str:
+        """The login lower-cased: the account's id in the table (`Profile.account_id`)."""
         return self.login.lower()
 
 

@@ -46,21 +46,21 @@ def migrate(store: Store, report: Callable[[str], None] = print) -> Moved:
     after each page of the scan."""
     done = Moved()
     for logins in store.logins_stored_before_player_item():
-        for login_key in logins:
-            moved = move_account(store, login_key)
+        for account_id in logins:
+            moved = move_account(store, account_id)
             done = Moved(done.moved + moved, done.had_one + (not moved))
         report(f"{done.moved + done.had_one} accounts: {done.moved} moved, {done.had_one} had one")
     return done
 
 
-def move_account(store: Store, login_key: str) -> bool:
+def move_account(store: Store, account_id: str) -> bool:
     """Put the account's player item, made of its profile and seats, unless it has one;
     whether this put it."""
-    profile, has_player, seats = store.get_stored_before_player_item(login_key)
+    profile, has_player, seats = store.get_stored_before_player_item(account_id)
     if profile is None or has_player:
         return False
     try:
-        store.put_player(login_key, player_of(profile, seats), expected_version=None)
+        store.put_player(account_id, player_of(profile, seats), expected_revision=None)
     except Conflict:
         return False  # another run, or the account's own first request, put it first
     return True
@@ -70,7 +70,7 @@ def player_of(profile: Mapping[str, Any], seats: Mapping[str, LegacySeat]) -> Pl
     """The player item of a profile and its seats as they were stored."""
     balance = Decimal(profile["balance"])
     return Player(
-        version=1,
+        revision=1,
         balance=balance,
         stats=Stats.from_counters(profile),
         seats={table: _seat_of(old, balance) for table, old in seats.items()},

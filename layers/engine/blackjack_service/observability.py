@@ -41,7 +41,7 @@ def count(name: str, value: float = 1, unit: MetricUnit = MetricUnit.Count) -> N
     metrics.add_metric(name=name, unit=unit, value=value)
 
 
-def record_outcome(started: bool, house_net: Decimal | None) -> None:
+def measure_outcome(started: bool, house_net: Decimal | None) -> None:
     """Rounds started and settled, and the coins the house won or lost on the user's boxes."""
     if started:
         count(ROUNDS_STARTED)

@@ -15,14 +15,14 @@ or views; documents use short names.
   item existed also hold a balance and the stats, flat (each total under its name, each
   kind's `Grades` as `<kind>_<name>`): `migration` made their player items of them, and
   nothing reads them since.
-- `Player`: `version` (which every write of it expects), `balance`, `stats` (a `Stats` as
-  one JSON document of short names; in items written before it, the counters in
-  `Stats.counters()` order, comma-separated), and per table `seat_<table>` (a `Seat` as
+- `Player`: `version` (its `revision`, which every write of it expects), `balance`,
+  `stats` (a `Stats` as one JSON document of short names; in items written before it, the
+  counters in `Stats.counters()` order, comma-separated), and per table `seat_<table>` (a `Seat` as
   one JSON document) and `keys_<table>` (the idempotency keys, `RetryKey`s packed).
 - `SettledRound`: `table` and `round`, one JSON document (the round with its shoe).
 - `LoginAttempts`: its fields.
-- `Drills` (one item per user and table): `version`, `schedule` (the engine's packed
-  `Schedule`) and `keys` (the idempotency keys of answers, `DrillKey`s packed).
+- `Drills` (one item per user and table): `version` (its `revision`), `schedule` (the
+  engine's packed `Schedule`) and `keys` (the idempotency keys of answers, `DrillKey`s packed).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class Codec(Generic[_R]):
     def attributes(self, record: _R) -> dict[str, Any]:
         return self.dump(record)
 
-    def record(self, attributes: Mapping[str, Any]) -> _R:
+    def from_attributes(self, attributes: Mapping[str, Any]) -> _R:
         return self.load(attributes)
 
     def document(self, record: _R) -> str:
@@ -224,7 +224,8 @@ class Profile:
     password_hash: str
 
     @property
-    def key(self) -> str:
+    def account_id(self) -> str:
+        """The login lower-cased: the account's id in the table, unique ignoring case."""
         return self.login.lower()
 
 
@@ -356,7 +357,7 @@ class RetryKey:
     """An `Idempotency-Key` the user sent at a table, as digests: of the route and key, and
     of the body; `version` is the seat's after the request (which names its answer)."""
 
-    key: bytes  # 8 bytes
+    digest: bytes  # 8 bytes: of the route and the key
     body: bytes  # 4 bytes
     version: int
     minute: int  # when first sent, minutes since the epoch
@@ -366,7 +367,7 @@ _RETRY_KEY = struct.Struct(">8s4sII")
 
 
 def pack_keys(keys: list[RetryKey]) -> bytes:
-    return b"".join(_RETRY_KEY.pack(k.key, k.body, k.version, k.minute) for k in keys)
+    return b"".join(_RETRY_KEY.pack(k.digest, k.body, k.version, k.minute) for k in keys)
 
 
 def unpack_keys(packed: bytes) -> list[RetryKey]:
@@ -376,9 +377,9 @@ def unpack_keys(packed: bytes) -> list[RetryKey]:
 @dataclass(slots=True)
 class Player:
     """The one item a bet or an action writes: the balance, the counters, every seat and
-    the keys that replay. `version` counts the item's writes (None: not written yet)."""
+    the keys that replay. `revision` counts the item's writes (None: not written yet)."""
 
-    version: int | None
+    revision: int | None
     balance: Decimal
     stats: Stats = field(default_factory=Stats)
     seats: dict[str, Seat] = field(default_factory=dict)
@@ -424,7 +425,7 @@ class DrillKey:
     `RetryKey`, and the answered cell as that answer left it (its replay shows it again;
     the rest of the answer is the grading of the same body)."""
 
-    key: bytes  # 8 bytes
+    digest: bytes  # 8 bytes: of the route and the key
     body: bytes  # 4 bytes
     minute: int
     cell: CellProgress
@@ -434,24 +435,26 @@ _DRILL_KEY = struct.Struct(">8s4sI")  # then the cell, as `pack_progress` packs 
 
 
 def pack_drill_keys(keys: list[DrillKey]) -> bytes:
-    return b"".join(_DRILL_KEY.pack(k.key, k.body, k.minute) + pack_progress(k.cell) for k in keys)
+    return b"".join(
+        _DRILL_KEY.pack(k.digest, k.body, k.minute) + pack_progress(k.cell) for k in keys
+    )
 
 
 def unpack_drill_keys(packed: bytes) -> list[DrillKey]:
     keys, at = [], 0
     while at < len(packed):
-        key, body, minute = _DRILL_KEY.unpack_from(packed, at)
+        digest, body, minute = _DRILL_KEY.unpack_from(packed, at)
         cell, at = unpack_progress(packed, at + _DRILL_KEY.size)
-        keys.append(DrillKey(key, body, minute, cell))
+        keys.append(DrillKey(digest, body, minute, cell))
     return keys
 
 
 @dataclass(slots=True)
 class Drills:
-    """The user's drills at one table: the one item an answer writes. `version` counts
+    """The user's drills at one table: the one item an answer writes. `revision` counts
     its writes (None: not written yet)."""
 
-    version: int | None
+    revision: int | None
     schedule: Schedule = field(default_factory=Schedule)
     keys: list[DrillKey] = field(default_factory=list)
 
@@ -461,9 +464,9 @@ class Drills:
 
 class _PlayerCodec:
     def attributes(self, player: Player) -> dict[str, Any]:
-        assert player.version is not None
+        assert player.revision is not None
         attributes: dict[str, Any] = {
-            "version": player.version,
+            "version": player.revision,
             "balance": player.balance,
             "stats": stats_codec.document(player.stats),
         }
@@ -474,7 +477,7 @@ class _PlayerCodec:
                 attributes[f"keys_{table}"] = pack_keys(keys)
         return attributes
 
-    def record(self, attributes: Mapping[str, Any]) -> Player:
+    def from_attributes(self, attributes: Mapping[str, Any]) -> Player:
         seats, keys = {}, {}
         for name, value in attributes.items():
             kind, _, table = name.partition("_")
@@ -483,7 +486,7 @@ class _PlayerCodec:
             elif kind == "keys" and table:
                 keys[table] = unpack_keys(bytes(value))
         return Player(
-            version=int(attributes["version"]),
+            revision=int(attributes["version"]),
             balance=Decimal(attributes["balance"]),
             stats=_stats_of(attributes["stats"]),
             seats=seats,
@@ -495,7 +498,7 @@ class _SettledRoundCodec:
     def attributes(self, settled: SettledRound) -> dict[str, Any]:
         return {"table": settled.table, "round": _settled_codec.document(settled)}
 
-    def record(self, attributes: Mapping[str, Any]) -> SettledRound:
+    def from_attributes(self, attributes: Mapping[str, Any]) -> SettledRound:
         return _settled_codec.from_document(attributes["round"])
 
 
@@ -503,18 +506,18 @@ class _DrillsCodec:
     """The drills item of a table (the schedule is packed by the table's cells)."""
 
     def attributes(self, table_id: str, drills: Drills) -> dict[str, Any]:
-        assert drills.version is not None
+        assert drills.revision is not None
         attributes: dict[str, Any] = {
-            "version": drills.version,
+            "version": drills.revision,
             "schedule": drills.schedule.packed(table_id),
         }
         if drills.keys:
             attributes["keys"] = pack_drill_keys(drills.keys)
         return attributes
 
-    def record(self, table_id: str, attributes: Mapping[str, Any]) -> Drills:
+    def from_attributes(self, table_id: str, attributes: Mapping[str, Any]) -> Drills:
         return Drills(
-            version=int(attributes["version"]),
+            revision=int(attributes["version"]),
             schedule=Schedule.unpacked(table_id, bytes(attributes["schedule"])),
             keys=unpack_drill_keys(bytes(attributes.get("keys", b""))),
         )

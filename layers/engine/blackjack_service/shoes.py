@@ -70,7 +70,7 @@ class FairShoes:
         """`GET /v1/shoes/{shoe_id}`: a shoe in play, committed next, or retired."""
         if not _SHOE_ID.fullmatch(shoe_id):
             raise NotFound(f"no shoe {shoe_id}")
-        player = self.store.existing_player(identity.key)
+        player = self.store.existing_player(identity.account_id)
         for table_id, seat in player.seats.items():
             table = TABLES[table_id]
             if seat.shoe.shoe_id == shoe_id:
@@ -78,14 +78,14 @@ class FairShoes:
             if seat.round_shoe is not None and seat.round_shoe.shoe_id == shoe_id:
                 retired = seat.round_shoe
                 return self._shoe(identity, table, retired, retired.position)
-        settled = self.store.rounds_of_shoe(identity.key, shoe_id)
+        settled = self.store.rounds_of_shoe(identity.account_id, shoe_id)
         if settled:
             return self._retired(identity, settled[-1])
-        old, _ = self.store.get_legacy_shoe(identity.key, shoe_id)
+        old, _ = self.store.get_legacy_shoe(identity.account_id, shoe_id)
         if old is None:
             raise NotFound(f"no shoe {shoe_id}")
         if old.in_play and old.rounds:  # it may have retired after its last round
-            final = self.store.get_round(identity.key, old.rounds[-1])
+            final = self.store.get_round(identity.account_id, old.rounds[-1])
             if isinstance(final, SettledRound) and final.shoe.shoe_id == shoe_id:
                 return self._retired(identity, final)
         return _legacy_shoe(old)
@@ -126,7 +126,9 @@ class FairShoes:
         player item existed (in its old items: the seat's copy of the shoe is the latest)."""
         before: list[str] = []
         if record.stored_id is not None:  # only a shoe of those days has an id of its own
-            old_shoe, old_seat = self.store.get_legacy_shoe(identity.key, record.shoe_id, table.id)
+            old_shoe, old_seat = self.store.get_legacy_shoe(
+                identity.account_id, record.shoe_id, table.id
+            )
             if old_seat is not None and old_seat.shoe.shoe_id == record.shoe_id:
                 old_shoe = old_seat.shoe
             before = [] if old_shoe is None else old_shoe.rounds

@@ -1,37 +1,39 @@
 """The one data-access class: every DynamoDB read and write of the service goes through
 `Store`, and this is the only module that imports boto3 (on first use). What an item holds
-besides its keys is its record's, in `records` (and, for items stored before the player
-item, in `legacy`).
+besides its item key is its record's, in `records` (and, for items stored before the
+player item, in `legacy`).
 
-Single-table design (table `TABLE_NAME`: `pk`/`sk` strings, GSI `gsi1` on
-`gsi1pk`/`gsi1sk` projecting ALL, TTL attribute `expires_at`):
+Single-table design (the DynamoDB table `TABLE_NAME`, `table_name` here: `pk`/`sk`
+strings, GSI `gsi1` on `gsi1pk`/`gsi1sk` projecting ALL, TTL attribute `expires_at`):
 
-- profile (`Profile`: login, nick, password hash): `USER#<login>` / `PROFILE`
+- profile (`Profile`: login, nick, password hash): `USER#<account_id>` / `PROFILE`
 - player (`Player`: balance, stats, every seat with its shoe and round, the idempotency
-  keys): `USER#<login>` / `PLAYER`
-- settled round (`SettledRound`: replayable, with its net): `USER#<login>` /
+  keys), written with the profile at registration: `USER#<account_id>` / `PLAYER`
+- settled round (`SettledRound`: replayable, with its net): `USER#<account_id>` /
   `HISTORY#<settled at, µs, 16 digits>#<round_id>` (its history position), so the history
   reads last settled first from the table itself, and no index write is paid a round. A
   round or a shoe is found by id from the shoe's commit time, which the shoe id holds
   (`records.committed_at_of`): its rounds settled after it.
-- drills at a table (`Drills`: the Leitner schedule and the answers' idempotency keys):
-  `USER#<login>` / `DRILLS#<table>`
-- login attempts since the last success (`LoginAttempts`, expire by TTL): `LOGIN#<login>` /
-  `ATTEMPTS`
-- stored before the player item, read only: seats `SEAT#<table>`, shoes `SHOE#<shoe_id>`,
-  ledger entries `LEDGER#…` (see `legacy`)
+- drills at a game table (`Drills`: the Leitner schedule and the answers' idempotency
+  keys): `USER#<account_id>` / `DRILLS#<table_id>`
+- login attempts since the last success (`LoginAttempts`, expire by TTL):
+  `LOGIN#<account_id>` / `ATTEMPTS`
+- stored before the player item, read only: seats `SEAT#<table_id>`, shoes
+  `SHOE#<shoe_id>`, ledger entries `LEDGER#…` (see `legacy`; `migration` made the player
+  items of their profiles and seats)
 - settled rounds of shoes whose ids hold no commit time (those committed before it was
-  kept): `USER#<login>` / `ROUND#<round_id>`, and in `gsi1` `HISTORY#<login>` / their
-  history position
+  kept): `USER#<account_id>` / `ROUND#<round_id>`, and in `gsi1` `HISTORY#<account_id>` /
+  their history position
 
-`<login>` is the login lower-cased, so logins are unique ignoring case (a conditional put
-on the profile key). Only `gsi1` is used.
+`<account_id>` is the login lower-cased, so logins are unique ignoring case (registration
+puts the profile and the player item on condition that neither exists). Only `gsi1` is
+used.
 
-A bet or an action is one conditional write of the player item (it expects the version it
-read), so a lost race changes nothing. The player item is the truth and history follows
+A bet or an action is one conditional write of the player item (it expects the revision
+it read), so a lost race changes nothing. The player item is the truth and history follows
 it: a settled round stays in its seat until the next bet there, which first puts the
-round's history item, made from the player item alone (see `GameService`). No
-transaction: DynamoDB bills each item written in one twice.
+round's history item, made from the player item alone (see `GameService`). No transaction
+but registration's (once an account): DynamoDB bills each item written in one twice.
 """
 
 from __future__ import annotations
@@ -140,16 +142,16 @@ def _legacy() -> ModuleType:
     return legacy
 
 
-def _user_key(login: str) -> str:
+def _account_pk(login: str) -> str:
     return f"USER#{login}"
 
 
-def _key(pk: str, sk: str) -> dict[str, Any]:
+def _item_key(pk: str, sk: str) -> dict[str, Any]:
     return {"pk": {"S": pk}, "sk": {"S": sk}}
 
 
 def _item(pk: str, sk: str, attributes: Mapping[str, Any]) -> dict[str, Any]:
-    return {**_key(pk, sk), **_to_item(attributes)}
+    return {**_item_key(pk, sk), **_to_item(attributes)}
 
 
 def _to_item(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -167,7 +169,7 @@ class _Span:
     """History positions from `since` (on) to `before` (not on), of one table or all, read
     a page of `page` items at a time."""
 
-    table: str | None = None
+    table_id: str | None = None
     before: str | None = None
     since: str | None = None
     newest_first: bool = False
@@ -190,10 +192,10 @@ class _Span:
             "ScanIndexForward": not self.newest_first,
             "Limit": self.page,
         }
-        if self.table is not None:
+        if self.table_id is not None:
             query["FilterExpression"] = "#table = :table"
             query["ExpressionAttributeNames"] = {"#table": "table"}
-            values[":table"] = {"S": self.table}
+            values[":table"] = {"S": self.table_id}
         return query
 
 
@@ -225,16 +227,16 @@ class Store:
         return self._client
 
     def ping(self) -> None:
-        """Read a key no item has (eventually consistent: half a read unit): returns when
+        """Read an item key no item has (eventually consistent: half a read unit): returns when
         the table answers; raises what the client raised when it does not."""
-        self.client.get_item(TableName=self.table_name, Key=_key("HEALTH", "PING"))
+        self.client.get_item(TableName=self.table_name, Key=_item_key("HEALTH", "PING"))
 
     # ---- accounts -------------------------------------------------------------------
 
     def create_account(self, profile: Profile, player: Player) -> None:
         """The profile and the player item in one transaction, both conditional on there
         being no such user: `LoginTaken` when the lower-cased login exists."""
-        pk = _user_key(profile.key)
+        pk = _account_pk(profile.account_id)
         absent = "attribute_not_exists(pk)"
         try:
             self.client.transact_write_items(
@@ -258,26 +260,28 @@ class Store:
             raise
 
     def get_login(
-        self, login_key: str
+        self, account_id: str
     ) -> tuple[Profile | None, LoginAttempts | None, Player | None]:
         """What a login reads, in one consistent BatchGetItem."""
-        pk, attempts_pk = _user_key(login_key), f"LOGIN#{login_key}"
-        items = self._batch_get([_key(pk, PROFILE), _key(attempts_pk, ATTEMPTS), _key(pk, PLAYER)])
+        pk, attempts_pk = _account_pk(account_id), f"LOGIN#{account_id}"
+        items = self._batch_get(
+            [_item_key(pk, PROFILE), _item_key(attempts_pk, ATTEMPTS), _item_key(pk, PLAYER)]
+        )
         profile, attempts = items.get((pk, PROFILE)), items.get((attempts_pk, ATTEMPTS))
         player = items.get((pk, PLAYER))
         return (
-            None if profile is None else profile_codec.record(profile),
-            None if attempts is None else attempts_codec.record(attempts),
-            None if player is None else player_codec.record(player),
+            None if profile is None else profile_codec.from_attributes(profile),
+            None if attempts is None else attempts_codec.from_attributes(attempts),
+            None if player is None else player_codec.from_attributes(player),
         )
 
-    def add_login_attempt(self, login_key: str, now: int, window_seconds: int) -> LoginAttempts:
+    def add_login_attempt(self, account_id: str, now: int, window_seconds: int) -> LoginAttempts:
         """Count one more attempt at the login, atomically (an `ADD`, so parallel attempts
         each get a count of their own), and return the count with it: in the window under
         way, or in a new window from `now` once the last window and its lock are both over
         (the reset is conditional on that, so a lock is never cut short). The item expires
         (TTL) a minute after its window."""
-        key = _key(f"LOGIN#{login_key}", ATTEMPTS)
+        item_key = _item_key(f"LOGIN#{account_id}", ATTEMPTS)
         over, expires = now - window_seconds, now + window_seconds + 60
         values = _to_item({":one": 1, ":zero": 0, ":now": now, ":over": over, ":expires": expires})
         fresh = LoginAttempts(failures=1, window_start=now, locked_until=0)
@@ -286,7 +290,7 @@ class Store:
             try:
                 counted = self.client.update_item(
                     TableName=self.table_name,
-                    Key=key,
+                    Key=item_key,
                     UpdateExpression="ADD failures :one SET "
                     "window_start = if_not_exists(window_start, :now), "
                     "locked_until = if_not_exists(locked_until, :zero), "
@@ -296,7 +300,7 @@ class Store:
                     ExpressionAttributeValues=values,
                     ReturnValues="ALL_NEW",
                 )
-                return attempts_codec.record(_from_item(counted["Attributes"]))
+                return attempts_codec.from_attributes(_from_item(counted["Attributes"]))
             except _client_error() as error:
                 if _error_code(error) != "ConditionalCheckFailedException":
                     raise
@@ -304,7 +308,7 @@ class Store:
             # started one first (then this one counts in it).
             self._put_conditionally(
                 {
-                    **key,
+                    **item_key,
                     **_to_item(attempts_codec.attributes(fresh)),
                     "expires_at": values[":expires"],
                 },
@@ -318,13 +322,13 @@ class Store:
 
         return until_written(None, count, lambda: None, attempts=_ATTEMPT_WRITES)
 
-    def lock_login(self, login_key: str, attempts: LoginAttempts, until: int) -> bool:
+    def lock_login(self, account_id: str, attempts: LoginAttempts, until: int) -> bool:
         """Lock the login until `until`, if its window is still the one of `attempts` and
         counts as many attempts (a success may have cleared it meanwhile); whether it did."""
         try:
             self.client.update_item(
                 TableName=self.table_name,
-                Key=_key(f"LOGIN#{login_key}", ATTEMPTS),
+                Key=_item_key(f"LOGIN#{account_id}", ATTEMPTS),
                 UpdateExpression="SET locked_until = :until, expires_at = :expires",
                 ConditionExpression="window_start = :window AND failures >= :failures",
                 ExpressionAttributeValues=_to_item(
@@ -342,13 +346,13 @@ class Store:
             return False
         return True
 
-    def clear_login_attempts(self, login_key: str, now: int) -> None:
+    def clear_login_attempts(self, account_id: str, now: int) -> None:
         """Forget the login's attempts, unless it is locked: a lock that the fifth failure
         of attempts counted before this one set meanwhile holds to its end."""
         try:
             self.client.delete_item(
                 TableName=self.table_name,
-                Key=_key(f"LOGIN#{login_key}", ATTEMPTS),
+                Key=_item_key(f"LOGIN#{account_id}", ATTEMPTS),
                 ConditionExpression="attribute_not_exists(pk) OR locked_until <= :now",
                 ExpressionAttributeValues=_to_item({":now": now}),
             )
@@ -358,40 +362,42 @@ class Store:
 
     # ---- the player -----------------------------------------------------------------
 
-    def get_account(self, login_key: str) -> tuple[Profile | None, Player | None]:
+    def get_account(self, account_id: str) -> tuple[Profile | None, Player | None]:
         """The profile and the player item, in one consistent BatchGetItem."""
-        pk = _user_key(login_key)
-        items = self._batch_get([_key(pk, PROFILE), _key(pk, PLAYER)])
+        pk = _account_pk(account_id)
+        items = self._batch_get([_item_key(pk, PROFILE), _item_key(pk, PLAYER)])
         profile, player = items.get((pk, PROFILE)), items.get((pk, PLAYER))
         return (
-            None if profile is None else profile_codec.record(profile),
-            None if player is None else player_codec.record(player),
+            None if profile is None else profile_codec.from_attributes(profile),
+            None if player is None else player_codec.from_attributes(player),
         )
 
-    def load_player(self, login_key: str) -> Player | None:
+    def load_player(self, account_id: str) -> Player | None:
         item = self.client.get_item(
-            TableName=self.table_name, Key=_key(_user_key(login_key), PLAYER), ConsistentRead=True
+            TableName=self.table_name,
+            Key=_item_key(_account_pk(account_id), PLAYER),
+            ConsistentRead=True,
         ).get("Item")
-        return None if item is None else player_codec.record(_from_item(item))
+        return None if item is None else player_codec.from_attributes(_from_item(item))
 
-    def existing_player(self, login_key: str) -> Player:
+    def existing_player(self, account_id: str) -> Player:
         """The player item of a user who must exist: a token can outlive its account, and
         an account stored before the player item may not be migrated yet."""
-        player = self.load_player(login_key)
+        player = self.load_player(account_id)
         if player is None:
             profile = self.client.get_item(
-                TableName=self.table_name, Key=_key(_user_key(login_key), PROFILE)
+                TableName=self.table_name, Key=_item_key(_account_pk(account_id), PROFILE)
             ).get("Item")
             if profile is not None:
                 raise NotMigrated()
             raise Unauthorized("this account no longer exists")
         return player
 
-    def put_player(self, login_key: str, player: Player, expected_version: int | None) -> None:
-        """One conditional PutItem: the item must be at `expected_version` (None: must not
+    def put_player(self, account_id: str, player: Player, expected_revision: int | None) -> None:
+        """One conditional PutItem: the item must be at `expected_revision` (None: must not
         exist yet), else `Conflict` and nothing is written."""
-        item = _item(_user_key(login_key), PLAYER, player_codec.attributes(player))
-        self._put_versioned(item, expected_version)
+        item = _item(_account_pk(account_id), PLAYER, player_codec.attributes(player))
+        self._put_at_revision(item, expected_revision)
 
     # ---- the items stored before the player item (see `migration`) ----------------
 
@@ -413,46 +419,48 @@ class Store:
             scan = scan | {"ExclusiveStartKey": last}
 
     def get_stored_before_player_item(
-        self, login_key: str
+        self, account_id: str
     ) -> tuple[dict[str, Any] | None, bool, dict[str, legacy.LegacySeat]]:
         """A user's profile as stored, whether the player item exists, and the seats as
         stored before it (one BatchGetItem)."""
-        pk = _user_key(login_key)
-        seat_keys = [_key(pk, f"SEAT#{table}") for table in TABLES]
-        items = self._batch_get([_key(pk, PROFILE), _key(pk, PLAYER), *seat_keys])
+        pk = _account_pk(account_id)
+        seat_keys = [_item_key(pk, f"SEAT#{table_id}") for table_id in TABLES]
+        items = self._batch_get([_item_key(pk, PROFILE), _item_key(pk, PLAYER), *seat_keys])
         profile, player = items.pop((pk, PROFILE), None), items.pop((pk, PLAYER), None)
         seats = (_legacy().seat(item) for item in items.values())
         return profile, player is not None, {seat.table: seat for seat in seats}
 
     # ---- drills ---------------------------------------------------------------------
 
-    def get_drills(self, login_key: str, table: str) -> tuple[Profile | None, Drills | None]:
+    def get_drills(self, account_id: str, table_id: str) -> tuple[Profile | None, Drills | None]:
         """The profile (None: no such user) and the user's drills at the table (None: none
         answered yet), in one consistent BatchGetItem."""
-        pk, sk = _user_key(login_key), DRILLS + table
-        items = self._batch_get([_key(pk, PROFILE), _key(pk, sk)])
+        pk, sk = _account_pk(account_id), DRILLS + table_id
+        items = self._batch_get([_item_key(pk, PROFILE), _item_key(pk, sk)])
         profile, drills = items.get((pk, PROFILE)), items.get((pk, sk))
         return (
-            None if profile is None else profile_codec.record(profile),
-            None if drills is None else drills_codec.record(table, drills),
+            None if profile is None else profile_codec.from_attributes(profile),
+            None if drills is None else drills_codec.from_attributes(table_id, drills),
         )
 
     def put_drills(
-        self, login_key: str, table: str, drills: Drills, expected_version: int | None
+        self, account_id: str, table_id: str, drills: Drills, expected_revision: int | None
     ) -> None:
-        """One conditional PutItem of the drills item, which must be at `expected_version`
+        """One conditional PutItem of the drills item, which must be at `expected_revision`
         (None: must not exist yet), else `Conflict` and nothing is written."""
-        item = _item(_user_key(login_key), DRILLS + table, drills_codec.attributes(table, drills))
-        self._put_versioned(item, expected_version)
+        item = _item(
+            _account_pk(account_id), DRILLS + table_id, drills_codec.attributes(table_id, drills)
+        )
+        self._put_at_revision(item, expected_revision)
 
-    def _put_versioned(self, item: dict[str, Any], expected_version: int | None) -> None:
-        """Put `item` if the stored one is at `expected_version` (None: if there is none),
+    def _put_at_revision(self, item: dict[str, Any], expected_revision: int | None) -> None:
+        """Put `item` if the stored one is at `expected_revision` (None: if there is none),
         else raise `Conflict`."""
         condition: dict[str, Any] = {"ConditionExpression": "attribute_not_exists(pk)"}
-        if expected_version is not None:
+        if expected_revision is not None:
             condition = {
                 "ConditionExpression": "version = :expected",
-                "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
+                "ExpressionAttributeValues": {":expected": {"N": str(expected_revision)}},
             }
         self._put_conditionally(
             item, condition, "lost a race with a concurrent request; read the table again"
@@ -471,7 +479,7 @@ class Store:
 
     # ---- history and shoes ----------------------------------------------------------
 
-    def put_round(self, login_key: str, settled: SettledRound) -> None:
+    def put_round(self, account_id: str, settled: SettledRound) -> None:
         """Put the settled round's history item, whatever was there: it is made from the
         player item alone, so a put again writes the same bytes. A round of a shoe whose
         id holds no commit time goes where such rounds always went: under its id, with
@@ -479,35 +487,35 @@ class Store:
         attributes = settled_codec.attributes(settled)
         if settled.shoe.committed_at is None:
             sk = f"ROUND#{settled.round_id}"
-            attributes |= {"gsi1pk": f"{INDEXED_HISTORY}{login_key}", "gsi1sk": settled.position}
+            attributes |= {"gsi1pk": f"{INDEXED_HISTORY}{account_id}", "gsi1sk": settled.position}
         else:
             sk = HISTORY + settled.position
         self.client.put_item(
-            TableName=self.table_name, Item=_item(_user_key(login_key), sk, attributes)
+            TableName=self.table_name, Item=_item(_account_pk(account_id), sk, attributes)
         )
 
-    def get_round(self, login_key: str, round_id: str) -> SettledRound | dict[str, Any] | None:
+    def get_round(self, account_id: str, round_id: str) -> SettledRound | dict[str, Any] | None:
         """A settled round, or the public view of one stored before the player item."""
         item = self.client.get_item(
-            TableName=self.table_name, Key=_key(_user_key(login_key), f"ROUND#{round_id}")
+            TableName=self.table_name, Key=_item_key(_account_pk(account_id), f"ROUND#{round_id}")
         ).get("Item")
         if item is not None:
             return _settled(_from_item(item))
         shoe_id = round_id.partition("-")[0]
         return next(
-            (s for s in self._filed_rounds_of_shoe(login_key, shoe_id) if s.round_id == round_id),
+            (s for s in self._filed_rounds_of_shoe(account_id, shoe_id) if s.round_id == round_id),
             None,
         )
 
     def list_rounds(
-        self, login_key: str, table: str | None, count: int, before: str | None
+        self, account_id: str, table_id: str | None, count: int, before: str | None
     ) -> list[tuple[str, SettledRound | dict[str, Any]]]:
         """Up to `count` settled rounds with their history positions, last settled first,
         from before the history position `before` (None: from the last)."""
-        span = _Span(table, before=before, newest_first=True, page=count)
+        span = _Span(table_id, before=before, newest_first=True, page=count)
         newest = heapq.merge(
-            self._history(login_key, span),
-            self._indexed_history(login_key, span),
+            self._history(account_id, span),
+            self._indexed_history(account_id, span),
             key=_position_of,
             reverse=True,
         )
@@ -516,29 +524,31 @@ class Store:
         once = (next(same) for _, same in itertools.groupby(newest, key=_position_of))
         return [(position, _settled(item)) for position, item in itertools.islice(once, count)]
 
-    def rounds_since(self, login_key: str, table: str, since_us: int) -> Iterator[SettledRound]:
+    def rounds_since(self, account_id: str, table_id: str, since_us: int) -> Iterator[SettledRound]:
         """The table's settled rounds, first settled first, from a time (µs) on."""
-        span = _Span(table, since=history_position(since_us, ""))
+        span = _Span(table_id, since=history_position(since_us, ""))
         oldest = heapq.merge(
-            self._history(login_key, span), self._indexed_history(login_key, span), key=_position_of
+            self._history(account_id, span),
+            self._indexed_history(account_id, span),
+            key=_position_of,
         )
         yield from _replayable(item for _, item in oldest)
 
-    def rounds_of_shoe(self, login_key: str, shoe_id: str) -> list[SettledRound]:
+    def rounds_of_shoe(self, account_id: str, shoe_id: str) -> list[SettledRound]:
         """The settled rounds dealt from a shoe (those whose ids derive from the shoe's)."""
-        rounds = list(self._filed_rounds_of_shoe(login_key, shoe_id))
+        rounds = list(self._filed_rounds_of_shoe(account_id, shoe_id))
         query: dict[str, Any] = {
             "TableName": self.table_name,
             "KeyConditionExpression": "pk = :pk AND begins_with(sk, :prefix)",
             "ExpressionAttributeValues": {
-                ":pk": {"S": _user_key(login_key)},
+                ":pk": {"S": _account_pk(account_id)},
                 ":prefix": {"S": f"ROUND#{shoe_id}-"},
             },
         }
         rounds += _replayable(self._query(query))
         return sorted(rounds, key=lambda settled: settled.round.number)
 
-    def _filed_rounds_of_shoe(self, login_key: str, shoe_id: str) -> Iterator[SettledRound]:
+    def _filed_rounds_of_shoe(self, account_id: str, shoe_id: str) -> Iterator[SettledRound]:
         """A shoe's rounds filed under their history positions, first dealt first: they
         settled after the shoe's commit time, which its id holds, among the other tables'
         rounds, until its table dealt from another shoe."""
@@ -547,25 +557,27 @@ class Store:
             return
         table = None
         since = history_position(committed_at * 1000, "")
-        for position, item in self._history(login_key, _Span(since=since)):
+        for position, item in self._history(account_id, _Span(since=since)):
             if position.partition("#")[2].startswith(f"{shoe_id}-"):
                 table = item["table"]
-                yield settled_codec.record(item)  # no round under its position is older
+                yield settled_codec.from_attributes(item)  # no round under its position is older
             elif item["table"] == table:
                 return
 
-    def _history(self, login_key: str, span: _Span) -> Iterator[tuple[str, dict[str, Any]]]:
+    def _history(self, account_id: str, span: _Span) -> Iterator[tuple[str, dict[str, Any]]]:
         """The history items in a span, with their positions."""
-        query = span.query(self.table_name, "pk", _user_key(login_key), "sk", HISTORY)
+        query = span.query(self.table_name, "pk", _account_pk(account_id), "sk", HISTORY)
         for item in self._query(query | {"ConsistentRead": True}):
             position = item["sk"].removeprefix(HISTORY)
             if position != span.before:
                 yield position, item
 
-    def _indexed_history(self, login_key: str, span: _Span) -> Iterator[tuple[str, dict[str, Any]]]:
+    def _indexed_history(
+        self, account_id: str, span: _Span
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
         """The history items put under their round ids in a span, with their positions,
         from the index."""
-        partition = f"{INDEXED_HISTORY}{login_key}"
+        partition = f"{INDEXED_HISTORY}{account_id}"
         query = span.query(self.table_name, "gsi1pk", partition, "gsi1sk", "")
         for item in self._query(query | {"IndexName": INDEX}):
             if item["gsi1sk"] != span.before:
@@ -583,16 +595,16 @@ class Store:
             query = query | {"ExclusiveStartKey": last}
 
     def get_legacy_shoe(
-        self, login_key: str, shoe_id: str, table: str | None = None
+        self, account_id: str, shoe_id: str, table_id: str | None = None
     ) -> tuple[legacy.LegacyShoe | None, legacy.LegacySeat | None]:
-        """A shoe stored before the player item, and (with `table`) that table's old seat,
+        """A shoe stored before the player item, and (with `table_id`) that table's old seat,
         whose copy of the shoe has its latest rounds."""
-        pk = _user_key(login_key)
-        keys = [_key(pk, f"SHOE#{shoe_id}")]
-        if table is not None:
-            keys.append(_key(pk, f"SEAT#{table}"))
+        pk = _account_pk(account_id)
+        keys = [_item_key(pk, f"SHOE#{shoe_id}")]
+        if table_id is not None:
+            keys.append(_item_key(pk, f"SEAT#{table_id}"))
         items = self._batch_get(keys)
-        shoe, seat = items.get((pk, f"SHOE#{shoe_id}")), items.get((pk, f"SEAT#{table}"))
+        shoe, seat = items.get((pk, f"SHOE#{shoe_id}")), items.get((pk, f"SEAT#{table_id}"))
         return (
             None if shoe is None else _legacy().shoe(shoe),
             None if seat is None else _legacy().seat(seat),
@@ -606,8 +618,8 @@ class Store:
         while request:
             response = self.client.batch_get_item(RequestItems=request)
             for item in response.get("Responses", {}).get(self.table_name, []):
-                record = _from_item(item)
-                found[(record["pk"], record["sk"])] = record
+                attributes = _from_item(item)
+                found[(attributes["pk"], attributes["sk"])] = attributes
             request = dict(response.get("UnprocessedKeys") or {})
         return found
 
@@ -627,7 +639,7 @@ def _replayable(items: Iterable[Mapping[str, Any]]) -> Iterator[SettledRound]:
 
 def _settled(attributes: Mapping[str, Any]) -> SettledRound | dict[str, Any]:
     if "round" in attributes:
-        return settled_codec.record(attributes)
+        return settled_codec.from_attributes(attributes)
     return dict(_legacy().view(attributes))
 
 

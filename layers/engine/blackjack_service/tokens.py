@@ -24,7 +24,7 @@ class VerifiedToken:
     expires_at: int  # the `exp` claim, in seconds since the epoch
 
 
-def signing_key() -> str:
+def signing_secret() -> str:
     # Imported here: the parameters utility pulls in boto3, which only some functions need.
     from aws_lambda_powertools.utilities.parameters import get_secret
 
@@ -36,7 +36,7 @@ def issue(identity: Identity, now: float | None = None) -> tuple[str, int]:
     issued = int(time.time() if now is None else now)
     ttl = settings().token_ttl_seconds
     claims = {"sub": identity.login, "nick": identity.nick, "iat": issued, "exp": issued + ttl}
-    return jwt.encode(claims, signing_key(), algorithm=ALGORITHM), ttl
+    return jwt.encode(claims, signing_secret(), algorithm=ALGORITHM), ttl
 
 
 def verify(authorization: str | None) -> VerifiedToken:
@@ -48,7 +48,7 @@ def verify(authorization: str | None) -> VerifiedToken:
     try:
         claims = jwt.decode(
             token.strip(),
-            signing_key(),
+            signing_secret(),
             algorithms=[ALGORITHM],
             options={"require": ["sub", "nick", "iat", "exp"]},
         )

@@ -68,8 +68,10 @@ STORED_SEAT: dict[str, Any] = {
 
 
 def test_profile_as_stored() -> None:
-    profile = profile_codec.record({"pk": "USER#alice1", "sk": "PROFILE", **STORED_PROFILE})
-    assert (profile.login, profile.key) == ("Alice1", "alice1")
+    profile = profile_codec.from_attributes(
+        {"pk": "USER#alice1", "sk": "PROFILE", **STORED_PROFILE}
+    )
+    assert (profile.login, profile.account_id) == ("Alice1", "alice1")
     assert profile_codec.attributes(profile) == {
         "login": "Alice1",
         "nick": "alnick",
@@ -79,7 +81,7 @@ def test_profile_as_stored() -> None:
 
 def test_a_profile_stored_with_a_balance_makes_its_player_item() -> None:
     player = migration.player_of(STORED_PROFILE, {})
-    assert (player.version, player.balance, player.seats) == (1, Decimal("9980.5"), {})
+    assert (player.revision, player.balance, player.seats) == (1, Decimal("9980.5"), {})
     stats = player.stats
     assert (stats.rounds, stats.hands_won, stats.hands_lost, stats.net) == (
         6,
@@ -154,7 +156,7 @@ def test_the_player_item_reads_back_what_it_wrote() -> None:
         RetryKey(b"K" * 8, b"B" * 4, 10, 29_000_001),
     ]
     player = Player(
-        version=12,
+        revision=12,
         balance=Decimal("9962.5"),
         stats=stats,
         seats={"casino": Seat(version=9, shoe=SHOE, round=ROUND)},
@@ -167,7 +169,7 @@ def test_the_player_item_reads_back_what_it_wrote() -> None:
     seat = json.loads(attributes["seat_casino"])
     assert seat["round"]["moves"] == ["insurance=2.5", "hit"]
     assert "retired" not in seat and "snapshot" not in seat["round"]  # defaults are left out
-    assert player_codec.record(attributes) == player
+    assert player_codec.from_attributes(attributes) == player
 
 
 def _packed(stats: Stats) -> str:
@@ -181,19 +183,19 @@ def test_stats_add_up_and_read_back_as_a_document() -> None:
     both = stats.plus(stats)
     assert (both.rounds, both.net, both.by_kind[Kind.HARD].decisions) == (2, Decimal(20), 4)
     assert stats.rounds == 1  # unchanged
-    stored = player_codec.attributes(Player(version=1, balance=Decimal(1), stats=both))["stats"]
+    stored = player_codec.attributes(Player(revision=1, balance=Decimal(1), stats=both))["stats"]
     assert json.loads(stored) == {
         "r": 2,
         "w": 2,
         "n": "20",
         "k": {"hard": {"d": 4}, "soft": {}, "pairs": {}, "insurance": {}},
     }
-    assert player_codec.record({"version": 1, "balance": 1, "stats": stored}).stats == both
+    assert player_codec.from_attributes({"version": 1, "balance": 1, "stats": stored}).stats == both
 
 
 def test_a_stats_document_stored_before_a_counter_reads_zero_for_it() -> None:
     stored = '{"r":3,"k":{"hard":{"d":4}},"x":{"m":1}}'  # no soft grades, no counter's
-    stats = player_codec.record({"version": 1, "balance": 1, "stats": stored}).stats
+    stats = player_codec.from_attributes({"version": 1, "balance": 1, "stats": stored}).stats
     assert stats.rounds == 3 and stats.by_kind[Kind.HARD] == Grades(decisions=4)
     assert stats.by_kind[Kind.SOFT] == Grades() and stats.counter == CounterGrades()
     assert stats.expert == ExpertGrades(expert_mistakes=1)
@@ -204,7 +206,10 @@ def test_stats_packed_before_the_counters_of_later_levels_read_zero_for_them() -
     stats.expert.deviations = 3
     stats.counter.index_spots, stats.counter.index_spots_taken = 4, 1
     values = _packed(stats).split(",")
-    assert player_codec.record({"version": 1, "balance": 1, "stats": _packed(stats)}).stats == stats
+    assert (
+        player_codec.from_attributes({"version": 1, "balance": 1, "stats": _packed(stats)}).stats
+        == stats
+    )
     assert values[-2:] == ["4", "1"]
     before_counter = Stats.unpacked(",".join(values[:-2]))
     assert before_counter == dataclasses.replace(stats, counter=CounterGrades())
@@ -220,7 +225,7 @@ def test_a_settled_round_reads_back_what_it_wrote() -> None:
     )
     attributes = settled_codec.attributes(settled)
     assert attributes["table"] == "casino"
-    assert settled_codec.record(attributes) == settled
+    assert settled_codec.from_attributes(attributes) == settled
 
 
 def test_a_seat_stored_before_the_player_item_becomes_a_seat() -> None:
@@ -232,7 +237,7 @@ def test_a_seat_stored_before_the_player_item_becomes_a_seat() -> None:
         {"phase": "settled"},
     )
     player = migration.player_of(STORED_PROFILE, {"classic": old})
-    assert player.version == 1 and player.balance == Decimal("9980.5")
+    assert player.revision == 1 and player.balance == Decimal("9980.5")
     seat = player.seats["classic"]
     assert seat.version == 9
     assert seat.shoe == ShoeRecord(
@@ -254,6 +259,6 @@ def test_a_seat_stored_before_round_times_were_kept() -> None:
 
 def test_login_attempts_as_stored() -> None:
     stored = {"failures": Decimal(2), "window_start": Decimal(1700), "locked_until": Decimal(0)}
-    attempts = attempts_codec.record({**stored, "expires_at": Decimal(2660)})
+    attempts = attempts_codec.from_attributes({**stored, "expires_at": Decimal(2660)})
     assert attempts == LoginAttempts(failures=2, window_start=1700, locked_until=0)
     assert attempts_codec.attributes(attempts) == stored
