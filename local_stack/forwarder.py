@@ -24,6 +24,7 @@ from local_stack.wire import (
     MAX_LINE,
     Request,
     WireError,
+    first_values,
     http_message,
     read_chunked,
     read_exactly,
@@ -78,9 +79,7 @@ class _Upstream:
         self, method: str, status: int, version: str, headers: list[tuple[str, str]]
     ) -> tuple[bytes, bool]:
         """The answer's body, and whether the JVM closes the connection after it."""
-        first: dict[str, str] = {}
-        for name, value in headers:
-            first.setdefault(name.lower(), value.strip().lower())
+        first = first_values(headers)
         connection = first.get("connection", "")
         closes = connection == "close" or (version == "HTTP/1.0" and connection != "keep-alive")
         length = first.get("content-length")
@@ -93,7 +92,7 @@ class _Upstream:
             return data, closes
         if length is None:  # the body ends with the connection
             return self.reader.read(), True
-        if not length.isdigit():
+        if not length.strip().isdigit():
             raise http.client.HTTPException(f"Content-Length {length!r}")
         return read_exactly(self.reader, int(length)), closes
 
@@ -197,5 +196,5 @@ class _ForwarderServer(SignedServer[Forwarder]):
         try:
             answer = self.owner.exchange(request.method, request.target, forwarded, request.body)
         except Unavailable:
-            return self.error(UNAVAILABLE)
+            return self.aws_answer(UNAVAILABLE)
         return HttpResponse(*answer)

@@ -6,7 +6,7 @@ with keep-alive); requests are read by local_stack.wire's strict parser, and a r
 only once it has arrived whole: one whose connection ends before its header section or
 body does is dropped unanswered, and a body that stalls is answered 408. Every answer goes
 out as one write. What a server says to a request it will not run is its own
-(`refusal`): the API's is a problem document, an AWS endpoint's an AWS error.
+(`error_answer`): the API's is a problem document, an AWS endpoint's an AWS error.
 """
 
 from __future__ import annotations
@@ -76,14 +76,14 @@ class Server(socketserver.ThreadingTCPServer):
         """The answer to a request read whole."""
         raise NotImplementedError
 
-    def refusal(self, status: int, detail: str) -> HttpResponse:
+    def error_answer(self, status: int, detail: str) -> HttpResponse:
         """The answer to a request not run: 400 (not read one way only), 408 (its body
         stalled), 500 (its answer failed); `detail` says why."""
         raise NotImplementedError
 
     def too_large(self, request: Request) -> HttpResponse:
         """The answer to a request whose body is over max_body (it is not read)."""
-        return self.refusal(413, f"the body is over {self.max_body} bytes")
+        raise NotImplementedError
 
     def outgoing(self, request: Request, response: HttpResponse) -> HttpResponse:
         """The answer to a request that was read, as it goes out: as it is, by default."""
@@ -126,7 +126,7 @@ class _Connection(socketserver.StreamRequestHandler):
         except Malformed as error:
             # A HEAD's answer has no body, even a refusal's (the line is `HEAD ...` then).
             head_only = error.line.startswith("HEAD ")
-            self._send(self.server.refusal(400, str(error)), closes=True, head_only=head_only)
+            self._send(self.server.error_answer(400, str(error)), closes=True, head_only=head_only)
             log.info("%s 400 refused: %s", printable(error.line), printable(str(error)))
             return False
         if request is None:
@@ -155,9 +155,10 @@ class _Connection(socketserver.StreamRequestHandler):
         try:
             body = read_body(self.rfile, request, self.server.max_body)
         except Malformed as error:
-            return self.server.refusal(400, str(error)), True
+            return self.server.error_answer(400, str(error)), True
         except TimeoutError:
-            return self.server.refusal(408, f"no byte of the body came for {BODY_STALL_S} s"), True
+            stalled = f"no byte of the body came for {BODY_STALL_S} s"
+            return self.server.error_answer(408, stalled), True
         finally:
             self.connection.settimeout(IDLE_S)  # the idle wait for the next request
         if body is None:
@@ -169,7 +170,7 @@ class _Connection(socketserver.StreamRequestHandler):
             log.error(
                 "local stack error on %s\n%s", line, printable_traceback(traceback.format_exc())
             )
-            return self.server.refusal(500, "the local stack failed; see its log"), True
+            return self.server.error_answer(500, "the local stack failed; see its log"), True
 
     def _send(self, response: HttpResponse, *, closes: bool, head_only: bool) -> bool:
         """The answer, its headers after the server's own, in one write (a HEAD's without

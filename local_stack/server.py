@@ -177,7 +177,7 @@ class LocalServer(Server):
         # No Python version in the `Server` header.
         return [("Server", "local-stack"), ("Date", formatdate(time.time(), usegmt=True))]
 
-    def refusal(self, status: int, detail: str) -> HttpResponse:
+    def error_answer(self, status: int, detail: str) -> HttpResponse:
         return problem(status, detail)
 
     def too_large(self, request: Request) -> HttpResponse:

@@ -182,7 +182,7 @@ def _signature(
 
 
 Owner = TypeVar("Owner")
-# The AWS error codes of the refusals the server base makes (see Server.refusal).
+# The AWS error codes of the refusals the server base makes (see Server.error_answer).
 _ERROR_CODES = {
     400: "SerializationException",
     408: "RequestTimeoutException",
@@ -215,16 +215,16 @@ class SignedServer(Server, Generic[Owner]):
             request.headers,
             request.body,
         )
-        return self.signed(request) if refused is None else self.error(refused)
+        return self.signed(request) if refused is None else self.aws_answer(refused)
 
-    def refusal(self, status: int, detail: str) -> HttpResponse:
-        return self.error(
+    def error_answer(self, status: int, detail: str) -> HttpResponse:
+        return self.aws_answer(
             Refusal(_ERROR_CODES.get(status, "SerializationException"), detail, status)
         )
 
     def too_large(self, request: Request) -> HttpResponse:
-        return self.error(TOO_LARGE)
+        return self.aws_answer(TOO_LARGE)
 
-    def error(self, refusal: Refusal) -> HttpResponse:
+    def aws_answer(self, refusal: Refusal) -> HttpResponse:
         """The refusal as the service's JSON protocol answers it."""
         return HttpResponse(refusal.status, [("Content-Type", self.content_type)], refusal.body())

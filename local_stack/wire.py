@@ -88,9 +88,9 @@ def read_request(rfile: Any, peer: tuple[str, int]) -> Request | None:
         if major >= "2":
             raise Malformed(f"Invalid HTTP version ({major}.{minor})")
         headers = read_fields(rfile)
-        refusal = _refusal(version, headers)
-        if refusal is not None:
-            raise Malformed(refusal)
+        fault = _header_fault(version, headers)
+        if fault is not None:
+            raise Malformed(fault)
     except WireError as error:
         error.line = line
         raise
@@ -102,12 +102,10 @@ def _request(
 ) -> Request:
     """The request of an accepted request line and header section, as the stdlib reads
     its connection and expectation (from the first of each header) and RFC 9112 its body."""
-    first: dict[str, str] = {}
-    for name, value in headers:
-        first.setdefault(name.lower(), value.lower())
+    first = first_values(headers)
     connection = first.get("connection", "")
     keep_alive = connection == "keep-alive" or (connection != "close" and version >= "HTTP/1.1")
-    declared = first.get("content-length", "0").strip()  # digits: see _refusal
+    declared = first.get("content-length", "0").strip()  # digits: see _header_fault
     return Request(
         method=method,
         target="/" + target.lstrip("/") if target.startswith("//") else target,
@@ -116,9 +114,18 @@ def _request(
         peer=peer,
         keep_alive=keep_alive,
         expects_continue=first.get("expect") == "100-continue" and version >= "HTTP/1.1",
-        chunked="transfer-encoding" in first,  # chunked alone: see _refusal
+        chunked="transfer-encoding" in first,  # chunked alone: see _header_fault
         length=int(declared) if len(declared) <= _LONGEST_LENGTH else sys.maxsize,
     )
+
+
+def first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
+    """Each header's first value in lower case, by its name in lower case: the one that
+    the stdlib's `Message.get` gives, for the headers whose value is a keyword."""
+    first: dict[str, str] = {}
+    for name, value in headers:
+        first.setdefault(name.lower(), value.lower())
+    return first
 
 
 def read_fields(rfile: Any) -> list[tuple[str, str]]:
@@ -149,7 +156,7 @@ def read_fields(rfile: Any) -> list[tuple[str, str]]:
     return fields
 
 
-def _refusal(version: str, headers: list[tuple[str, str]]) -> str | None:
+def _header_fault(version: str, headers: list[tuple[str, str]]) -> str | None:
     """Why the header section cannot be read one way only, or None when it can."""
     if any(_CONTROL.search(value) for _, value in headers):
         return "a header value has a control character"
