@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Any, cast
 import pytest
 
 from blackjack_service import factories, migration
+from blackjack_service.errors import Conflict
+from blackjack_service.records import Player as PlayerRecord
+from blackjack_service.records import Profile as ProfileRecord
 from blackjack_service.records import ShoeRecord, committed_at_of, stats_codec
 from blackjack_service.shoes import FairShoes
 from blackjack_service.store import Store
@@ -333,3 +336,38 @@ def test_rounds_of_shoes_committed_before_commit_times_read_on_beside_later_ones
         by_kind[r]["sk"]["S"].startswith("ROUND#") and "gsi1pk" in by_kind[r] for r in european
     )
     assert by_kind[after[1]]["sk"]["S"].startswith("HISTORY#") and "gsi1pk" not in by_kind[after[1]]
+
+
+class RacedClient:
+    """A DynamoDB client whose transactions DynamoDB cancels for a concurrent one on the
+    same items, as it does when two registrations of one login meet."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "transact_write_items":
+            return getattr(self._client, name)
+
+        def cancelled(**params: Any) -> Any:
+            from botocore.exceptions import ClientError
+
+            reasons = [{"Code": "None"}, {"Code": "TransactionConflict"}]
+            raise ClientError(
+                {
+                    "Error": {"Code": "TransactionCanceledException", "Message": "cancelled"},
+                    "CancellationReasons": reasons,
+                },
+                "TransactWriteItems",
+            )
+
+        return cancelled
+
+
+def test_a_registration_that_meets_another_of_its_login_is_a_conflict(api: Gateway) -> None:
+    store = Store(table_name(), cast("DynamoDBClient", RacedClient(dynamodb())))
+    profile = ProfileRecord(login="Racer1", nick="racer1", password_hash="$argon2id$hash")
+    with pytest.raises(Conflict, match="being registered"):
+        store.create_account(profile, PlayerRecord(revision=1, balance=Decimal(10000)))
+    assert get_item("USER#racer1", "PROFILE") is None  # nothing was written
+    Player(api, "racer1")  # and a registration after it makes the account

@@ -93,7 +93,7 @@ INDEXED_HISTORY = "HISTORY#"  # and the login: in the index, the rounds put unde
 _PAGE = 50  # history items a query reads at a time where the caller may stop early
 # Writes a request tries before it answers 409: each one lost to another request of the
 # same user, which then counts first, so four are slack beyond any user's own pace.
-WRITE_ATTEMPTS = 4
+_WRITE_ATTEMPTS = 4
 # Tries at counting a login attempt: each loses only to an attempt that started a new
 # window (which it then counts in), so two are enough and a third is slack.
 _ATTEMPT_WRITES = 3
@@ -106,7 +106,7 @@ def until_written(
     write: Callable[[_State], _Written],
     read_again: Callable[[], _State],
     retry: Callable[[_State, _State], bool] = lambda lost_on, now: True,
-    attempts: int = WRITE_ATTEMPTS,
+    attempts: int = _WRITE_ATTEMPTS,
 ) -> _Written:
     """`write(state)`: a change of what was read, written by a conditional write that
     expects it and raises `Conflict` when another request wrote first (then nothing was
@@ -235,7 +235,8 @@ class Store:
 
     def create_account(self, profile: Profile, player: Player) -> None:
         """The profile and the player item in one transaction, both conditional on there
-        being no such user: `LoginTaken` when the lower-cased login exists."""
+        being no such user: `LoginTaken` when the lower-cased login exists, `Conflict` when
+        another registration of it was under way (DynamoDB cancels both; one may retry)."""
         pk = _account_pk(profile.account_id)
         absent = "attribute_not_exists(pk)"
         try:
@@ -255,8 +256,13 @@ class Store:
                 ]
             )
         except _client_error() as error:
-            if _error_code(error) == "TransactionCanceledException" and _condition_failed(error):
+            reasons = _cancellation_reasons(error)
+            if "ConditionalCheckFailed" in reasons:
                 raise LoginTaken("this login is taken") from error
+            if "TransactionConflict" in reasons:
+                raise Conflict(
+                    "this login is being registered at this moment; try again"
+                ) from error
             raise
 
     def get_login(
@@ -655,7 +661,8 @@ def _error_code(error: ClientError) -> str:
     return str(error.response.get("Error", {}).get("Code", ""))
 
 
-def _condition_failed(error: ClientError) -> bool:
-    """Whether a cancelled transaction was cancelled by a condition of one of its writes."""
-    reasons = error.response.get("CancellationReasons", [])
-    return any(reason.get("Code") == "ConditionalCheckFailed" for reason in reasons)
+def _cancellation_reasons(error: ClientError) -> set[str]:
+    """Why a transaction was cancelled, by its writes' reason codes (none for other errors)."""
+    if _error_code(error) != "TransactionCanceledException":
+        return set()
+    return {str(reason.get("Code")) for reason in error.response.get("CancellationReasons", [])}
