@@ -19,7 +19,7 @@ from blackjack_service import factories, migration
 from blackjack_service.errors import Conflict
 from blackjack_service.records import Player as PlayerRecord
 from blackjack_service.records import Profile as ProfileRecord
-from blackjack_service.records import ShoeRecord, committed_at_of, stats_codec
+from blackjack_service.records import ShoeRecord, Stats, committed_at_of
 from blackjack_service.shoes import FairShoes
 from blackjack_service.store import Store
 
@@ -63,7 +63,7 @@ def test_a_bet_writes_the_player_item_alone(alice: Player) -> None:
     seat = json.loads(player["seat_european"]["S"])
     assert seat["round"]["bets"] == {"0": "10"}
     assert len(player["keys_european"]["B"]) == 20  # one key: two digests, version, minute
-    stats = stats_codec.from_document(player["stats"]["S"])
+    stats = Stats.from_stored(player["stats"]["S"])
     assert stats.rounds == (reply.body["status"] == "settled")
     kinds = {item["sk"]["S"].split("#")[0] for item in _items("alice1")}
     assert kinds <= {"PROFILE", "PLAYER", "HISTORY"}  # no seat, shoe, ledger or key items
@@ -352,7 +352,7 @@ class RacedClient:
         def cancelled(**params: Any) -> Any:
             from botocore.exceptions import ClientError
 
-            reasons = [{"Code": "None"}, {"Code": "TransactionConflict"}]
+            reasons: list[Any] = [{"Code": "None"}, {"Code": "TransactionConflict"}]
             raise ClientError(
                 {
                     "Error": {"Code": "TransactionCanceledException", "Message": "cancelled"},

@@ -16,8 +16,8 @@ or views; documents use short names.
   kind's `Grades` as `<kind>_<name>`): `migration` made their player items of them, and
   nothing reads them since.
 - `Player`: `version` (its `revision`, which every write of it expects), `balance`,
-  `stats` (a `Stats` as one JSON document of short names; in items written before it, the
-  counters in `Stats.counters()` order, comma-separated), and per table `seat_<table>` (a `Seat` as
+  `stats` (the counters by short name, `Stats.stored`; in items written before the names,
+  every counter in `Stats.counters()` order), and per table `seat_<table>` (a `Seat` as
   one JSON document) and `keys_<table>` (the idempotency keys, `RetryKey`s packed).
 - `SettledRound`: `table` and `round`, one JSON document (the round with its shoe).
 - `LoginAttempts`: its fields.
@@ -28,13 +28,14 @@ or views; documents use short names.
 from __future__ import annotations
 
 import functools
+import re
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BeforeValidator, ConfigDict, Field, PlainSerializer, TypeAdapter
+from pydantic import BeforeValidator, Field, PlainSerializer, TypeAdapter
 
 from blackjack.actions import Action, Move
 from blackjack.drills import CellProgress, Schedule, pack_progress, unpack_progress
@@ -81,23 +82,13 @@ class Codec(Generic[_R]):
 # ---- the player's counters --------------------------------------------------------------
 
 
-# The counters are stored as one document under short names (the player item is written
-# every request, and DynamoDB bills every started KB): a counter added later is absent from
-# the documents stored before it, and reads as zero there. The counters' names (as the
-# profiles stored them, and `counters()` gives them) read too.
-_BY_NAME = ConfigDict(validate_by_name=True)
-
-
 @dataclass(slots=True)
 class Grades:
     """The trainer's counters of one kind of decision."""
 
-    __pydantic_config__ = _BY_NAME
-
-    decisions: Annotated[int, Field(alias="d")] = 0
-    mistakes: Annotated[int, Field(alias="m")] = 0
-    # coins, exact: the sum of loss x the hand's original bet
-    ev_lost: Annotated[Decimal, Field(alias="e")] = _ZERO
+    decisions: int = 0
+    mistakes: int = 0
+    ev_lost: Decimal = _ZERO  # coins, exact: the sum of loss x the hand's original bet
 
 
 GRADE_FIELDS = tuple(f.name for f in fields(Grades))
@@ -109,12 +100,10 @@ class ExpertGrades:
     decision: its mistakes and what they gave up, and the spots where the shoe's cards
     change the best play (deviations) and how many of them the user played right."""
 
-    __pydantic_config__ = _BY_NAME
-
-    expert_mistakes: Annotated[int, Field(alias="m")] = 0
-    expert_ev_lost: Annotated[Decimal, Field(alias="e")] = _ZERO  # coins, exact
-    deviations: Annotated[int, Field(alias="d")] = 0
-    deviations_taken: Annotated[int, Field(alias="t")] = 0
+    expert_mistakes: int = 0
+    expert_ev_lost: Decimal = _ZERO  # coins, exact
+    deviations: int = 0
+    deviations_taken: int = 0
 
 
 EXPERT_FIELDS = tuple(f.name for f in fields(ExpertGrades))
@@ -125,10 +114,8 @@ class CounterGrades:
     """The trainer's counters against the `counter`'s play: the spots where an index play
     changes the card's action, and how many of them the user played right."""
 
-    __pydantic_config__ = _BY_NAME
-
-    index_spots: Annotated[int, Field(alias="s")] = 0
-    index_spots_taken: Annotated[int, Field(alias="t")] = 0
+    index_spots: int = 0
+    index_spots_taken: int = 0
 
 
 COUNTER_FIELDS = tuple(f.name for f in fields(CounterGrades))
@@ -138,20 +125,14 @@ COUNTER_FIELDS = tuple(f.name for f in fields(CounterGrades))
 class Stats:
     """A player's counters: the rounds and hands, and the trainer's grades."""
 
-    __pydantic_config__ = _BY_NAME
-
-    rounds: Annotated[int, Field(alias="r")] = 0
-    hands_won: Annotated[int, Field(alias="w")] = 0
-    hands_lost: Annotated[int, Field(alias="l")] = 0
-    hands_pushed: Annotated[int, Field(alias="p")] = 0
-    net: Annotated[Decimal, Field(alias="n")] = _ZERO
-    by_kind: Annotated[dict[Kind, Grades], Field(alias="k")] = field(default_factory=dict)
-    expert: Annotated[ExpertGrades, Field(alias="x")] = field(default_factory=ExpertGrades)
-    counter: Annotated[CounterGrades, Field(alias="c")] = field(default_factory=CounterGrades)
-
-    def __post_init__(self) -> None:
-        # Every kind has its counters, those a document stored before the kind included.
-        self.by_kind = {kind: self.by_kind.get(kind) or Grades() for kind in Kind}
+    rounds: int = 0
+    hands_won: int = 0
+    hands_lost: int = 0
+    hands_pushed: int = 0
+    net: Decimal = _ZERO
+    by_kind: dict[Kind, Grades] = field(default_factory=lambda: {kind: Grades() for kind in Kind})
+    expert: ExpertGrades = field(default_factory=ExpertGrades)
+    counter: CounterGrades = field(default_factory=CounterGrades)
 
     def totals(self) -> dict[str, int | Decimal]:
         """The counters over every kind of decision, by name."""
@@ -188,14 +169,31 @@ class Stats:
         }
         expert = {name: counters[name] for name in EXPERT_FIELDS if name in counters}
         counter = {name: counters[name] for name in COUNTER_FIELDS if name in counters}
-        return stats_codec.load(
+        return _stats_codec.load(
             {**counters, "by_kind": by_kind, "expert": expert, "counter": counter}
         )
 
+    def stored(self) -> str:
+        """The counters as the player item stores them: `<short name><value>`,
+        comma-separated, zeros left out. A counter added later is absent from the stats
+        stored before it, and reads as zero there."""
+        return ",".join(
+            f"{_SHORT_NAMES[name]}{value}" for name, value in self.counters().items() if value
+        )
+
     @classmethod
-    def unpacked(cls, packed: str) -> Stats:
-        """The counters as player items stored them before their document: comma-separated
-        in `counters()` order, those of a group added later missing at the end."""
+    def from_stored(cls, stored: str) -> Stats:
+        """The counters as `stored` writes them, or as player items packed them before:
+        every counter's value in `counters()` order (which starts with a number)."""
+        if stored[:1].isdigit():
+            return cls._unpacked(stored)
+        named = (_NAMED.fullmatch(part) for part in stored.split(",") if part)
+        return cls.from_counters(
+            {_NAMES[match[1]]: match[2] for match in named if match and match[1] in _NAMES}
+        )
+
+    @classmethod
+    def _unpacked(cls, packed: str) -> Stats:
         values = packed.split(",")
         if len(values) not in _PACKED_LENGTHS:
             raise ValueError(f"{len(values)} packed counters, not {len(_COUNTERS)}")
@@ -210,6 +208,34 @@ _PACKED_LENGTHS = (
     len(_COUNTERS) - len(COUNTER_FIELDS),
     len(_COUNTERS) - len(COUNTER_FIELDS) - len(EXPERT_FIELDS),
 )
+# The counters' stored names are short, as the player item is written every request and
+# DynamoDB bills every started KB: a total's letter; a kind's initial and its grade's
+# letter; `x` and an expert grade's, `c` and a counter grade's.
+_LETTERS = {
+    "rounds": "r",
+    "hands_won": "w",
+    "hands_lost": "l",
+    "hands_pushed": "p",
+    "net": "n",
+    "decisions": "d",
+    "mistakes": "m",
+    "ev_lost": "e",
+    "expert_mistakes": "m",
+    "expert_ev_lost": "e",
+    "deviations": "d",
+    "deviations_taken": "t",
+    "index_spots": "s",
+    "index_spots_taken": "t",
+}
+_SHORT_NAMES = {
+    **{name: _LETTERS[name] for name in _TOTALS},
+    **{f"{kind}_{name}": kind.value[0] + _LETTERS[name] for kind in Kind for name in GRADE_FIELDS},
+    **{name: "x" + _LETTERS[name] for name in EXPERT_FIELDS},
+    **{name: "c" + _LETTERS[name] for name in COUNTER_FIELDS},
+}
+_NAMES = {short: name for name, short in _SHORT_NAMES.items()}
+assert len(_NAMES) == len(_COUNTERS), "two counters share a stored name"
+_NAMED = re.compile(r"([a-z]+)(.+)")
 
 
 # ---- accounts ---------------------------------------------------------------------------
@@ -468,7 +494,7 @@ class _PlayerCodec:
         attributes: dict[str, Any] = {
             "version": player.revision,
             "balance": player.balance,
-            "stats": stats_codec.document(player.stats),
+            "stats": player.stats.stored(),
         }
         for table, seat in player.seats.items():
             attributes[f"seat_{table}"] = seat_codec.document(seat)
@@ -488,7 +514,7 @@ class _PlayerCodec:
         return Player(
             revision=int(attributes["version"]),
             balance=Decimal(attributes["balance"]),
-            stats=_stats_of(attributes["stats"]),
+            stats=Stats.from_stored(attributes["stats"]),
             seats=seats,
             keys=keys,
         )
@@ -523,12 +549,7 @@ class _DrillsCodec:
         )
 
 
-def _stats_of(stored: str) -> Stats:
-    """The stats document, or the packed counters of an item stored before it."""
-    return stats_codec.from_document(stored) if stored.startswith("{") else Stats.unpacked(stored)
-
-
-stats_codec = Codec(Stats)
+_stats_codec = Codec(Stats)
 _settled_codec = Codec(SettledRound)
 profile_codec = Codec(Profile)
 attempts_codec = Codec(LoginAttempts)
