@@ -35,6 +35,7 @@ def test_the_first_moment_is_the_strategy_cards_player_ev(table: str) -> None:
     assert 100 * mean == pytest.approx(strategy_card(table)["player_ev"], abs=2e-6)
 
 
+@pytest.mark.no_cover
 @needs_kernel
 @pytest.mark.parametrize("table", list(TABLES))
 def test_a_simulation_at_a_fresh_shoe_finds_the_same_variance(table: str) -> None:

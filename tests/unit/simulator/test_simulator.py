@@ -22,6 +22,7 @@ def compiled(table: str, level: str) -> Compiled:
     return compile_table(TABLES[table], level)
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("level", ["hard", "medium"])
 @pytest.mark.parametrize("table", list(TABLES))
 def test_fast_path_plays_the_rounds_of_the_engine(table: str, level: str) -> None:
@@ -38,6 +39,7 @@ def test_fast_path_plays_the_rounds_of_the_engine(table: str, level: str) -> Non
         assert fast.play_cards(tables, ranks) == float(round_.net / t.min_bet), shoe.cards[:12]
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("table", list(TABLES))
 def test_fast_path_agrees_with_the_analysis(table: str) -> None:
     compiled(table, "hard")  # built once for both tests
@@ -45,6 +47,7 @@ def test_fast_path_agrees_with_the_analysis(table: str) -> None:
     assert abs(report.z) < 3, report.text()
 
 
+@pytest.mark.no_cover
 def test_engine_path_agrees_with_the_analysis() -> None:
     report = simulate("european", "hard", 20_000, engine=True, seed=5, workers=1, progress=False)
     assert abs(report.z) < 3, report.text()

@@ -42,6 +42,7 @@ def results(rules: Rules) -> list[UpCardResult]:
     return analyse(rules)
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize(
     ("rules", "published"),
     [
@@ -57,6 +58,7 @@ def test_house_edge_matches_published_figures(rules: Rules, published: float) ->
     assert ours == pytest.approx(published, abs=0.01)
 
 
+@pytest.mark.no_cover
 def test_known_cells_with_peek() -> None:
     cells = chart(results(SIX_DECKS_PEEK))
     assert cells["hard"]["11"]["A"] == "hit"

@@ -102,6 +102,7 @@ def prepare(s: UpCardSolver, rules: Rules, hands: list[Comp]) -> None:
     s.prepare(roots, shallow)
 
 
+@pytest.mark.no_cover
 @needs_kernel
 def test_the_kernel_values_what_the_python_analysis_does() -> None:
     rng = random.Random(31)
