@@ -116,6 +116,10 @@ class Contexts:
 
     def close(self) -> None:
         for context in self.opened:
+            # A test's route handler may be fetching as its page closes; its error would
+            # surface in the next test's first call on the browser.
+            for page in context.pages:
+                page.unroute_all(behavior="ignoreErrors")
             context.close()
 
 
