@@ -231,8 +231,7 @@ function marksShown(S, r) {
 
 /** What the marks grade against, as the coach's level (Settings) sets it: one short line on a phone. */
 export function marksNote(level) {
-  const against = `Marks against ${GRADES[gradeOf(level)].note}`;
-  return level === "medium" ? `${against} (coach: medium, marked as hard: the API grades no chart move).` : `${against} (coach: ${level}).`;
+  return `Marks against ${GRADES[gradeOf(level)].note} (coach: ${level}).`;
 }
 
 function renderBox(ctl, n, box, landed, betting, fresh) {

@@ -164,23 +164,22 @@ export const MISTAKE = 0.0005;
 
 /**
  * What a graded decision is marked against, by the coach's level (Settings): each decision
- * carries the `hard` grade (`best`, `loss`), the `expert` one (`expert_best`, `expert_loss`)
- * and the `counter`'s play (`counter_best`), which API.md values by no EV: against the
- * counter a decision is right or wrong by its move alone. `medium`'s chart has no grade in
- * the API (no decision names its move, and the hint gives it no EV), so it is marked
- * against `hard`.
+ * carries the `hard` grade (`best`, `loss`), the `expert` one (`expert_best`, `expert_loss`),
+ * and the `counter`'s and the chart's plays (`counter_best`, `medium_best`), which the hint
+ * values by no EV: against those a decision is right or wrong by its move alone.
  */
 export const GRADES = {
   hard: { best: "best", loss: "loss", words: "against exact play for a fresh shoe", note: "exact play, fresh shoe" },
   expert: { best: "expert_best", loss: "expert_loss", words: "against perfect play for the shoe", note: "perfect play for this shoe" },
-  counter: { best: "counter_best", loss: null, words: "against the counter's indices", note: "the counter's indices" },
+  counter: { best: "counter_best", loss: null, words: "against the counter's indices", note: "the counter's indices", play: "the counter's play" },
+  medium: { best: "medium_best", loss: null, words: "against the chart", note: "the chart", play: "the chart's play" },
 };
 export const gradeOf = (level) => (Object.hasOwn(GRADES, level) ? level : "hard");
 
 /**
- * A decision's best play and loss at `level` (loss null against the counter, which has
- * none); a decision graded before a level was (no `expert_loss`, no `counter_best`) is
- * read as API.md reads it: at `hard`.
+ * A decision's best play and loss at `level` (loss null against the counter and the chart,
+ * which have none); a decision graded before a level was (no `expert_loss`, no
+ * `counter_best`, no `medium_best`) is read as API.md reads it: at `hard`.
  */
 export function graded(decision, level = "hard") {
   const grade = GRADES[gradeOf(level)];
@@ -191,7 +190,8 @@ export function graded(decision, level = "hard") {
 
 /**
  * Whether a decision is a mistake at `level`: one that took the level's best never is;
- * against an EV, one that gave up MISTAKE or more; against the counter, any other move.
+ * against an EV, one that gave up MISTAKE or more; against the counter or the chart, any
+ * other move.
  */
 export function isMistake(decision, level = "hard") {
   const { best, loss } = graded(decision, level);
@@ -201,8 +201,7 @@ export function isMistake(decision, level = "hard") {
 
 /** What the marks grade against at the coach's `level`, in words: "against perfect play for the shoe". */
 export function gradeWords(level) {
-  const words = GRADES[gradeOf(level)].words;
-  return level === "medium" ? `${words} (hard): the API grades no move against the chart` : words;
+  return GRADES[gradeOf(level)].words;
 }
 
 /** The line over a list of graded decisions: "Graded against perfect play for the shoe, as your coach (expert)." */
@@ -220,11 +219,14 @@ export function formatLoss(loss) {
   return `−${Number(loss).toFixed(Number(loss) >= 0.01 ? 2 : 4)} of the bet`;
 }
 
+/** Whose play a level without EVs marks against: "the counter's play", "the chart's play". */
+export const levelPlay = (level) => GRADES[gradeOf(level)].play;
+
 /** What a mistake gave up at `level`, in words: "hit was better: −0.06 of the bet", "hit is the counter's play". */
 export function betterPlay(decision, level = "hard") {
   const { best, loss } = graded(decision, level);
   const play = decisionActionLabel(decision, best).toLowerCase();
-  return loss === null ? `${play} is the counter's play` : `${play} was better: ${formatLoss(loss)}`;
+  return loss === null ? `${play} is ${levelPlay(level)}` : `${play} was better: ${formatLoss(loss)}`;
 }
 
 /** The trainer's mark on one graded decision, naming the move: "Stand ✓", or "Stand ✗ hit was better: −0.06 of the bet". */
@@ -236,7 +238,7 @@ export function decisionMark(decision, level = "hard") {
   // The words a phone leaves out ("Stand ✗ hit −0.20", "Stand ✗ hit"): a split box's narrow hands would grow tall.
   const parts =
     loss === null
-      ? [{ text: `${taken} ✗ ${play}` }, { text: " is the counter's play", wordy: true }]
+      ? [{ text: `${taken} ✗ ${play}` }, { text: ` is ${levelPlay(level)}`, wordy: true }]
       : [
           { text: `${taken} ✗ ${play}` },
           { text: " was better:", wordy: true },

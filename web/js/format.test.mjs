@@ -149,7 +149,7 @@ test("marks grade against the coach's level: perfect play's best is never a mist
   assert.deepEqual(mark(split, "expert"), { ok: true, text: "Split ✓" });
   assert.equal(mark(split, "hard").text, "Split ✗ stand was better: −0.25 of the bet");
   assert.equal(isMistake(split, "expert"), false);
-  assert.equal(isMistake(split, "medium"), true, "medium has no grade of its own: hard's");
+  assert.equal(isMistake(split, "medium"), true, "graded before the chart's play was named: hard's");
   const stand = { action: "stand", best: "stand", loss: 0, expert_best: "split", expert_loss: 0.031 };
   assert.equal(mark(stand, "expert").text, "Stand ✗ split was better: −0.03 of the bet");
   assert.deepEqual(graded({ action: "hit", best: "stand", loss: 0.1 }, "expert"), { best: "stand", loss: 0.1 }, "graded before perfect play");
@@ -182,12 +182,23 @@ test("against the counter a decision is right or wrong by its move: API.md gives
   );
 });
 
-test("what the marks grade against, named: medium's are hard's, and say so", () => {
-  assert.deepEqual(["hard", "expert", "counter", "medium", "nonsense"].map(gradeOf), ["hard", "expert", "counter", "hard", "hard"]);
+test("what the marks grade against, named", () => {
+  assert.deepEqual(["hard", "expert", "counter", "medium", "nonsense"].map(gradeOf), ["hard", "expert", "counter", "medium", "hard"]);
   assert.equal(gradedAs("expert"), "Graded against perfect play for the shoe, as your coach (expert).");
   assert.equal(gradedAs("counter"), "Graded against the counter's indices, as your coach (counter).");
-  assert.equal(gradedAs("medium"), "Graded against exact play for a fresh shoe (hard): the API grades no move against the chart, as your coach (medium).");
+  assert.equal(gradedAs("medium"), "Graded against the chart, as your coach (medium).");
   assert.equal(gradeWords("hard"), GRADES.hard.words);
+});
+
+test("against the chart a decision is right or wrong by its move: the chart's play taken is never a mistake", () => {
+  // T,2 against a 4: the chart stands, exact play for the hand hits
+  const stand = { action: "stand", best: "hit", loss: 0.004, expert_best: "hit", expert_loss: 0.004, counter_best: "stand", medium_best: "stand" };
+  assert.deepEqual(mark(stand, "medium"), { ok: true, text: "Stand ✓" });
+  assert.equal(mark(stand, "hard").ok, false);
+  const hit = { ...stand, action: "hit", loss: 0, expert_loss: 0 };
+  assert.deepEqual(mark(hit, "medium"), { ok: false, text: "Hit ✗ stand is the chart's play" });
+  assert.deepEqual(graded(hit, "medium"), { best: "stand", loss: null });
+  assert.equal(isMistake({ action: "hit", best: "hit", loss: 0 }, "medium"), false, "graded before the chart's play: its best is `best`");
 });
 
 test("on a phone a mark leaves its wordy parts out", () => {

@@ -106,12 +106,14 @@ export function statsOf(decisions) {
 }
 
 /**
- * The counter's figures over some decisions: how many, and the mistakes against its play
- * (`counter_best`). API.md's /v1/me counts its index spots but no counter mistake, so the
- * Trainer counts them over the history's decisions.
+ * The figures of the levels graded by the move alone, over some decisions: how many, and
+ * the mistakes against the counter's play (`counter_best`) and the chart's (`medium_best`).
+ * API.md's /v1/me counts neither's mistakes, so the Trainer counts them over the history's
+ * decisions.
  */
-export function counterFigures(decisions) {
-  return { decisions: decisions.length, mistakes: decisions.filter((d) => isMistake(d, "counter")).length };
+export function moveFigures(decisions) {
+  const mistakes = (level) => decisions.filter((d) => isMistake(d, level)).length;
+  return { decisions: decisions.length, counter: mistakes("counter"), medium: mistakes("medium") };
 }
 
 /** Share of decisions that were not mistakes; null without decisions. */

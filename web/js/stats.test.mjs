@@ -8,11 +8,11 @@ import {
   accuracy,
   cardsSeenAt,
   countAt,
-  counterFigures,
   decisionsOf,
   deviationsOf,
   deviationWorth,
   isExpertMistake,
+  moveFigures,
   recentAccuracy,
   rollingAccuracy,
   statsOf,
@@ -132,13 +132,13 @@ test("the trainer's figures over one table's decisions count as the server's ove
   assert.deepEqual([s.expert_mistakes, s.expert_ev_lost, s.deviations, s.deviations_taken], [2, 2.6, 2, 1]);
 });
 
-test("the counter's mistakes: any move but its own, a decision graded before it read at `best`", () => {
+test("the counter's and the chart's mistakes: any move but their own, a decision graded before them read at `best`", () => {
   const ds = [
-    { action: "stand", best: "hit", loss: 0.01, counter_best: "stand" },
-    { action: "hit", best: "hit", loss: 0, counter_best: "stand" },
+    { action: "stand", best: "hit", loss: 0.01, counter_best: "stand", medium_best: "hit" },
+    { action: "hit", best: "hit", loss: 0, counter_best: "stand", medium_best: "hit" },
     { action: "hit", best: "hit", loss: 0 },
     { action: "stand", best: "hit", loss: 0.2 },
   ];
-  assert.deepEqual(counterFigures(ds), { decisions: 4, mistakes: 2 });
-  assert.deepEqual(counterFigures([]), { decisions: 0, mistakes: 0 });
+  assert.deepEqual(moveFigures(ds), { decisions: 4, counter: 2, medium: 2 });
+  assert.deepEqual(moveFigures([]), { decisions: 0, counter: 0, medium: 0 });
 });

@@ -1,6 +1,7 @@
 // The Trainer page: every decision graded by its exact EV (API.md, hand `decisions`), at a
 // fresh shoe (`best`, `loss`) and against perfect play for the shoe (`expert_best`,
-// `expert_loss`), and by its move against the counter's (`counter_best`). Reads GET /v1/me `stats` and the history (GET /v1/rounds);
+// `expert_loss`), and by its move against the counter's and the chart's (`counter_best`,
+// `medium_best`). Reads GET /v1/me `stats` and the history (GET /v1/rounds);
 // `#/trainer/{round_id}` shows one round's graded decisions. The figures below the stats
 // come from stats.js, pure functions over the history's decisions.
 import { api, loadTables } from "./api.js";
@@ -18,18 +19,19 @@ import {
   gradedAs,
   gradeOf,
   isMistake,
+  levelPlay,
   parseCard,
 } from "./format.js";
 import { settings } from "./settings.js";
 import {
   accuracy,
   countAt,
-  counterFigures,
   decisionsOf,
   deviationsOf,
   deviationWorth,
   isExpertMistake,
   KINDS,
+  moveFigures,
   recentAccuracy,
   rollingAccuracy,
   statsOf,
@@ -101,14 +103,15 @@ export async function showTrainer(main, roundId, isCurrent) {
     const mine = ++generation;
     const current = () => isCurrent() && mine === generation;
     const put = (box, id, title, ...body) => clear(box).append(h("h2", { id }, title), ...body.filter(Boolean));
-    // The server's figures (GET /v1/me, or the history's at one table), and the counter's,
-    // which only the history gives (API.md counts no counter mistake): each shown once known.
-    const shown = { stats: null, where: null, counter: null };
+    // The server's figures (GET /v1/me, or the history's at one table), and the counter's
+    // and the chart's, which only the history gives (API.md counts neither's mistakes):
+    // each shown once known.
+    const shown = { stats: null, where: null, moves: null };
     const putStats = (fields) => {
       Object.assign(shown, fields);
       if (!shown.stats) return;
       const note = () => (shown.where ? h("p", { class: "muted small" }, shown.where) : null);
-      put(statsBox, "trainer-stats-title", "Accuracy", note(), accuracyFigures(shown.stats, level, shown.counter));
+      put(statsBox, "trainer-stats-title", "Accuracy", note(), accuracyFigures(shown.stats, level, shown.moves));
       put(perfectBox, "trainer-perfect-title", "Perfect play", note(), perfectPlayFigures(shown.stats));
     };
     if (!table) {
@@ -145,8 +148,8 @@ export async function showTrainer(main, roundId, isCurrent) {
     if (!current()) return;
     if (table) {
       const where = `At ${names[table] || table}: your last ${decisions.length.toLocaleString("en-US")} decisions there (the history's, up to ${WINDOWS.at(-1).toLocaleString("en-US")}).`;
-      putStats({ stats: statsOf(decisions), where, counter: counterFigures(decisions) });
-    } else putStats({ counter: counterFigures(decisions) });
+      putStats({ stats: statsOf(decisions), where, moves: moveFigures(decisions) });
+    } else putStats({ moves: moveFigures(decisions) });
     put(
       chartBox,
       "trainer-recent-title",
@@ -331,14 +334,25 @@ function spotsTaken(taken, spots) {
 
 /**
  * Each graded level's figures side by side, the coach's level marked: `hard` and `expert`
- * as the figures count them, the counter's mistakes over the history's decisions
- * (`counter`, from counterFigures; null while loading), its index spots as /v1/me counts
- * them. The counter has no EV lost: API.md grades its play by the move alone.
+ * as the figures count them; the chart's and the counter's mistakes over the history's
+ * decisions (`moves`, from moveFigures; null while loading), the counter's index spots as
+ * /v1/me counts them. Those two have no EV lost: the hint values their plays by no EV.
  */
-function levelsTable(s, level, counter) {
+function levelsTable(s, level, moves) {
   const decisions = s.decisions ?? 0;
   const loading = "…";
+  const byMove = (grade) => ({
+    grade,
+    accuracy: moves ? formatAccuracy(accuracy(moves.decisions, moves[grade])) : loading,
+    mistakes: moves ? String(moves[grade]) : loading,
+    evLost: "—",
+  });
   const columns = [
+    {
+      ...byMove("medium"),
+      spots: "—",
+      testids: ["trainer-medium-accuracy", "trainer-medium-mistakes", "trainer-medium-ev-lost", "trainer-medium-spots"],
+    },
     {
       grade: "hard",
       accuracy: formatAccuracy(accuracy(decisions, s.mistakes ?? 0)),
@@ -356,10 +370,7 @@ function levelsTable(s, level, counter) {
       testids: ["trainer-expert-accuracy", "trainer-expert-mistakes", "trainer-expert-ev-lost", "trainer-expert-spots"],
     },
     {
-      grade: "counter",
-      accuracy: counter ? formatAccuracy(accuracy(counter.decisions, counter.mistakes)) : loading,
-      mistakes: counter ? String(counter.mistakes) : loading,
-      evLost: "—",
+      ...byMove("counter"),
       spots: spotsTaken(s.index_spots_taken, s.index_spots),
       testids: ["trainer-counter-accuracy", "trainer-counter-mistakes", "trainer-counter-ev-lost", "trainer-index-spots"],
     },
@@ -403,30 +414,21 @@ function levelsTable(s, level, counter) {
 }
 
 /** The levels' columns, short enough for a phone's width (Settings names them in full). */
-const LEVEL_HEADS = { hard: "Exact, fresh shoe (hard)", expert: "Perfect play (expert)", counter: "Index plays (counter)" };
+const LEVEL_HEADS = { medium: "Chart (medium)", hard: "Exact, fresh shoe (hard)", expert: "Perfect play (expert)", counter: "Index plays (counter)" };
 
-/** The words under the levels' figures: where they come from, and what the medium coach is marked against. */
-function levelsNotes(s, level, counter) {
+/** The words under the levels' figures: where they come from. */
+function levelsNotes(s, moves) {
   const notes = [
-    "Spots: for perfect play, where the shoe's cards change the best play (deviations); for the counter, where an index play changes the chart's. The counter is graded by its move alone (the API gives its plays no EV), so it has no EV lost.",
+    "Spots: for perfect play, where the shoe's cards change the best play (deviations); for the counter, where an index play changes the chart's. The chart and the counter are graded by the move alone (the hint gives their plays no EV), so they have no EV lost.",
   ];
-  if (counter && counter.decisions !== (s.decisions ?? 0))
+  if (moves && moves.decisions !== (s.decisions ?? 0))
     notes.push(
-      `The counter's accuracy and mistakes count your last ${counter.decisions.toLocaleString("en-US")} decisions, the history's: the API counts no counter mistake.`,
+      `The chart's and the counter's accuracy and mistakes count your last ${moves.decisions.toLocaleString("en-US")} decisions, the history's: the API counts neither's mistakes.`,
     );
-  return [
-    ...notes.map((text) => h("p", { class: "muted small" }, text)),
-    level === "medium"
-      ? h(
-          "p",
-          { class: "muted small", testid: "trainer-medium-note" },
-          "Your coach plays the chart (medium): the API grades no move against the chart (no decision names its move, and the hint gives it no EV), so your marks are against exact play (hard), the play the chart approximates.",
-        )
-      : null,
-  ];
+  return notes.map((text) => h("p", { class: "muted small" }, text));
 }
 
-function accuracyFigures(s, level, counter) {
+function accuracyFigures(s, level, moves) {
   const byKind = s.by_kind || {};
   const row = (label, g, testid) =>
     h(
@@ -442,8 +444,8 @@ function accuracyFigures(s, level, counter) {
     "div",
     {},
     h("dl", { class: "stat-grid" }, h("div", { class: "stat" }, h("dt", {}, "Decisions"), h("dd", { testid: "trainer-decisions" }, String(s.decisions ?? 0)))),
-    levelsTable(s, level, counter),
-    levelsNotes(s, level, counter),
+    levelsTable(s, level, moves),
+    levelsNotes(s, moves),
     h("h3", { class: "by-kind-title" }, "By kind, against exact play (hard)"),
     h(
       "div",
@@ -594,7 +596,7 @@ function mistakesTable(mistakes, level) {
             h("td", {}, d.up ? card(d.up, { small: true }) : "—"),
             h("td", {}, decisionActionLabel(d, d.action)),
             h("td", {}, decisionActionLabel(d, graded(d, level).best)),
-            lossCell(graded(d, level).loss, d.bet),
+            lossCell(graded(d, level).loss, d.bet, level),
             h(
               "td",
               {},
@@ -612,9 +614,9 @@ function mistakesTable(mistakes, level) {
   );
 }
 
-/** A mistake's loss per unit bet and in coins; against the counter, which values no play, "—". */
-function lossCell(loss, bet) {
-  if (loss === null) return h("td", { class: "loss" }, "—", h("span", { class: "sr-only" }, " (the counter's play has no EV)"));
+/** A mistake's loss per unit bet and in coins; against the counter or the chart, which value no play, "—". */
+function lossCell(loss, bet, level) {
+  if (loss === null) return h("td", { class: "loss" }, "—", h("span", { class: "sr-only" }, ` (${levelPlay(level)} has no EV)`));
   return h("td", { class: "loss" }, formatLoss(loss), h("br"), h("span", { class: "muted small" }, `${formatCoins(loss * bet)} coins`));
 }
 

@@ -4,8 +4,10 @@
 never contradicts the coach: `best` is the action the `hard` player takes there and `loss`
 the EV it gives up, per unit of the hand's original bet, rounded to four decimals; and
 against perfect play for the shoe as it stood, `expert_best` and `expert_loss`, from the
-unseen cards of that moment (`count.unseen`); and `counter_best`, the `counter` player's
-action at that moment's true count, with whether an index play changed the card's there.
+unseen cards of that moment (`count.unseen`); `counter_best`, the `counter` player's
+action at that moment's true count, with whether an index play changed the card's there;
+and `medium_best`, the `medium` player's (its chart's) action, so that a player coached by
+the chart is marked against the chart.
 The round asks for a grade only through the
 grader it is handed (`Round.act`), so the engine plays on without the analysis wherever no
 one is graded (AI boxes, the simulator).
@@ -50,10 +52,16 @@ class Decision:
     # whether an index play made it (the `counter` hint's `index` was not null).
     counter: Action | None = None
     index_spot: bool = False
+    # The `medium` player's action (None: graded before that level, read as `best`).
+    medium: Action | None = None
 
     @property
     def counter_best(self) -> Action:
         return self.best if self.counter is None else self.counter
+
+    @property
+    def medium_best(self) -> Action:
+        return self.best if self.medium is None else self.medium
 
     @property
     def mistake(self) -> bool:
@@ -93,8 +101,8 @@ def grade(
 ) -> Decision:
     """The decision `action` on `view`, valued as the `hard` hint values it and as the
     `expert` hint values it with the `unseen` cards (unless its `expert` grade is known),
-    and named as the `counter` hint names it (no analysis: the card and its indices)."""
-    from .players import counter_play
+    and named as the `counter` and `medium` hints name it (no analysis: their charts)."""
+    from .players import counter_play, medium
     from .strategy import action_values, expert_values  # on first use, as the players
 
     values = action_values(view)
@@ -106,7 +114,15 @@ def grade(
         expert = best_and_loss(expert_values_now, action)
     counter, index = counter_play(view, unseen)
     return Decision(
-        action, best, loss, kind_of(view), view.cards, *expert, counter, index is not None
+        action,
+        best,
+        loss,
+        kind_of(view),
+        view.cards,
+        *expert,
+        counter,
+        index is not None,
+        medium(view),
     )
 
 

@@ -67,6 +67,7 @@ def _decision_view(decision: Decision) -> dict[str, Any]:
         "expert_best": decision.expert_best.value,
         "expert_loss": to_json(decision.expert_loss),
         "counter_best": decision.counter_best.value,
+        "medium_best": decision.medium_best.value,
     }
 
 

@@ -118,6 +118,7 @@ class Decision(ResponseModel):
     expert_best: str
     expert_loss: float | int
     counter_best: str
+    medium_best: str
 
 
 class Hand(ResponseModel):

@@ -12,7 +12,7 @@ import pytest
 
 from blackjack.actions import Action, Phase
 from blackjack.grading import Decision, Kind, grade
-from blackjack.players import counter_play
+from blackjack.players import counter_play, medium
 from blackjack.round import Round
 from blackjack.snapshots import round_from_snapshot, round_snapshot
 from blackjack.strategy import action_values, strategy_card
@@ -40,7 +40,9 @@ def expected(round_: Round, action: Action) -> Decision:
     loss = Decimal(str(round(values[best] - values[action], 4)))
     kind = grade(view, action, round_.unseen()).kind
     counter, index = counter_play(view, round_.unseen())
-    return Decision(action, best, loss, kind, view.cards, best, loss, counter, index is not None)
+    return Decision(
+        action, best, loss, kind, view.cards, best, loss, counter, index is not None, medium(view)
+    )
 
 
 def test_standing_on_hard_8_against_a_6_loses_what_the_strategy_card_says() -> None:
@@ -49,14 +51,22 @@ def test_standing_on_hard_8_against_a_6_loses_what_the_strategy_card_says() -> N
     ev = strategy_card("european")["ev"]["2,6"]["6"]
     loss = Decimal(str(round(ev["hit"] - ev["stand"], 4)))
     assert decision == Decision(
-        Action.STAND, Action.HIT, loss, Kind.HARD, ("2S", "6H"), Action.HIT, loss, Action.HIT
+        Action.STAND,
+        Action.HIT,
+        loss,
+        Kind.HARD,
+        ("2S", "6H"),
+        Action.HIT,
+        loss,
+        Action.HIT,
+        medium=Action.HIT,
     )  # fmt: skip  (true count +0.50: under hard 8's index against a 6, +1)
     assert decision.mistake and decision.expert_mistake and not decision.deviation
     view = round_view(round_)["boxes"][0]["hands"][0]["decisions"]
     assert view == [
         {"action": "stand", "best": "hit", "loss": float(loss), "kind": "hard",
          "cards": ["2S", "6H"], "expert_best": "hit", "expert_loss": float(loss),
-         "counter_best": "hit"}
+         "counter_best": "hit", "medium_best": "hit"}
     ]  # fmt: skip
 
 
@@ -81,6 +91,17 @@ def test_kinds_soft_and_pairs() -> None:
     [first, second] = pair.boxes[0].hands
     assert first.decisions == [decision] and decision.kind is Kind.PAIRS
     assert decision.cards == ("8S", "8H") and second.decisions == []
+
+
+def test_a_decision_names_the_charts_play_where_exact_play_differs() -> None:
+    """T,2 against a 4 at european: the chart stands, the exact play for the hand hits. A
+    player coached by the chart who stands took `medium_best`, though `hard` marks it."""
+    round_ = act(deal("european", "2S 4D TH 9C TS TH"), "stand")
+    [decision] = round_.boxes[0].hands[0].decisions
+    assert (decision.best, decision.medium_best) == (Action.HIT, Action.STAND)
+    assert decision.mistake and decision.action is decision.medium_best
+    [view] = round_view(round_)["boxes"][0]["hands"][0]["decisions"]
+    assert (view["best"], view["medium_best"]) == ("hit", "stand")
 
 
 @pytest.mark.parametrize(
@@ -130,13 +151,15 @@ def test_an_illegal_action_or_amount_records_nothing() -> None:
 def test_decisions_survive_storage() -> None:
     round_ = act(deal("european", "2S 6D 6H 3C 9S TH TD"), "hit", "stand")
     stored = round_from_snapshot(round_snapshot(round_), round_.table, round_.shoe)
-    # Snapshots are of rounds stored before the counter level: its grade reads as `best`.
+    # Snapshots are of rounds stored before the counter and medium grades: they read as `best`.
     before_counter = [
-        dataclasses.replace(d, counter=None, index_spot=False)
+        dataclasses.replace(d, counter=None, index_spot=False, medium=None)
         for d in round_.boxes[0].hands[0].decisions
     ]
     assert stored.boxes[0].hands[0].decisions == before_counter
-    assert all(d.counter_best is d.best and not d.index_spot for d in before_counter)
+    assert all(
+        d.counter_best is d.best is d.medium_best and not d.index_spot for d in before_counter
+    )
 
 
 def test_the_response_model_knows_every_kind() -> None:
