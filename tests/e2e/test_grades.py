@@ -257,6 +257,12 @@ def test_marks_under_the_chart_coach(
     for table in ("trainer-levels", "trainer-by-kind"):
         widths = tid(page, table).evaluate("t => [t.scrollWidth, t.parentElement.clientWidth]")
         assert widths[0] <= widths[1], (table, widths)
+    # the recent accuracy's figures ("100.0%") inside the chart, not cut at its edge
+    ends = tid(page, "trainer-chart").evaluate(
+        "c => [...c.querySelectorAll('.chart-value')].map(t => t.getBBox().x + t.getBBox().width)"
+    )
+    width = tid(page, "trainer-chart").evaluate("c => c.viewBox.baseVal.width")
+    assert ends and max(ends) <= width, (ends, width)
 
     mode["followed"] = False  # the chart's play missed where exact play grades the move right
     page.reload()

@@ -488,7 +488,7 @@ function recentChart(windows) {
   const barHeight = 30;
   const gap = 14;
   const left = 130;
-  const right = 64;
+  const right = 76; // room for "100.0%" in bold
   const height = windows.length * (barHeight + gap) + 22;
   const scale = width - left - right;
   const words = (w) => `last ${w.n.toLocaleString("en-US")}`;
