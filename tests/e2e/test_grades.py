@@ -176,6 +176,21 @@ def moves_rewrite(best: str, mode: dict[str, bool]) -> Callable[[Route], None]:
     return rewrite
 
 
+def trainer_without_mistakes(page: Page, level: str, against: str) -> str:
+    """The Trainer of a player who took every play of `level`, a level graded by the move
+    alone: none of its mistakes, no EV lost, every decision a mistake at `hard` beside it.
+    The number of decisions."""
+    tid(page, "nav-trainer").click()
+    n = str(api_decisions(page))
+    expect(tid(page, "trainer-no-mistakes")).to_be_visible()
+    expect(tid(page, "trainer-mistakes-against")).to_contain_text(against)
+    expect(tid(page, f"trainer-{level}-mistakes")).to_have_text("0")
+    expect(tid(page, f"trainer-{level}-mistakes")).to_have_class(re.compile("coach-level"))
+    expect(tid(page, f"trainer-{level}-ev-lost")).to_have_text("—")
+    expect(tid(page, "trainer-mistake-count")).to_have_text(n)
+    return n
+
+
 @pytest.mark.parametrize("name", ["laptop", "small-phone"])
 def test_marks_under_the_counter_coach(
     contexts: Contexts, stack: Stack, artifacts: Any, name: str
@@ -197,14 +212,7 @@ def test_marks_under_the_counter_coach(
     page.screenshot(path=str(artifacts / f"grades-{size[0]}-counter.png"))
 
     set_level(page, "counter")
-    tid(page, "nav-trainer").click()
-    n = str(api_decisions(page))
-    expect(tid(page, "trainer-no-mistakes")).to_be_visible()
-    expect(tid(page, "trainer-mistakes-against")).to_contain_text("against the counter's indices")
-    expect(tid(page, "trainer-counter-mistakes")).to_have_text("0")
-    expect(tid(page, "trainer-counter-mistakes")).to_have_class(re.compile("coach-level"))
-    expect(tid(page, "trainer-counter-ev-lost")).to_have_text("—")
-    expect(tid(page, "trainer-mistake-count")).to_have_text(n)  # hard's and expert's, beside it
+    n = trainer_without_mistakes(page, "counter", "against the counter's indices")
     expect(tid(page, "trainer-expert-mistakes")).to_have_text(n)
     expect(tid(page, "trainer-index-spots")).to_have_text(f"{n} of {n} (100.0%)")
     check_axe(page, f"trainer, counter coach, {size[0]}")
@@ -244,14 +252,7 @@ def test_marks_under_the_chart_coach(
     view, marks = graded_round(page, stack, moves_rewrite("medium_best", mode), "mgrade", "medium")
     expect(tid(page, "marks-note")).to_have_text(re.compile(r"against the chart \(coach: medium\)"))
     page.screenshot(path=str(artifacts / f"grades-{size[0]}-medium.png"))
-    tid(page, "nav-trainer").click()
-    n = str(api_decisions(page))
-    expect(tid(page, "trainer-no-mistakes")).to_be_visible()
-    expect(tid(page, "trainer-mistakes-against")).to_contain_text("against the chart")
-    expect(tid(page, "trainer-medium-mistakes")).to_have_text("0")
-    expect(tid(page, "trainer-medium-mistakes")).to_have_class(re.compile("coach-level"))
-    expect(tid(page, "trainer-medium-ev-lost")).to_have_text("—")
-    expect(tid(page, "trainer-mistake-count")).to_have_text(n)  # hard's, beside it
+    n = trainer_without_mistakes(page, "medium", "against the chart")
     check_axe(page, f"trainer, chart coach, {size[0]}")
     page.screenshot(path=str(artifacts / f"grades-{size[0]}-medium-trainer.png"), full_page=True)
     for table in ("trainer-levels", "trainer-by-kind"):

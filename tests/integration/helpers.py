@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
@@ -213,3 +213,15 @@ def play_out(player: Player, table: str, view: dict[str, Any]) -> dict[str, Any]
 
 def recompute(shoe: dict[str, Any]) -> list[str]:
     return shuffled_shoe(shoe["server_seed"], shoe["client_seed"], shoe["nonce"], shoe["decks"])
+
+
+def user_decisions(rounds: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The user's graded decisions over round views, in the rounds' order."""
+    return [
+        d
+        for r in rounds
+        for b in r["boxes"]
+        if b["player"] == "user"
+        for h in b["hands"]
+        for d in h["decisions"]
+    ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import Player, act, bet
+from .helpers import Player, act, bet, user_decisions
 from .seeds import use_seeds
 
 SEED = "35" * 32
@@ -26,19 +26,10 @@ def test_each_decision_names_the_medium_hints_action(
             assert hint.status == 200, hint.text
             hints.append(hint.body["action"])
             view = act(alice, table, hint.body["action"]).body
-        user = next(b for b in view["boxes"] if b["player"] == "user")
-        decisions += [d for hand in user["hands"] for d in hand["decisions"]]
+        decisions += user_decisions([view])
     assert [d["medium_best"] for d in decisions] == hints
     assert all(d["action"] == d["medium_best"] for d in decisions)
     # The chart is not exact play: following it, some decisions are `hard` mistakes.
     assert any(d["best"] != d["medium_best"] for d in decisions)
     history = alice.get(f"/v1/rounds?table={table}&limit=100").body["rounds"]
-    replayed = [
-        d
-        for r in reversed(history)
-        for b in r["boxes"]
-        if b["player"] == "user"
-        for h in b["hands"]
-        for d in h["decisions"]
-    ]
-    assert replayed == decisions
+    assert user_decisions(reversed(history)) == decisions

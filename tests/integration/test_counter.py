@@ -15,7 +15,7 @@ from blackjack.players import counter_at
 from blackjack.rules import TABLES
 from blackjack.turn import PlayerView
 
-from .helpers import Player, act, bet, problem
+from .helpers import Player, act, bet, problem, user_decisions
 from .seeds import use_seeds
 
 SEED = "34" * 32
@@ -63,8 +63,7 @@ def _play(
             reply = act(player, table, taken)
             assert reply.status == 200, reply.text
             view = reply.body
-        user = next(b for b in view["boxes"] if b["player"] == "user")
-        decisions += [d for hand in user["hands"] for d in hand["decisions"]]
+        decisions += user_decisions([view])
         assert view["boxes"][1]["player"] == "ai:counter"
     return hints, decisions
 
@@ -85,15 +84,7 @@ def test_counter_hints_grades_and_stats(alice: Player, monkeypatch, follow: str)
         assert taken == len(spots)
     # History replays the rounds: the same grades.
     history = alice.get("/v1/rounds?table=casino&limit=100").body["rounds"]
-    replayed = [
-        d
-        for r in reversed(history)
-        for b in r["boxes"]
-        if b["player"] == "user"
-        for h in b["hands"]
-        for d in h["decisions"]
-    ]
-    assert replayed == decisions
+    assert user_decisions(reversed(history)) == decisions
 
 
 def test_a_bad_level_is_422(alice: Player) -> None:
