@@ -70,7 +70,8 @@ def seat(attributes: Mapping[str, Any]) -> LegacySeat:
 def view(attributes: Mapping[str, Any]) -> dict[str, Any]:
     """A settled round's stored view; one stored before the trainer gains its fields, and
     its decisions the grades against perfect play and the counter's and the chart's
-    plays as `hard` graded them (API.md: a decision graded before either reads as `best`)."""
+    plays as `hard` graded them (API.md: a decision graded before any of them reads as
+    `best`)."""
     stored: dict[str, Any] = json.loads(attributes["view"])
     stored.setdefault("started_at", None)
     stored.setdefault("settled_at", None)
