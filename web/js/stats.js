@@ -4,7 +4,7 @@
 // each of them.
 
 import { freshCount, roundCards, shiftCount } from "./counting.js";
-import { isMistake } from "./format.js";
+import { GRADES, isMistake } from "./format.js";
 
 /** The kinds of decision, as `stats.by_kind` names them, with their labels. */
 export const KINDS = [
@@ -106,14 +106,16 @@ export function statsOf(decisions) {
 }
 
 /**
- * The figures of the levels graded by the move alone, over some decisions: how many, and
- * the mistakes against the counter's play (`counter_best`) and the chart's (`medium_best`).
+ * The figures of the levels graded by the move alone (GRADES with no loss), over some
+ * decisions: how many, and the mistakes against each one's play (the counter's
+ * `counter_best`, the chart's `medium_best`).
  * API.md's /v1/me counts neither's mistakes, so the Trainer counts them over the history's
  * decisions.
  */
 export function moveFigures(decisions) {
+  const byMove = Object.keys(GRADES).filter((level) => GRADES[level].loss === null);
   const mistakes = (level) => decisions.filter((d) => isMistake(d, level)).length;
-  return { decisions: decisions.length, counter: mistakes("counter"), medium: mistakes("medium") };
+  return { decisions: decisions.length, ...Object.fromEntries(byMove.map((level) => [level, mistakes(level)])) };
 }
 
 /** Share of decisions that were not mistakes; null without decisions. */
