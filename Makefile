@@ -158,7 +158,7 @@ simulate: $(VENV)/.installed $(KERNEL)
 
 ## build / deploy: the AWS SAM application (python3.12 must be on PATH for sam build)
 build: $(SAM_VENV)/.installed $(VENV)/.installed
-	PYTHONPATH=layers/engine $(BIN)/python -m local_stack.openapi > layers/engine/openapi.json
+	$(BIN)/python -m local_stack.document
 	PATH="$(dir $(PY312)):$$PATH" $(SAM) build --template template.yaml
 
 deploy: build

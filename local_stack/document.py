@@ -4,11 +4,14 @@ before any function answers `GET /v1/openapi.json`, as `make build` does before 
 
 It is put together (`local_stack.openapi`) in a process of its own, since that imports every
 function with placeholder settings, which the stack's process and the tests' must not keep.
+It replaces the file whole: a stack already running (another test's, under `make test`'s
+workers) may read it at any moment, and a half-written document would be its 500.
 """
 
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,5 +29,15 @@ def write_for(template: Path) -> None:
 def write() -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(LAYER), str(ROOT)])}
     command = [sys.executable, "-m", "local_stack.openapi"]
-    with DOCUMENT.open("w") as out:
-        subprocess.run(command, cwd=ROOT, env=env, stdout=out, check=True)
+    with tempfile.NamedTemporaryFile("w", dir=LAYER, prefix=".openapi.", delete=False) as out:
+        try:
+            subprocess.run(command, cwd=ROOT, env=env, stdout=out, check=True)
+        except BaseException:
+            os.unlink(out.name)
+            raise
+    os.chmod(out.name, 0o644)  # a temporary file's 0600 would keep Lambda's user from it
+    os.replace(out.name, DOCUMENT)
+
+
+if __name__ == "__main__":
+    write()

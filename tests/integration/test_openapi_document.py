@@ -4,6 +4,9 @@ what the service refuses as invalid in itself is schema-invalid."""
 
 from __future__ import annotations
 
+import json
+import stat
+import threading
 from decimal import Decimal
 from typing import Any
 
@@ -16,7 +19,8 @@ from blackjack.rules import TABLES
 from blackjack_service.api import expected_version
 from blackjack_service.errors import ValidationFailed
 from blackjack_service.models import ActionRequest, StartRoundRequest
-from blackjack_service.openapi import openapi_document
+from blackjack_service.openapi import DOCUMENT_FILE, openapi_document
+from local_stack import document
 
 _ACT = ("/v1/tables/{table_id}/round/actions", "post")
 
@@ -118,3 +122,19 @@ def test_optional_request_fields_carry_no_default() -> None:
     # The service still applies the defaults the fields no longer publish.
     request = StartRoundRequest.model_validate(_bet(Decimal(10)))
     assert request.ai == [] and request.cut is None and request.client_seed is None
+
+
+def test_a_stack_reads_the_whole_document_while_another_writes_it() -> None:
+    """`make invoke` and `python -m local_stack` write the document while other tests' stacks
+    serve it (CI: the contract's first request read an empty file, a 500). Every read made
+    during a write finds a whole document, readable by any user, and no temporary file stays."""
+    writer = threading.Thread(target=document.write)
+    writer.start()
+    reads = 0
+    while writer.is_alive():
+        assert json.loads(DOCUMENT_FILE.read_bytes())["openapi"].startswith("3.1")
+        reads += 1
+    writer.join()
+    assert reads > 0
+    assert stat.S_IMODE(DOCUMENT_FILE.stat().st_mode) == 0o644
+    assert not list(DOCUMENT_FILE.parent.glob(".openapi.*"))
