@@ -6,7 +6,11 @@ cost in process.
   analysis kernel), seconds per table and in all.
 - counter hint: the `counter` hint's engine part (`players.advice` at level `counter` and
   the index it names) on each table's first decision of every two-card hand against every
-  up card, at unseen cards of true counts -10 to +10; target: p99 under 5 ms.
+  up card, at the unseen cards of shoes part-dealt at random; target: p99 under 5 ms.
+- counter hint, whole: what the hint route's handler calls (`Game.hint` at level
+  `counter`: the player item read from moto, the round replayed, the advice and its
+  index) at every decision of rounds played by that hint through each table's shoes, in
+  CPU time (as `bench edge`: the machine is shared).
 - `GET /v1/tables/{table_id}/indices`: the function's handler in process on the sample
   event (events/strategy_indices.json) for each table, warm; target: p99 under 10 ms.
 
@@ -28,7 +32,7 @@ from blackjack.rules import TABLES
 from blackjack.strategy.indices import build_indices
 from blackjack.turn import PlayerView
 
-from .backend import _environment
+from .backend import _action, _environment, moto_backend
 from .grading import _dealt_views, _figures, _ms
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,6 +90,37 @@ def counter_hint() -> None:
     )
 
 
+def counter_hint_whole(rounds: int = int(os.environ.get("BENCH_COUNTER_ROUNDS", "150"))) -> None:
+    with moto_backend():
+        from blackjack_service import factories
+        from blackjack_service.identity import Identity
+        from blackjack_service.models import RegisterRequest, StartRoundRequest
+
+        factories.accounts().register(
+            RegisterRequest(login="counter1", nick="counter", password="password1")
+        )
+        identity, game = Identity(login="counter1", nick="counter"), factories.game()
+        bet = StartRoundRequest.model_validate({"bets": [{"box": 0, "amount": 10}]}, strict=False)
+        times = []
+        for table_id in TABLES:
+            game.seat(identity, table_id)
+            # the first round warms: the table's shipped card and indices read once
+            for played in range(rounds + 1):
+                view = game.start_round(identity, table_id, bet).round
+                while view["status"] != "settled":
+                    start = time.process_time()
+                    hint = game.hint(identity, table_id, COUNTER)
+                    if played:
+                        times.append(1000 * (time.process_time() - start))
+                    action = _action(hint["action"])
+                    view = game.act(identity, table_id, action, None).round
+    print(
+        f"indices, counter hint whole, CPU time on moto ({len(times)} decisions, {rounds} rounds a "
+        f"table): {_figures(times)} (target p99 < {TARGET_HINT_P99_MS:g} ms; load {_load()})",
+        flush=True,
+    )
+
+
 def route() -> None:
     _environment()
     # The route reads nothing stored: the settings only need to be there.
@@ -128,6 +163,7 @@ def _load() -> str:
 def main() -> None:
     generation()
     counter_hint()
+    counter_hint_whole()
     route()
 
 
