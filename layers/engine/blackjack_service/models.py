@@ -245,9 +245,10 @@ CardCode = Annotated[str, Field(pattern=CARD_PATTERN)]
 
 
 class DrillAnswerRequest(RequestModel):
-    """A drill's answer: a two-card hand, the up card and the action taken. Whether the
-    hand has a cell and the table holds its cards depends on the table (422), whether the
-    action is legal on it on the table's rules (409)."""
+    """A drill's answer: a two-card hand, the up card and the action taken, and for an index
+    drill the true count. Whether the hand has a cell (and for an index drill an index play)
+    and the table holds its cards depends on the table (422), whether the action is legal on
+    it on the table's rules (409)."""
 
     model_config = _example({"cards": ["TS", "6H"], "up_card": "TD", "action": "hit"})
 
