@@ -5,20 +5,31 @@ shoe's.
 
 Casino's cut card placed at its earliest (156 of 312 cards); rounds through the API up to
 some 16 cards before it, then one box at a time in the page at the cards' pace, the badge
-shown, a log of the badge and the status at every frame that changes the page.
+shown, a log of the badge and the status at every frame that changes the page. Each size
+plays a shoe of its own whose cut card comes out in a deal that asks the player to play
+(`cut_in_play`), so that the felt has a last round in play to say so.
 """
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
+from blackjack.actions import Action, Phase
+from blackjack.fairness import cut_index
+from blackjack.round import Round
+from blackjack.rules import TABLES
+from blackjack.shoe import Shoe
+from tests.integration.seeds import find_seeds
+
+from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
     VIEWPORTS,
+    act,
     check_axe,
     deal,
     new_player,
@@ -27,6 +38,15 @@ from .helpers import (
     play_out,
     tid,
 )
+from .viewport_helpers import (
+    DEALER_PLAY,
+    MEASURE,
+    PHONE_RESULT,
+    RESULT,
+    Figures,
+    decision_specs,
+    measure,
+)
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
@@ -34,6 +54,8 @@ if chromium_missing():
 pytestmark = pytest.mark.e2e
 
 SHOE = 312
+NEWS = '[data-testid="shoe-news"]'
+CUT = Decimal("0.5")  # the earliest cut: 156 cards of 312
 
 # Each frame that changes the page: the badge's cards left and the status words.
 BADGE_LOG = """
@@ -50,27 +72,59 @@ new MutationObserver(() => {
 """
 
 
+def boxes_to_bet(position: int) -> int | None:
+    """How many boxes `to_the_cut_card` bets through the API at this position (None: it
+    is near enough, the page plays on with one)."""
+    return None if position >= 140 else 5 if position < 110 else 1
+
+
+def cut_in_play(cards: list[str]) -> bool:
+    """Whether the shoe, played as this test plays it (one box in the page, then
+    `boxes_to_bet` through the API, then one box a round in the page; every hand stands,
+    insurance declined), deals its cut card in a round that then asks the player."""
+    table = TABLES["casino"]
+    shoe = Shoe("", "", 1, table.rules.decks, cut_index(table.rules.decks, CUT), cards)
+    boxes: int | None = 1
+    while not shoe.cut_card_out:
+        round_ = Round.deal(table, shoe, dict.fromkeys(range(boxes or 1), Decimal(10)))
+        if shoe.cut_card_out:
+            return round_.phase is not Phase.SETTLED
+        while round_.phase is not Phase.SETTLED:
+            legal = round_.legal_actions()
+            round_.act(
+                Action.DECLINE_INSURANCE if Action.DECLINE_INSURANCE in legal else Action.STAND
+            )
+        boxes = boxes_to_bet(shoe.position) if boxes else None
+    return False
+
+
 def to_the_cut_card(page: Page, stack: Stack, token: str) -> None:
     open_table(page, "casino")
     open_panel(page, "fairness")
-    tid(page, "cut").fill("0.5")  # the earliest cut: 156 cards of 312
+    tid(page, "cut").fill(str(CUT))
     page.keyboard.press("Escape")
     play_out(page, "casino", deal(page, "casino"))
     for _ in range(40):
-        position = SHOE - stack.api.table(token, "casino")["shoe"]["cards_remaining"]
-        if position >= 140:
+        boxes = boxes_to_bet(SHOE - stack.api.table(token, "casino")["shoe"]["cards_remaining"])
+        if boxes is None:
             return
-        stack.api.play_round(token, "casino", 10, boxes=5 if position < 110 else 1)
+        stack.api.play_round(token, "casino", 10, boxes=boxes)
     raise AssertionError("the shoe never came near its cut card")
 
 
-@pytest.mark.parametrize("size", ["laptop", "phone"])
+# One shoe for each size: no two tests share a shoe id.
+SEEDS = dict(zip(VIEWPORTS, find_seeds(len(VIEWPORTS), 6, cut_in_play), strict=True))
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_the_felt_says_the_shoe_changes_and_the_badge_waits_for_its_last_card(
-    contexts: Contexts, stack: Stack, artifacts: Any, size: str
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str
 ) -> None:
     width, height = VIEWPORTS[size]
+    seeds.use(SEEDS[size])
     page = contexts.page(width, height, mobile=width < 600, paced=True)
     page.add_init_script(BADGE_LOG)
+    page.add_init_script(MEASURE)
     _, token = new_player(page, stack.api, "shoe")
     to_the_cut_card(page, stack, token)
     page.reload()  # the seat as the API has it now
@@ -80,15 +134,30 @@ def test_the_felt_says_the_shoe_changes_and_the_badge_waits_for_its_last_card(
     tid(page, "close-settings").click()
     first = stack.api.table(token, "casino")["shoe"]["shoe_id"]
     saw_last_round = False
+    figures = Figures()  # the last round's steps, in view
     for _ in range(12):
         page.evaluate("window.__badge = []")
         view = deal(page, "casino")
-        if view["status"] != "settled":
-            if stack.api.table(token, "casino")["shoe"]["cut_card_out"]:
-                expect(tid(page, "shoe-news")).to_have_attribute("data-news", "last-round")
-                expect(tid(page, "shoe-news")).to_be_visible()
-                saw_last_round = True
-                page.screenshot(path=str(artifacts / f"shoe-{size}-last-round.png"))
+        if view["status"] != "settled" and stack.api.table(token, "casino")["shoe"]["cut_card_out"]:
+            expect(tid(page, "shoe-news")).to_have_attribute("data-news", "last-round")
+            expect(tid(page, "shoe-news")).to_be_visible()
+            saw_last_round = True
+            page.screenshot(path=str(artifacts / f"shoe-{size}-last-round.png"))
+            page.evaluate(
+                "(specs) => window.__watchDealerPlay(specs)", {**DEALER_PLAY, "news": NEWS}
+            )
+            while view["status"] != "settled":
+                step = f"last round, {view['status']}"
+                figures.add(step, measure(page, {**decision_specs(view), "news": NEWS}))
+                legal = view["legal_actions"]
+                view = act(
+                    page, "casino", "decline_insurance" if "decline_insurance" in legal else "stand"
+                )
+            drawing = page.evaluate("window.__dealerPlay")
+            assert drawing, "the dealer drew: the felt says so while it plays"
+            for n, frame in enumerate(drawing):
+                figures.add(f"last round, dealer's play, frame {n + 1} of {len(drawing)}", frame)
+        else:
             view = play_out(page, "casino", view)
         if stack.api.table(token, "casino")["shoe"]["shoe_id"] != first:
             break
@@ -96,6 +165,7 @@ def test_the_felt_says_the_shoe_changes_and_the_badge_waits_for_its_last_card(
     else:
         raise AssertionError("the shoe was never retired")
     assert view["shoe_id"] == first
+    assert saw_last_round, "the cut card came out in a round in play: the felt says so"
     # while the old shoe's cards landed, the badge counted them, never the next shoe
     frames: list[dict[str, Any]] = page.evaluate("window.__badge")
     landing = [f for f in frames if not f["betting"]]
@@ -105,6 +175,9 @@ def test_the_felt_says_the_shoe_changes_and_the_badge_waits_for_its_last_card(
     expect(news).to_have_text(re.compile("new shoe begins"))
     expect(news).to_be_visible()
     expect(tid(page, "count-badge")).to_have_attribute("data-unseen", str(SHOE))
+    result = PHONE_RESULT if width < 600 else RESULT
+    figures.add("the new shoe said", measure(page, {**result, "news": NEWS}))
+    print(f"{size}: {figures.in_view} of {figures.steps} steps of the last round in view")
+    assert not figures.misses, "\n".join(figures.misses)
     page.screenshot(path=str(artifacts / f"shoe-{size}-new-shoe.png"))
     check_axe(page, f"a new shoe begins, {size}")
-    print(f"{size}: the cut card said in play: {saw_last_round}; {len(frames)} frames")

@@ -194,18 +194,20 @@ function renderStatus(S, r) {
 
 /**
  * The shoe's news, on the felt where the player looks: the cut card is out (this round is
- * the shoe's last), or, once that round is over, a new shoe begins. Tables that shuffle
- * every round say it in their rules.
+ * the shoe's last, until its last card has landed), or, once that round is over, a new
+ * shoe begins. Tables that shuffle every round say it in their rules.
  */
 function shoeNews(S, r) {
   const shoe = S.shoe;
-  if (!r || !shoe || S.table.rules?.shuffle !== "cut_card" || S.pace) return null;
-  const news =
-    r.status !== "settled" && shoe.shoe_id === r.shoe_id && shoe.cut_card_out
+  if (!r || !shoe || S.table.rules?.shuffle !== "cut_card") return null;
+  // The seat's shoe is already the next one: this is the last round of the shoe before.
+  const out = shoe.shoe_id !== r.shoe_id || shoe.cut_card_out;
+  const inPlay = r.status !== "settled" || S.pace;
+  const news = !out
+    ? null
+    : inPlay
       ? { kind: "last-round", words: "Cut card out: this is the shoe's last round." }
-      : r.status === "settled" && shoe.shoe_id !== r.shoe_id
-        ? { kind: "new-shoe", words: "Cut card out: a new shoe begins with your next deal." }
-        : null;
+      : { kind: "new-shoe", words: "Cut card out: a new shoe begins with your next deal." };
   return news ? h("p", { class: "shoe-news", testid: "shoe-news", dataset: { news: news.kind } }, news.words) : null;
 }
 
