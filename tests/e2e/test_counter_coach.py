@@ -27,8 +27,8 @@ from .helpers import (
     VIEWPORTS,
     act,
     check_axe,
+    climbs_to_plus_5,
     deal,
-    hi_lo,
     new_player,
     open_panel,
     open_table,
@@ -44,20 +44,8 @@ if chromium_missing():
 pytestmark = pytest.mark.e2e
 
 TABLE = "casino"
-SHOE = 312
 USER_BOXES = (0, 1, 2)
 AI_BOXES = (3, 4)
-
-
-def climbs_to_plus_5(shoe: list[str]) -> bool:
-    """A shoe whose true count (over the cards dealt) reaches +5 within its first 110 cards,
-    and stays high to the cut card: index plays come up at every size's shoe."""
-    running = 0
-    for dealt, card in enumerate(shoe[:110], start=1):
-        running += hi_lo(card)
-        if dealt > 20 and running / ((SHOE - dealt) / 52) >= 5:
-            return True
-    return False
 
 
 # One shoe for each size: no two tests share a shoe id.
@@ -281,6 +269,7 @@ def test_a_shoe_with_the_counter_coach(
     expect(tid(page, "marks-note")).to_have_text(
         "Marks against the counter's indices (coach: counter)."
     )
+    expect(tid(page, "marks-note")).to_be_visible()
     check_axe(page, f"{size}: a settled round, marked against the counter")
     page.screenshot(path=str(artifacts / f"counter-marks-{size}.png"))
     assert stack.api.shoe(token, first)["server_seed"] == SEEDS[size], "not the known shoe"
