@@ -161,6 +161,17 @@ def hi_lo(card: str) -> int:
     return 0 if rank in "789" else -1
 
 
+def climbs_to_plus_5(shoe: list[str]) -> bool:
+    """A six-deck shoe whose true count (over the cards dealt) reaches +5 within its first
+    110 cards: index plays, and perfect play's departures from the chart, come up in it."""
+    running = 0
+    for dealt, card in enumerate(shoe[:110], start=1):
+        running += hi_lo(card)
+        if dealt > 20 and running / ((len(shoe) - dealt) / 52) >= 5:
+            return True
+    return False
+
+
 def signed_count(t: int) -> str:
     """A true count as the client writes it: "+3", "0", "\u22122"."""
     return f"+{t}" if t > 0 else f"\u2212{-t}" if t < 0 else "0"

@@ -4,9 +4,10 @@ level's best is never a mistake there, every mark names the move it grades, and 
 Trainer shows each level's figures side by side.
 
 The server grades every decision at `hard` and `expert` (API.md, hand `decisions`); a spot
-where they differ needs a shoe counted far from zero, so the answers are rewritten here:
-each of the player's decisions is perfect play (`expert_best`, no `expert_loss`) that
-`hard` grades as a mistake, as when the expert coach's ★ is followed at a high count.
+where they differ needs a shoe counted far from zero. One test plays such a shoe as the
+`expert` coach says; the others rewrite the answers, so that each of the player's decisions
+is such a spot: perfect play (`expert_best`, no `expert_loss`) that `hard` grades as a
+mistake, as when the expert coach's ★ is followed at a high count.
 """
 
 from __future__ import annotations
@@ -18,16 +19,21 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
-from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
+from tests.integration.seeds import find_seeds
+
+from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
     ACTION_LABELS,
     VIEWPORTS,
+    act,
     check_axe,
+    climbs_to_plus_5,
     deal,
     new_player,
     open_panel,
     open_table,
     play_out,
+    set_bet,
     tid,
 )
 
@@ -87,6 +93,7 @@ def graded_round(
     expect(marks).to_have_count(len(decisions))
     for i, d in enumerate(decisions):
         expect(marks.nth(i)).to_have_text(f"{ACTION_LABELS[d['action']]} ✓")
+    expect(tid(page, "marks-note")).to_be_visible()  # what they grade against, at every size
     return view, marks
 
 
@@ -191,7 +198,7 @@ def trainer_without_mistakes(page: Page, level: str, against: str) -> str:
     return n
 
 
-@pytest.mark.parametrize("name", ["laptop", "small-phone"])
+@pytest.mark.parametrize("name", list(VIEWPORTS))
 def test_marks_under_the_counter_coach(
     contexts: Contexts, stack: Stack, artifacts: Any, name: str
 ) -> None:
@@ -240,7 +247,7 @@ def test_marks_under_the_counter_coach(
     page.unroute_all(behavior="ignoreErrors")  # the table's own reads may still be in flight
 
 
-@pytest.mark.parametrize("name", ["laptop", "small-phone"])
+@pytest.mark.parametrize("name", list(VIEWPORTS))
 def test_marks_under_the_chart_coach(
     contexts: Contexts, stack: Stack, artifacts: Any, name: str
 ) -> None:
@@ -277,3 +284,76 @@ def test_marks_under_the_chart_coach(
     other = "hit" if d["action"] != "hit" else "stand"
     expect(marks.first).to_have_text(f"{ACTION_LABELS[d['action']]} ✗ {other} is the chart's play")
     page.unroute_all(behavior="ignoreErrors")  # the table's own reads may still be in flight
+
+
+# Shoes counted high, one for each size, after those of test_counter_coach (no two tests
+# share a shoe id).
+HIGH_COUNT = find_seeds(2 * len(VIEWPORTS), 6, climbs_to_plus_5)[len(VIEWPORTS) :]
+
+
+@pytest.mark.parametrize("name", list(VIEWPORTS))
+def test_a_shoe_played_as_the_expert_coach_says_is_marked_right(
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, name: str
+) -> None:
+    """Issue 32, item 1, on the server's own grades: a casino shoe counted high, three boxes
+    played as the `expert` hint says to its cut card. Every mark is a tick at the `expert`
+    coach, the spots where perfect play leaves exact play among them; the Trainer counts
+    them as deviations taken, none of them a mistake at that level; at `hard` a graded
+    round says what exact play would have done."""
+    size = VIEWPORTS[name]
+    seeds.use(HIGH_COUNT[list(VIEWPORTS).index(name)])
+    page = contexts.page(*size, mobile=size[0] < 600)
+    _, token = new_player(page, stack.api, "xgrade")
+    open_table(page, "casino")
+    set_level(page, "expert")
+    open_panel(page, "fairness")
+    tid(page, "cut").fill("0.5")  # the earliest cut: 156 cards of 312
+    tid(page, "close-fairness").click()
+    for box in range(3):
+        set_bet(page, box, 10, 10)
+    first = stack.api.table(token, "casino")["shoe"]["shoe_id"]
+    spots: list[tuple[str, dict[str, Any]]] = []  # (round, decision) where the levels differ
+    for _ in range(40):
+        view = deal(page, "casino")
+        while view["status"] != "settled":
+            path = "/v1/tables/casino/round/hint?level=expert"
+            view = act(page, "casino", stack.api.call("GET", path, token=token)["action"])
+        for box in view["boxes"]:
+            for h, hand in enumerate(box["hands"]):
+                marks = tid(page, f"marks-{box['box']}-{h}").get_by_test_id("mark")
+                expect(marks).to_have_count(len(hand["decisions"]))
+                for i, d in enumerate(hand["decisions"]):
+                    assert d["action"] == d["expert_best"], d
+                    expect(marks.nth(i)).to_have_class(re.compile(r"\bmark-ok\b"))
+                    if d["expert_best"] != d["best"]:
+                        spots.append((view["round_id"], d))
+        if stack.api.table(token, "casino")["shoe"]["shoe_id"] != first:
+            break
+    else:
+        raise AssertionError("the shoe was never retired")
+    stats = stack.api.me(token)["stats"]
+    print(f"{name}: {stats['decisions']} decisions, {len(spots)} where perfect play left hard's")
+    assert spots, "a shoe counted to +5 met no spot where perfect play leaves exact play"
+    assert stats["deviations"] == stats["deviations_taken"] == len(spots), stats
+    assert stats["expert_mistakes"] == 0, stats
+
+    tid(page, "nav-trainer").click()
+    expect(tid(page, "trainer-expert-mistakes")).to_have_text("0")
+    expect(tid(page, "trainer-deviations-taken")).to_have_text(str(len(spots)))
+    expect(tid(page, "trainer-mistake-count")).to_have_text(str(stats["mistakes"]))
+    expect(tid(page, "trainer-no-mistakes")).to_be_visible()
+    check_axe(page, f"trainer after an expert shoe, {size[0]}")
+
+    # the round of the play that exact play grades the worst mistake, at each level
+    plays = [spot for spot in spots if spot[1]["kind"] != "insurance"]
+    round_id, d = max(plays, key=lambda spot: spot[1]["loss"])
+    assert d["loss"] >= 0.0005, d  # a mistake at hard
+    page.goto(f"/#/trainer/{round_id}")
+    expect(tid(page, "trainer-round-against")).to_contain_text("against perfect play")
+    expect(tid(page, "trainer-round")).not_to_contain_text("was better")
+    open_table(page, "casino")
+    set_level(page, "hard")
+    page.goto(f"/#/trainer/{round_id}")
+    expect(tid(page, "trainer-round-against")).to_contain_text("against exact play")
+    better = re.compile(f"{ACTION_LABELS[d['best']]} was better", re.IGNORECASE)
+    expect(tid(page, "trainer-round")).to_contain_text(better)
