@@ -215,9 +215,13 @@ def test_the_drills_page_passes_axe_and_fits_a_phone(
         expect(tid(page, "drill-next")).to_be_in_viewport(ratio=1)
 
 
-def test_a_key_the_hand_does_not_allow_says_why(contexts: Contexts, stack: Stack) -> None:
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_a_key_the_hand_does_not_allow_says_why(
+    contexts: Contexts, stack: Stack, size: str
+) -> None:
     """Issue 32, item 8: a key for an action the drill's hand does not allow said nothing."""
-    page = contexts.page(390, 844, mobile=True)
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
     new_player(page, stack.api, "drk")
     open_drills(page, "casino")
     with page.expect_response(is_next) as info:
@@ -227,8 +231,9 @@ def test_a_key_the_hand_does_not_allow_says_why(contexts: Contexts, stack: Stack
     page.keyboard.press("p")
     note = tid(page, "drill-key-note")
     expect(note).to_contain_text("Split is not offered on this hand")
+    expect(note).to_be_in_viewport(ratio=1)
     expect(tid(page, "drill-question")).to_be_visible()  # still asked: nothing was sent
-    check_axe(page, "drills, a key not allowed")
+    check_axe(page, f"drills, a key not allowed, {size}")
 
 
 def miss(api: Api, token: str, table: str, section: str) -> dict[str, Any]:

@@ -34,8 +34,9 @@ from .helpers import (
     tid,
     total,
 )
+from .viewport_helpers import MEASURE, Figures, decision_specs, measure
 
-SIZES = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
+SIZES = {"desktop": (1280, 800, False), "phone": (390, 844, True), "small-phone": (360, 640, True)}
 
 FELT_LOG = (Path(__file__).parent / "felt_log.js").read_text()
 
@@ -189,7 +190,8 @@ def test_european_deal_lands_in_dealt_order(
     assert marks >= 2, marks  # both doubles', at the result
     drawing = [s for s in log if s["words"] == "The dealer plays…"]
     assert drawing, "the dealer drew: the status says so"
-    if size == "phone":
+    width, _, phone = SIZES[size]
+    if phone:
         # the row stays where box 4 was during the dealer's play, and the result needs no swipe
         assert row_scroll > 0
         assert all(s["scroll"] > 0 for s in drawing), [s["scroll"] for s in drawing]
@@ -198,7 +200,7 @@ def test_european_deal_lands_in_dealt_order(
         expect(summary.get_by_test_id("summary-box-0")).to_contain_text("Box 1")
         expect(summary.get_by_test_id("summary-box-3")).to_contain_text("Box 4")
         box = summary.bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, box
     check_axe(page, f"european result, {size}")
     print(f"{size}: {len(log)} frames, {len(appearances(log))} cards, marks up to {marks}")
 
@@ -245,7 +247,8 @@ def test_casino_insurance_waits_for_the_second_card(
     check_insurance_waits(log)
     lost = "Insurance lost \u22125: every insured hand busted."
     expect(tid(page, "box-insurance-0")).to_have_text(lost)
-    if size == "phone":
+    phone = SIZES[size][2]
+    if phone:
         check_summary(page, views[-1])  # the hand lost, and the insurance: as the net
     assert not any(s["words"] == "The dealer plays…" for s in log)  # no card for the dealer
 
@@ -262,7 +265,7 @@ def test_casino_insurance_waits_for_the_second_card(
     check_insurance_waits(log)
     check_marks(log)
     expect(tid(page, "box-insurance-0")).to_contain_text("Insurance ")
-    if size == "phone":
+    if phone:
         check_summary(page, views[-1])
         shot(page, artifacts, size, "insured-result")
     check_axe(page, f"casino result, {size}")
@@ -294,6 +297,7 @@ def test_two_identical_cards_land_one_at_a_time(
     shoe = shuffled_shoe(seed, CLIENT_SEED, 1, 6)
     seeds.use(seed)
     page = paced_page(contexts, size)
+    page.add_init_script(MEASURE)
     new_player(page, stack.api, "twin")
     open_table(page, "european")
     start_log(page)
@@ -302,6 +306,11 @@ def test_two_identical_cards_land_one_at_a_time(
     log = felt_log(page)
     check_order(log, [view], user={0})
     shot(page, artifacts, size, "identical-pair")
+    # both cards shown, and the box, its total and the decisions in view
+    expect(tid(page, "hand-0-0").locator(f'[data-card="{shoe[0]}"]')).to_have_count(2)
+    figures = Figures()
+    figures.add("the identical pair dealt", measure(page, decision_specs(view)))
+    assert not figures.misses, figures.misses
 
 
 @pytest.mark.parametrize("size", list(SIZES))

@@ -56,8 +56,10 @@ def test_an_unknown_problem_reads_plainly_and_leaves_the_table_head_in_reach(
     check_axe(page, f"an error toast at the table, {size}")
 
 
-def test_registration_names_every_field_problem_at_once(contexts: Contexts) -> None:
-    page = contexts.page(390, 844, mobile=True)
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_registration_names_every_field_problem_at_once(contexts: Contexts, size: str) -> None:
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
     page.goto("/#/login")
     tid(page, "register-login").fill("ab")
     tid(page, "register-nick").fill("")
@@ -67,3 +69,7 @@ def test_registration_names_every_field_problem_at_once(contexts: Contexts) -> N
     expect(error).to_contain_text("Login: 4 to 32")
     expect(error).to_contain_text("Nick is required.")
     expect(error).to_contain_text("Password: 4 to 32")
+    expect(error).to_be_in_viewport(ratio=1)
+    assert uncovered(page, "register-error"), f"the errors lie under something at {size}"
+    assert int(page.evaluate("document.scrollingElement.scrollWidth")) <= width
+    check_axe(page, f"registration errors, {size}")

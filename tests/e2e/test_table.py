@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.integration.seeds import find_seed
+from tests.integration.seeds import find_seed, find_seeds
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
@@ -297,14 +297,17 @@ def player_twenty_beats_a_hard_seventeen_to_nineteen(shoe: list[str]) -> bool:
     return total([shoe[0], shoe[2]]) == 20 and hard(dealer) and 17 <= total(dealer) <= 19
 
 
+@pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_a_reloaded_tab_does_not_flash_a_round_settled_elsewhere(
-    contexts: Contexts, stack: Stack, seeds: StackSeeds
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, size: str
 ) -> None:
     """A round dealt in this tab and won in another (here, the API): the reloaded tab shows
     the balance as it is, not a flash of its payout, which nothing on the felt explains
-    (issue 32, item 4: "+180" beside "You won 90")."""
-    seeds.use(find_seed(6, player_twenty_beats_a_hard_seventeen_to_nineteen))
-    page = contexts.page(390, 844, mobile=True)
+    (issue 32, item 4: "+180" beside "You won 90"). A shoe of its own at each size."""
+    shoes = find_seeds(len(VIEWPORTS), 6, player_twenty_beats_a_hard_seventeen_to_nineteen)
+    seeds.use(shoes[list(VIEWPORTS).index(size)])
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
     _, token = new_player(page, stack.api, "reload")
     open_table(page, "european")
     set_bet(page, 0, 90, 10)
