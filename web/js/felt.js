@@ -177,7 +177,7 @@ function renderStatus(S, r) {
   if (S.pace) words = pacedWords(r, S.justLanded ? slotOf(r, S.justLanded) : null);
   return h(
     "div",
-    { class: "status-line" },
+    { class: `status-line ${settled ? "settled" : ""}` },
     h("p", { class: "round-status", testid: "round-status", dataset: { status: r ? r.status : "none" } }, words),
     h(
       "p",
