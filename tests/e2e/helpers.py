@@ -3,6 +3,7 @@ shows), money as the web client writes it, and the steps a player takes in the p
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -15,7 +16,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, Response, expect
 
 from tests.integration.local_stack.harness import Client
-from tests.integration.seeds import value
+from tests.integration.seeds import find_seeds, value
 
 ROOT = Path(__file__).resolve().parents[2]
 # How long a page may take to do what a test waits for. Under make test's four workers on
@@ -378,6 +379,16 @@ def open_panel(page: Page, name: str) -> None:
     expect(tid(page, f"panel-{name}")).to_be_visible()
 
 
+EARLIEST_CUT = "0.5"  # of the shoe: at casino, 156 cards of 312
+
+
+def cut_at_the_earliest(page: Page) -> None:
+    """The next shoe's cut card placed at its earliest, in the table's fairness drawer."""
+    open_panel(page, "fairness")
+    tid(page, "cut").fill(EARLIEST_CUT)
+    page.keyboard.press("Escape")
+
+
 def shoe_text(page: Page) -> str:
     return str(tid(page, "shoe-hash").inner_text())
 
@@ -392,6 +403,13 @@ def check_axe(page: Page, where: str) -> None:
 
 # The sizes the browser tests look at: a laptop, a phone and a small phone.
 VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844), "small-phone": (360, 640)}
+
+
+@functools.cache
+def shoes_by_size(wanted: Callable[[list[str]], bool]) -> dict[str, str]:
+    """For each size, the server seed of a six-deck shoe that satisfies `wanted`, each
+    size's a shoe of its own; found on first use, not when the tests are collected."""
+    return dict(zip(VIEWPORTS, find_seeds(len(VIEWPORTS), 6, wanted), strict=True))
 
 
 def total(cards: list[str]) -> int:

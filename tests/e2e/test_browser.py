@@ -34,6 +34,7 @@ from .helpers import (
     check_cards_shown,
     check_settled,
     coins,
+    cut_at_the_earliest,
     deal,
     hard,
     login_ui,
@@ -473,9 +474,7 @@ def test_casino_surrender_by_keyboard(page: Page, stack: Stack, seeds: StackSeed
 def test_casino_shoe_to_its_cut_card_then_verify(page: Page, stack: Stack) -> None:
     _, token = new_player(page, stack.api, "cut")
     open_table(page, "casino")
-    open_panel(page, "fairness")
-    tid(page, "cut").fill("0.5")  # the earliest cut: 156 cards of 312
-    page.keyboard.press("Escape")
+    cut_at_the_earliest(page)
     set_bet(page, 0, 10, 10)
     first = play_out(page, "casino", deal(page, "casino"))
     check_settled(page, stack.api, token, first)

@@ -19,8 +19,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.integration.seeds import find_seeds
-
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
     ACTION_LABELS,
@@ -28,12 +26,14 @@ from .helpers import (
     act,
     check_axe,
     climbs_to_plus_5,
+    cut_at_the_earliest,
     deal,
     new_player,
     open_panel,
     open_table,
     play_out,
     set_bet,
+    shoes_by_size,
     signed,
     tid,
 )
@@ -46,10 +46,6 @@ pytestmark = pytest.mark.e2e
 TABLE = "casino"
 USER_BOXES = (0, 1, 2)
 AI_BOXES = (3, 4)
-
-
-# One shoe for each size: no two tests share a shoe id.
-SEEDS = dict(zip(VIEWPORTS, find_seeds(len(VIEWPORTS), 6, climbs_to_plus_5), strict=True))
 
 
 def label(name: str, legal: list[str]) -> str:
@@ -159,9 +155,7 @@ def set_up_the_table(page: Page) -> None:
     open_panel(page, "settings")
     tid(page, "coach-level").select_option("counter")
     tid(page, "close-settings").click()
-    open_panel(page, "fairness")
-    tid(page, "cut").fill("0.5")  # the earliest cut: 156 cards of 312
-    tid(page, "close-fairness").click()
+    cut_at_the_earliest(page)
     for box in USER_BOXES:
         set_bet(page, box, 10, 10)
     for box in AI_BOXES:
@@ -225,7 +219,8 @@ def test_a_shoe_with_the_counter_coach(
     size: str, contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Path
 ) -> None:
     width, height = VIEWPORTS[size]
-    seeds.use(SEEDS[size])
+    seed = shoes_by_size(climbs_to_plus_5)[size]
+    seeds.use(seed)
     page = contexts.page(width, height, mobile=width < 600)
     _, token = new_player(page, stack.api, "ctr")
     docs = {
@@ -272,7 +267,7 @@ def test_a_shoe_with_the_counter_coach(
     expect(tid(page, "marks-note")).to_be_visible()
     check_axe(page, f"{size}: a settled round, marked against the counter")
     page.screenshot(path=str(artifacts / f"counter-marks-{size}.png"))
-    assert stack.api.shoe(token, first)["server_seed"] == SEEDS[size], "not the known shoe"
+    assert stack.api.shoe(token, first)["server_seed"] == seed, "not the known shoe"
     assert named, "a shoe at a true count of +5 met no index play"
 
     stats = stack.api.me(token)["stats"]

@@ -9,15 +9,12 @@ fits its screen as test_viewport.py measures it. Screenshots: tests/artifacts/ed
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Request, expect
-
-from tests.integration.seeds import find_seeds
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
@@ -31,6 +28,7 @@ from .helpers import (
     open_table,
     play_out,
     set_bet,
+    shoes_by_size,
     tid,
     user_boxes,
 )
@@ -52,11 +50,6 @@ def small_cards_first(shoe: list[str]) -> bool:
     second cards, 11 in all, nearly all of 2 to 6 (none an ace: no insurance). Once they are
     seen the player has the edge, and Kelly's bet is above the table minimum."""
     return sum(hi_lo(card) for card in shoe[:11]) >= 9 and shoe[5][0] != "A"
-
-
-@functools.cache
-def edge_seeds() -> list[str]:
-    return find_seeds(len(SIZES), 6, small_cards_first)
 
 
 def percent(value: Any) -> str:
@@ -106,7 +99,7 @@ def test_the_edge_and_the_kelly_bet_between_rounds(
     contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str
 ) -> None:
     width, height = VIEWPORTS[size]
-    seeds.use(edge_seeds()[SIZES.index(size)])
+    seeds.use(shoes_by_size(small_cards_first)[size])
     page = contexts.page(width, height, mobile=width < 600)
     asked: list[str] = []
 

@@ -19,8 +19,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
-from tests.integration.seeds import find_seeds
-
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
     ACTION_LABELS,
@@ -28,12 +26,14 @@ from .helpers import (
     act,
     check_axe,
     climbs_to_plus_5,
+    cut_at_the_earliest,
     deal,
     new_player,
     open_panel,
     open_table,
     play_out,
     set_bet,
+    shoes_by_size,
     tid,
 )
 
@@ -286,11 +286,6 @@ def test_marks_under_the_chart_coach(
     page.unroute_all(behavior="ignoreErrors")  # the table's own reads may still be in flight
 
 
-# Shoes counted high, one for each size, after those of test_counter_coach (no two tests
-# share a shoe id).
-HIGH_COUNT = find_seeds(2 * len(VIEWPORTS), 6, climbs_to_plus_5)[len(VIEWPORTS) :]
-
-
 @pytest.mark.parametrize("name", list(VIEWPORTS))
 def test_a_shoe_played_as_the_expert_coach_says_is_marked_right(
     contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, name: str
@@ -301,14 +296,12 @@ def test_a_shoe_played_as_the_expert_coach_says_is_marked_right(
     them as deviations taken, none of them a mistake at that level; at `hard` a graded
     round says what exact play would have done."""
     size = VIEWPORTS[name]
-    seeds.use(HIGH_COUNT[list(VIEWPORTS).index(name)])
+    seeds.use(shoes_by_size(climbs_to_plus_5)[name])
     page = contexts.page(*size, mobile=size[0] < 600)
     _, token = new_player(page, stack.api, "xgrade")
     open_table(page, "casino")
     set_level(page, "expert")
-    open_panel(page, "fairness")
-    tid(page, "cut").fill("0.5")  # the earliest cut: 156 cards of 312
-    tid(page, "close-fairness").click()
+    cut_at_the_earliest(page)
     for box in range(3):
         set_bet(page, box, 10, 10)
     first = stack.api.table(token, "casino")["shoe"]["shoe_id"]

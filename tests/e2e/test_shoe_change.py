@@ -24,18 +24,20 @@ from blackjack.fairness import cut_index
 from blackjack.round import Round
 from blackjack.rules import TABLES
 from blackjack.shoe import Shoe
-from tests.integration.seeds import find_seeds
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
+    EARLIEST_CUT,
     VIEWPORTS,
     act,
     check_axe,
+    cut_at_the_earliest,
     deal,
     new_player,
     open_panel,
     open_table,
     play_out,
+    shoes_by_size,
     tid,
 )
 from .viewport_helpers import (
@@ -55,7 +57,7 @@ pytestmark = pytest.mark.e2e
 
 SHOE = 312
 NEWS = '[data-testid="shoe-news"]'
-CUT = Decimal("0.5")  # the earliest cut: 156 cards of 312
+CUT = Decimal(EARLIEST_CUT)
 
 # Each frame that changes the page: the badge's cards left and the status words.
 BADGE_LOG = """
@@ -100,9 +102,7 @@ def cut_in_play(cards: list[str]) -> bool:
 
 def to_the_cut_card(page: Page, stack: Stack, token: str) -> None:
     open_table(page, "casino")
-    open_panel(page, "fairness")
-    tid(page, "cut").fill(str(CUT))
-    page.keyboard.press("Escape")
+    cut_at_the_earliest(page)
     play_out(page, "casino", deal(page, "casino"))
     for _ in range(40):
         boxes = boxes_to_bet(SHOE - stack.api.table(token, "casino")["shoe"]["cards_remaining"])
@@ -112,16 +112,12 @@ def to_the_cut_card(page: Page, stack: Stack, token: str) -> None:
     raise AssertionError("the shoe never came near its cut card")
 
 
-# One shoe for each size: no two tests share a shoe id.
-SEEDS = dict(zip(VIEWPORTS, find_seeds(len(VIEWPORTS), 6, cut_in_play), strict=True))
-
-
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_the_felt_says_the_shoe_changes_and_the_badge_waits_for_its_last_card(
     contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str
 ) -> None:
     width, height = VIEWPORTS[size]
-    seeds.use(SEEDS[size])
+    seeds.use(shoes_by_size(cut_in_play)[size])
     page = contexts.page(width, height, mobile=width < 600, paced=True)
     page.add_init_script(BADGE_LOG)
     page.add_init_script(MEASURE)

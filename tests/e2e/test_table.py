@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.integration.seeds import find_seed, find_seeds
+from tests.integration.seeds import find_seed
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
@@ -26,6 +26,7 @@ from .helpers import (
     play_out,
     posted,
     set_bet,
+    shoes_by_size,
     tid,
     total,
     wait_round_shown,
@@ -304,8 +305,7 @@ def test_a_reloaded_tab_does_not_flash_a_round_settled_elsewhere(
     """A round dealt in this tab and won in another (here, the API): the reloaded tab shows
     the balance as it is, not a flash of its payout, which nothing on the felt explains
     (issue 32, item 4: "+180" beside "You won 90"). A shoe of its own at each size."""
-    shoes = find_seeds(len(VIEWPORTS), 6, player_twenty_beats_a_hard_seventeen_to_nineteen)
-    seeds.use(shoes[list(VIEWPORTS).index(size)])
+    seeds.use(shoes_by_size(player_twenty_beats_a_hard_seventeen_to_nineteen)[size])
     width, height = VIEWPORTS[size]
     page = contexts.page(width, height, mobile=width < 600)
     _, token = new_player(page, stack.api, "reload")
