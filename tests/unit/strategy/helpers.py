@@ -1,9 +1,18 @@
 """A plain recursion over the dealer's draws, the oracle the contracted dealer
-probabilities (test_dealer) and the shipped hit values (test_hits) are checked against."""
+probabilities (test_dealer) and the shipped hit values (test_hits) are checked against;
+and the mark of the tests that need the analysis kernel (fractional counts, the kernel
+against the Python)."""
 
 from functools import cache
 
+import pytest
+
+from blackjack.strategy import native
 from blackjack.strategy.dealer import BUST, NATURAL, OUTCOMES, RANKS, Comp
+
+needs_kernel = pytest.mark.skipif(
+    native.library() is None, reason="the analysis kernel is not built: `make` builds it"
+)
 
 
 def brute_force(counts: Comp, up: int, removed: Comp, h17: bool = False) -> list[float]:

@@ -8,11 +8,9 @@ from pathlib import Path
 import pytest
 
 from blackjack.rules import TABLES
-from blackjack.strategy import generate, native
+from blackjack.strategy import generate
 
-needs_kernel = pytest.mark.skipif(
-    native.library() is None, reason="the index plays' fractional counts need the kernel"
-)
+from .helpers import needs_kernel
 
 
 @needs_kernel

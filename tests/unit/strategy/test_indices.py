@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from blackjack.rules import TABLES, Insurance
-from blackjack.strategy import native, strategy_card
+from blackjack.strategy import strategy_card
 from blackjack.strategy.card import card_at
 from blackjack.strategy.indices import (
     TRUE_COUNTS,
@@ -23,9 +23,7 @@ from blackjack.strategy.indices import (
     unseen_at,
 )
 
-needs_kernel = pytest.mark.skipif(
-    native.library() is None, reason="fractional counts need the analysis kernel"
-)
+from .helpers import needs_kernel
 
 
 @cache

@@ -21,17 +21,13 @@ from blackjack.strategy.card import card_at, strategy_card
 from blackjack.strategy.dealer import RANKS, Comp, add, total
 from blackjack.turn import PlayerView
 
-from .helpers import brute_force
+from .helpers import brute_force, needs_kernel
 
 TOLERANCE = 1e-12
 CASES = 10_000  # (composition, hand, up card), over the four tables
 HANDS_PER_POOL = 100  # hands drawn per composition (their values share one batch)
 DEALER_EVERY = 250  # one case in this many also checks the dealer's chances by brute force
 CARDS = "A23456789T"
-
-needs_kernel = pytest.mark.skipif(
-    native.library() is None, reason="the analysis kernel is not built: `make` builds it"
-)
 
 
 def random_pool(rng: random.Random, rules: Rules, up: int) -> Comp:
