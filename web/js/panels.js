@@ -2,9 +2,9 @@
 // (client seed, cut card, verification) and the settings. Kept off the felt so a round
 // fits one screen.
 import { api } from "./api.js";
-import { formatCount } from "./counting.js";
 import { h } from "./dom.js";
 import { formatEdgePercent, formatPercent } from "./format.js";
+import { formatCount } from "./hilo.js";
 import { clientSeedError, isShoeFresh } from "./input.js";
 import { SPEEDS } from "./pacing.js";
 import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";

@@ -3,8 +3,8 @@
 // the counter's mistakes, accuracy over recent windows, the deviation spots and the count at
 // each of them.
 
-import { freshCount, roundCards, shiftCount } from "./counting.js";
 import { GRADES, isMistake } from "./format.js";
+import { freshCount, roundCards, shiftCount } from "./hilo.js";
 
 /** The kinds of decision, as `stats.by_kind` names them, with their labels. */
 export const KINDS = [

@@ -2,8 +2,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { trueCount } from "./counting.js";
 import { formatAccuracy } from "./format.js";
+import { trueCount } from "./hilo.js";
 import {
   accuracy,
   cardsSeenAt,

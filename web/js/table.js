@@ -3,10 +3,10 @@
 // (the head, the count badge, the drawers).
 import { api, updateSessionUser } from "./api.js";
 import { pickChip, renderActions, renderBetting } from "./controls.js";
-import { roundCards, shiftCount } from "./counting.js";
 import { clear, h } from "./dom.js";
 import { renderFelt } from "./felt.js";
 import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, netSentence, resultLabel, roundStatusLabel, statusLabel } from "./format.js";
+import { roundCards, shiftCount } from "./hilo.js";
 import { buildRoundRequest, chipValues, insuranceAmounts, isShoeFresh, whyNot } from "./input.js";
 import { cardDelay, dealOrder, feltCards, pendingCards } from "./pacing.js";
 import { lastRetiredShoe, renderCountBadge, renderEdge, renderPanels, renderToolbar } from "./panels.js";

@@ -5,7 +5,6 @@
 // `#/trainer/{round_id}` shows one round's graded decisions. The figures below the stats
 // come from stats.js, pure functions over the history's decisions.
 import { api, loadTables } from "./api.js";
-import { formatCount } from "./counting.js";
 import { card, clear, dealerRow, h } from "./dom.js";
 import {
   betterPlay,
@@ -22,6 +21,7 @@ import {
   levelPlay,
   parseCard,
 } from "./format.js";
+import { formatCount } from "./hilo.js";
 import { settings } from "./settings.js";
 import {
   accuracy,
@@ -38,7 +38,7 @@ import {
 } from "./stats.js";
 import { errorText, reportError, setBalance } from "./ui.js";
 
-export const WINDOWS = [50, 200, 1000];
+const WINDOWS = [50, 200, 1000];
 const MAX_PAGES = 10; // 100 rounds a page: enough for the last 1,000 decisions
 const LATEST_MISTAKES = 10;
 const LATEST_DEVIATIONS = 10;
