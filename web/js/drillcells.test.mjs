@@ -31,7 +31,7 @@ import {
   trueCountWords,
   verdict,
   withAnswer,
-} from "./drills.js";
+} from "./drillcells.js";
 
 const cell = (section, row, up, box, attempts, correct) => ({ section, row, up, box, attempts, correct });
 const ups = (letter) => Object.fromEntries(["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"].map((u) => [u, letter]));

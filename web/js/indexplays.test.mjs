@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { edgeAxis, indexMark, indexWords, indicesByCell, kellyBet, parseBankroll, plotScales, shortRow, signedCount, signedEdge } from "./indices.js";
+import { edgeAxis, indexMark, indexWords, indicesByCell, kellyBet, parseBankroll, plotScales, shortRow, signedCount, signedEdge } from "./indexplays.js";
 
 const stand16 = { section: "hard", row: "16", up: "T", basic: "hit", play: "stand", index: 2, direction: "at_or_above" };
 const hit9 = { section: "hard", row: "9", up: "3", basic: "double", play: "hit", index: -2, direction: "at_or_below" };
