@@ -159,6 +159,20 @@ export function insuranceSentence(box, dealerHasBlackjack) {
     : `Insurance lost ${formatSigned(-Number(box.insurance))}.`;
 }
 
+/**
+ * A box's insurance in words. Its outcome waits for what decides it: the dealer's second
+ * card on the felt (`landed`, while the cards land), or the end of the round where no second
+ * card comes. RULES.md: it is lost, whatever the dealer holds, once every insured hand busted.
+ */
+export function insuranceLine(box, landed, dealer) {
+  const decided = box.insurance_payout !== null && box.insurance_payout !== undefined;
+  if (decided && landed && typeof landed[1] !== "string") return insuranceSentence({ ...box, insurance_payout: null }, null);
+  if (decided && Number(box.insurance_payout) === 0 && box.hands.every((hd) => hd.status === "bust"))
+    return `Insurance lost ${formatSigned(-Number(box.insurance))}: every insured hand busted.`;
+  const blackjack = decided && dealer ? dealer.cards.length === 2 && dealer.total === 21 : null;
+  return insuranceSentence(box, blackjack);
+}
+
 /** API.md: a decision whose `loss` (or, against perfect play, `expert_loss`) is this or more is a mistake. */
 export const MISTAKE = 0.0005;
 

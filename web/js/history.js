@@ -1,8 +1,7 @@
 // History and statistics.
 import { api, loadTables } from "./api.js";
 import { card, clear, dealerRow, h } from "./dom.js";
-import { insuranceLine } from "./felt.js";
-import { formatCoins, formatSigned, handTotalLabel, resultLabel, resultTone } from "./format.js";
+import { formatCoins, formatSigned, handTotalLabel, insuranceLine, resultLabel, resultTone } from "./format.js";
 import { errorText, reportError, setBalance } from "./ui.js";
 
 /** "30 Nov 2026, 12:34" in the player's time zone, or null without a time. */
