@@ -34,7 +34,7 @@ import {
   withAnswer,
 } from "./drillcells.js";
 import { chartRowKeys, formatAccuracy, formatEv, isMistake, UP_CARDS } from "./format.js";
-import { indexWords } from "./indexplays.js";
+import { indexWords, upWord } from "./indexplays.js";
 import { remember, remembered } from "./settings.js";
 import { errorText, lockControls, reportError } from "./ui.js";
 
@@ -532,64 +532,80 @@ function indexHeat(indices, byKey, current) {
         rows[ix.row] ??= {};
         rows[ix.row][ix.up] = [...(rows[ix.row][ix.up] || []), ix];
       }
-      const keys = section.name === "insurance" ? ["insurance"] : chartRowKeys(section.name, rows);
-      return h(
-        "table",
-        { class: "heat-table", testid: `heat-indices-${section.name}` },
-        h("caption", {}, section.label),
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Hand, against the dealer's up card")),
-            UP_CARDS.map((u) => h("th", { scope: "col" }, u === "T" ? "10" : u)),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          keys.map((row) =>
-            h(
-              "tr",
-              {},
-              h("th", { scope: "row" }, section.name === "insurance" ? "Ins." : heatRowLabel(section.name, row)),
-              UP_CARDS.map((up) => {
-                const found = rows[row]?.[up];
-                if (!found) return h("td", {});
-                return h(
-                  "td",
-                  { class: "heat-index-cell" },
-                  found.map((ix) => {
-                    const where = indexCell(ix);
-                    const key = cellKey(where);
-                    const cell = byKey.get(key);
-                    const words = `${indexWords(ix)}. ${heatWords(cell || where, where).replace(/^[^:]*: /, "")}`;
-                    return heatSquare(where, cell, words, key === current, `heat-${key.replaceAll(":", "-").replaceAll(" ", "-")}`);
-                  }),
-                );
-              }),
-            ),
-          ),
-        ),
+      const insurance = section.name === "insurance";
+      return heatGrid(
+        `heat-indices-${section.name}`,
+        section.label,
+        insurance ? ["insurance"] : chartRowKeys(section.name, rows),
+        (row) => (insurance ? "Ins." : heatRowLabel(section.name, row)),
+        (row) =>
+          UP_CARDS.map((up) => {
+            const found = rows[row]?.[up];
+            if (!found) return h("td", {});
+            return h(
+              "td",
+              { class: "heat-index-cell" },
+              found.map((ix) => heatSquare(indexCell(ix), byKey, current, indexWords(ix))),
+            );
+          }),
       );
     }),
   );
 }
 
+/** The chart's squares of a section, one per cell the chart has. */
+function heatTable(section, rows, byKey, current) {
+  return heatGrid(
+    `heat-${section.name}`,
+    section.label,
+    chartRowKeys(section.name, rows),
+    (row) => heatRowLabel(section.name, row),
+    (row) => UP_CARDS.filter((up) => rows[row]?.[up]).map((up) => h("td", {}, heatSquare({ section: section.name, row, up }, byKey, current))),
+  );
+}
+
+/** A heat map's table: a row per hand (`rowLabel` names it), a column per up card; `cells(row)` are the row's. */
+function heatGrid(testid, caption, rows, rowLabel, cells) {
+  return h(
+    "table",
+    { class: "heat-table", testid },
+    h("caption", {}, caption),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Hand, against the dealer's up card")),
+        UP_CARDS.map((u) => h("th", { scope: "col" }, upWord(u))),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      rows.map((row) => h("tr", {}, h("th", { scope: "row" }, rowLabel(row)), cells(row))),
+    ),
+  );
+}
+
 /**
- * A cell's square: a button named by the cell and its record (the sign and colour are for
- * the eye); pressing it drills that hand (`drillSquare`).
+ * A cell's square: a button named by the cell and its record in `byKey` (the sign and colour
+ * are for the eye), an index play's by the `play` in words first; pressing it drills that
+ * hand (`drillSquare`).
  */
-function heatSquare(where, cell, words, isCurrent, testid) {
+function heatSquare(where, byKey, current, play = null) {
+  const key = cellKey(where);
+  const cell = byKey.get(key);
+  const record = heatWords(cell || where, where);
+  const words = play ? `${play}. ${record.replace(/^[^:]*: /, "")}` : record;
+  const isCurrent = key === current;
   const state = heatState(cell);
   return h(
     "button",
     {
       type: "button",
       class: `heat-square heat-${state}${isCurrent ? " heat-current" : ""}`,
-      testid,
+      testid: `heat-${key.replaceAll(/[: ]/g, "-")}`,
       title: `${words} Press to drill it.`,
       dataset: { state, box: String(cell?.box ?? 0) },
       onclick: () => drillSquare(where),
@@ -647,42 +663,6 @@ function accuracyTable(rows) {
           h("td", {}, String(r.correct)),
           h("td", { testid: `drill-accuracy-${r.name}-value` }, formatAccuracy(r.accuracy)),
           h("td", { title: `${r.known} of the ${r.cells} hands in box 4` }, `${r.known} of ${r.cells}`),
-        ),
-      ),
-    ),
-  );
-}
-
-function heatTable(section, rows, byKey, current) {
-  return h(
-    "table",
-    { class: "heat-table", testid: `heat-${section.name}` },
-    h("caption", {}, section.label),
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Hand, against the dealer's up card")),
-        UP_CARDS.map((u) => h("th", { scope: "col" }, u === "T" ? "10" : u)),
-      ),
-    ),
-    h(
-      "tbody",
-      {},
-      chartRowKeys(section.name, rows).map((row) =>
-        h(
-          "tr",
-          {},
-          h("th", { scope: "row" }, heatRowLabel(section.name, row)),
-          UP_CARDS.filter((up) => rows[row]?.[up]).map((up) => {
-            const where = { section: section.name, row, up };
-            const key = cellKey(where);
-            const cell = byKey.get(key);
-            const words = heatWords(cell || where, where);
-            return h("td", {}, heatSquare(where, cell, words, key === current, `heat-${key.replaceAll(":", "-")}`));
-          }),
         ),
       ),
     ),
