@@ -2,7 +2,7 @@
 // (state, sign, words), the accuracy per section, the progress after an answer, the keys, a
 // drill's question and verdict, the hands dealt here for a square or a miss, the misses.
 import { ACTION_BY_KEY, ACTION_LABEL, ACTIONS, betterPlay, CHART_LETTER, chartRowLabel, chartRowOfHand, decisionHandLabel, isMistake } from "./format.js";
-import { indexWords, signedCount } from "./indexplays.js";
+import { indexWords, signedCount, upWord } from "./indexplays.js";
 import { savedObject } from "./settings.js";
 import { accuracy, KINDS } from "./stats.js";
 
@@ -70,9 +70,9 @@ export function cellWords(cell) {
   if (cell.section === "indices") {
     const { section, row } = indexPlace(cell);
     if (section === "insurance") return "Insurance index";
-    return `${chartRowLabel(section, row)} against ${cell.up === "T" ? "10" : cell.up}, index play`;
+    return `${chartRowLabel(section, row)} against ${upWord(cell.up)}, index play`;
   }
-  return `${chartRowLabel(cell.section, cell.row)} against ${cell.up === "T" ? "10" : cell.up}`;
+  return `${chartRowLabel(cell.section, cell.row)} against ${upWord(cell.up)}`;
 }
 
 /**
@@ -185,7 +185,7 @@ export const trueCountWords = (t) => `True count ${signedCount(t)}`;
  */
 export function drillQuestion(drill) {
   const up = drill.cell.up;
-  const upName = up === "A" ? "an ace" : up === "8" ? "an 8" : `a ${up === "T" ? "10" : up}`;
+  const upName = up === "A" ? "an ace" : up === "8" ? "an 8" : `a ${upWord(up)}`;
   const counted = typeof drill.true_count === "number" ? `${trueCountWords(drill.true_count)}. ` : "";
   const insurance = drill.legal_actions?.includes("insurance");
   return `${counted}Your ${drillHandWords(drill)} against ${upName}: ${insurance ? "insurance?" : "what do you play?"}`;
