@@ -15,11 +15,11 @@ const ENTRY_POINTS = readdirSync(new URL("..", HERE))
   .filter((file) => file.endsWith(".html"))
   .flatMap((page) => [...read(`../${page}`).matchAll(/<script type="module" src="js\/([\w-]+\.js)"/g)].map((m) => m[1]));
 
-/** A module's imports of its siblings, from its source: {file: the names it imports from it}. */
+/** A module's imports of its siblings, from its source: {file: the names it imports from it, "*" for all}. */
 function importsIn(source) {
   const imports = {};
-  for (const [, names, file] of source.matchAll(/^import\s*(?:\{([^}]*)\}\s*from\s*)?"\.\/([\w-]+\.js)";/gm)) {
-    const imported = (names || "").split(",").map((name) => name.trim().split(/\s+as\s+/)[0]);
+  for (const [, names, all, file] of source.matchAll(/^import\s*(?:(?:\{([^}]*)\}|(\*)\s*as\s+\w+)\s*from\s*)?"\.\/([\w-]+\.js)";/gm)) {
+    const imported = (all || names || "").split(",").map((name) => name.trim().split(/\s+as\s+/)[0]);
     imports[file] = [...(imports[file] || []), ...imported.filter(Boolean)];
   }
   return imports;
@@ -67,9 +67,14 @@ test("a page exports only what app.js routes to", async () => {
   }
 });
 
-test("an import is read over several lines, renamed or bare", () => {
-  const source = 'import { api } from "./api.js";\nimport {\n  indexWords,\n  signedCount as signed,\n} from "./indices.js";\nimport "./pwa.js";\n';
-  assert.deepEqual(importsIn(source), { "api.js": ["api"], "indices.js": ["indexWords", "signedCount"], "pwa.js": [] });
+test("an import is read over several lines, renamed, whole or bare", () => {
+  const source = [
+    'import { api } from "./api.js";',
+    'import {\n  indexWords,\n  signedCount as signed,\n} from "./indices.js";',
+    'import * as drills from "./drills.js";',
+    'import "./pwa.js";',
+  ].join("\n");
+  assert.deepEqual(importsIn(source), { "api.js": ["api"], "indices.js": ["indexWords", "signedCount"], "drills.js": ["*"], "pwa.js": [] });
 });
 
 test("api base comes from window.BLACKJACK_CONFIG, same origin by default", async () => {
