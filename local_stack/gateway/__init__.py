@@ -9,7 +9,7 @@ request meets them:
 - `integration`: the Lambda proxy integration, which calls the route's function;
 - `responses`: API Gateway's own answers (gateway responses), wherever a phase ends it.
 
-The Gateway here runs them, one REST API each.
+`Gateway`, below, runs them for one REST API.
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ from local_stack.gateway.routes import Route, RouteTable
 from local_stack.gateway.throttling import Throttle
 from local_stack.gateway.waf import WebAcl
 
-MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # API Gateway's request payload quota
+# API Gateway's request payload quota: the server reads no body past it, and the gateway
+# answers REQUEST_TOO_LARGE (Gateway.too_large).
+MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
 
 
 class Gateway(Generic[F]):

@@ -1,5 +1,5 @@
-"""CORS: the Api's Cors property, whose preflights SAM answers with a mock integration,
-before the route's authorizer or function."""
+"""CORS preflights: an OPTIONS on a path without an OPTIONS method of its own is answered
+here, before the route table's method match, the throttle or the authorizer."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from local_stack.events import HttpResponse
-from local_stack.gateway.responses import static_value
+from local_stack.gateway.responses import unquoted
 
 HTTP_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")  # what ANY stands for
 
@@ -27,16 +27,12 @@ class Cors:
         if not value:
             return None
         if isinstance(value, str):
-            return cls(allow_origin=static_value(value))
+            return cls(allow_origin=unquoted(value))
         return cls(
-            allow_origin=static_value(str(value.get("AllowOrigin", "'*'"))),
-            allow_headers=static_value(str(value["AllowHeaders"]))
-            if "AllowHeaders" in value
-            else None,
-            allow_methods=static_value(str(value["AllowMethods"]))
-            if "AllowMethods" in value
-            else None,
-            max_age=static_value(str(value["MaxAge"])) if "MaxAge" in value else None,
+            allow_origin=unquoted(str(value.get("AllowOrigin", "'*'"))),
+            allow_headers=unquoted(str(value["AllowHeaders"])) if "AllowHeaders" in value else None,
+            allow_methods=unquoted(str(value["AllowMethods"])) if "AllowMethods" in value else None,
+            max_age=unquoted(str(value["MaxAge"])) if "MaxAge" in value else None,
             allow_credentials=bool(value.get("AllowCredentials", False)),
         )
 

@@ -158,7 +158,7 @@ class GatewayResponses:
     ) -> str | None:
         """A ResponseParameters value: a 'static' string or a request/context mapping."""
         if len(expression) >= 2 and expression.startswith("'") and expression.endswith("'"):
-            return static_value(expression)
+            return unquoted(expression)
         if expression.startswith("method.request.header."):
             return request.header(expression.removeprefix("method.request.header."))
         if expression.startswith("context."):
@@ -166,8 +166,9 @@ class GatewayResponses:
         return None
 
 
-def static_value(value: str) -> str:
-    """API Gateway static values are written in single quotes: "'*'"."""
+def unquoted(value: str) -> str:
+    """A static value without its quotes: API Gateway's are written in single quotes, "'*'"
+    (in the Api's Cors too)."""
     if len(value) >= 2 and value.startswith("'") and value.endswith("'"):
         return value[1:-1]
     return value

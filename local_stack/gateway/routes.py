@@ -21,10 +21,6 @@ class Route(Generic[F]):
     function: F
     authorizer: Authorizer[F] | None = None
 
-    @property
-    def segments(self) -> list[str]:
-        return split_path(self.resource)
-
 
 def split_path(path: str) -> list[str]:
     return [s for s in path.strip("/").split("/") if s != ""] if path.strip("/") else []
