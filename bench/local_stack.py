@@ -78,7 +78,7 @@ LOGIN_EVERY_S = 3.5
 # of 10 they would measure throttling; the cap is raised to the clients' number.
 CONCURRENCY = str(max(CLIENTS))
 TIMEOUT_S = 30
-# The stack's log line for an environment's first invocation (runtime.py).
+# The stack's log line for an environment's first invocation (execution_environment.py).
 INIT_REPORT = re.compile(r" (\w+) REPORT RequestId: .*\tInit Duration: ([\d.]+) ms")
 
 

@@ -17,17 +17,14 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from local_stack.events import ApiContext, HttpRequest
-from local_stack.gateway import (
-    Authorizer,
-    Cors,
-    F,
-    Gateway,
-    Invoker,
-    Route,
-    Throttle,
-    WebAcl,
-    parse_gateway_responses,
-)
+from local_stack.gateway import Gateway
+from local_stack.gateway.authorizer import Authorizer
+from local_stack.gateway.cors import Cors
+from local_stack.gateway.integration import F, Invoker
+from local_stack.gateway.responses import parse_gateway_responses
+from local_stack.gateway.routes import Route
+from local_stack.gateway.throttling import Throttle
+from local_stack.gateway.waf import WebAcl
 from local_stack.template import IMPLICIT_API, Physical, Template, TemplateError, logical_target
 
 log = logging.getLogger("local_stack")

@@ -30,8 +30,10 @@ from typing import Any
 
 from local_stack import document
 from local_stack.events import method_arn, token_authorizer_event
-from local_stack.gateway import Authorizer, AuthorizerDenied, Route, policy_allows
-from local_stack.runtime import FunctionError, LambdaFunction
+from local_stack.execution_environment import FunctionError
+from local_stack.gateway.authorizer import Authorizer, AuthorizerDenied, policy_allows
+from local_stack.gateway.routes import Route
+from local_stack.runtime import LambdaFunction
 from local_stack.stack import LocalStack
 from local_stack.template import TemplateError
 

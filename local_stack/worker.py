@@ -1,10 +1,11 @@
 """One execution environment's process: Lambda's INIT, then one invocation at a time.
 
-The stack (runtime.py) starts it as a fresh interpreter with its end of a pipe; the first
-message is its `WorkerSpec`. It puts the function's CodeUri first on sys.path, its layers'
-folders next and the stack's own path (the installed libraries) last, sets os.environ,
-imports the handler (INIT, timed) and answers the stack's messages until the stack closes
-the pipe, or its process is gone. Each message is a tuple whose first item says what it is:
+The stack (execution_environment.py) starts it as a fresh interpreter with its end of a
+pipe; the first message is its `WorkerSpec`. It puts the function's CodeUri first on
+sys.path, its layers' folders next and the stack's own path (the installed libraries) last,
+sets os.environ, imports the handler (INIT, timed) and answers the stack's messages until
+the stack closes the pipe, or its process is gone. Each message is a tuple whose first item
+says what it is:
 
 - stack to worker: (WorkerSpec,) first; ("invoke", request_id, event as JSON),
   ("setup", "module.function", args): run function(*args) here (tests fix seeds so);

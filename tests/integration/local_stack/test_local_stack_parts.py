@@ -13,19 +13,12 @@ from typing import Any
 import pytest
 
 from local_stack.events import ApiContext, HttpRequest, MalformedProxyResponse, proxy_response
-from local_stack.gateway import (
-    Authorizer,
-    AuthorizerDenied,
-    Cors,
-    Gateway,
-    GatewayResponses,
-    Route,
-    RouteTable,
-    Throttle,
-    TokenBucket,
-    parse_gateway_responses,
-    policy_allows,
-)
+from local_stack.gateway import Gateway
+from local_stack.gateway.authorizer import Authorizer, AuthorizerDenied, policy_allows
+from local_stack.gateway.cors import Cors
+from local_stack.gateway.responses import GatewayResponses, parse_gateway_responses
+from local_stack.gateway.routes import Route, RouteTable
+from local_stack.gateway.throttling import Throttle, TokenBucket
 from local_stack.runtime import LambdaFunction, Throttled
 from local_stack.secrets import generate_secret_string
 from local_stack.template import (

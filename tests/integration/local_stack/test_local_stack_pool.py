@@ -16,13 +16,8 @@ from typing import Any
 
 import pytest
 
-from local_stack.runtime import (
-    COLD_STARTS_AT_ONCE,
-    INIT_TIMEOUT_S,
-    FunctionError,
-    LambdaFunction,
-    Throttled,
-)
+from local_stack.execution_environment import FunctionError
+from local_stack.runtime import COLD_STARTS_AT_ONCE, INIT_TIMEOUT_S, LambdaFunction, Throttled
 from local_stack.worker import EnvironmentSetup, StackCall
 from tests.integration.local_stack.harness import FIXTURES
 
