@@ -35,6 +35,8 @@ from functools import cache, lru_cache
 from itertools import groupby
 from operator import itemgetter
 
+from ..cards import best_total
+
 Comp = tuple[int, ...]
 
 ACE = 0
@@ -58,10 +60,7 @@ def value(rank: int) -> int:
 @cache
 def total(hand: Comp) -> tuple[int, bool]:
     """The best total of a hand and whether it is soft (memoised: the solver asks often)."""
-    hard = sum((rank + 1) * count for rank, count in enumerate(hand))
-    if hand[ACE] and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
+    return best_total(sum((rank + 1) * count for rank, count in enumerate(hand)), hand[ACE] > 0)
 
 
 def add(comp: Comp, rank: int, count: int = 1) -> Comp:
@@ -127,8 +126,7 @@ def dealer_finals(up: int, hits_soft_17: bool) -> tuple[tuple[Comp, int, int], .
                     following[more] = (orders, sequence, hard + rank + 1, aces or rank == ACE)
         level = {}
         for drawn, (orders, least, hard, aces) in following.items():
-            soft = aces and hard + 10 <= 21
-            best = hard + 10 if soft else hard
+            best, soft = best_total(hard, aces)
             if cards == 1 and best == 21:
                 finals.append((least, drawn, NATURAL, orders))
             elif best > 21:
