@@ -89,7 +89,7 @@ class _Analysis:
 
     def round(self) -> _Moments:
         from .strategy.card import deal_chance, two_card_hands
-        from .strategy.native import solver
+        from .strategy.solvers import solver
 
         size = sum(self.full)
         mean = square = 0.0
