@@ -16,7 +16,8 @@ separable by rank, so the sum is contracted one rank at a time (a sum-product ov
 keyed by the player's counts of the ranks already contracted and the dealer's counts of
 the others), which shares the work between compositions with common counts. The player's
 stand value is a weighted sum of outcome probabilities, so only one scalar is carried per
-entry, with compositions grouped by the player's total.
+entry, with compositions grouped by the player's total; the dealer's chances of each
+outcome (`outcome_chances`) are the same contraction, one outcome at a time.
 
 This is the Python reference (the analysis kernel, `native`, is the fast path): its sums
 come in a fixed order, so `generate --check` finds the shipped data unchanged to the bit.
