@@ -18,9 +18,8 @@ from .helpers import brute_force
 CARDS = "A23456789T"
 HIT_STAND = (Action.HIT, Action.STAND)
 
-# (stand, hit) EVs of hands of three or more cards as the Python solver computed them,
-# each from a fresh process (before hit values were shipped, and after), keyed
-# "table|up card|cards".
+# (stand, hit) EVs of hands of three or more cards as the Python solver computed them
+# (each from a fresh process), keyed "table|up card|cards".
 BEFORE = {
     "european|2|AAA": (-0.28828623797553266, 0.04777939246007433),
     "european|2|A6A4": (-0.2868664058223165, -0.25123801355305253),
