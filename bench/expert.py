@@ -31,8 +31,9 @@ from blackjack.grading import grade
 from blackjack.round import Round
 from blackjack.rules import TABLES, Table
 from blackjack.shoe import Shoe
-from blackjack.strategy import advisor, hits, native
+from blackjack.strategy import native, solvers
 from blackjack.strategy.advisor import best_of, expert_values
+from blackjack.strategy.analysis import reference_solver
 from blackjack.strategy.dealer import Comp
 from blackjack.turn import PlayerView
 
@@ -140,8 +141,9 @@ def analysis(path: str) -> Iterator[None]:
     before = os.environ.pop(native.FORCE_PYTHON, None)
     if path == "python":
         os.environ[native.FORCE_PYTHON] = "python"
-    advisor._expert_solver.cache_clear()
-    hits._hint_solver.cache_clear()
+    solvers._kept.cache_clear()
+    solvers._kept_fresh.cache_clear()
+    reference_solver.cache_clear()
     try:
         yield
     finally:

@@ -18,7 +18,7 @@ import time
 
 from blackjack.actions import Action, Phase
 from blackjack.rules import TABLES, Peek, Rules
-from blackjack.strategy import action_values, analysis, dealer, hits, native, strategy_card
+from blackjack.strategy import action_values, analysis, dealer, native, solvers, strategy_card
 from blackjack.strategy.card import analyse, card_at, player_ev
 from blackjack.turn import PlayerView
 
@@ -52,10 +52,10 @@ ANCHORS: list[tuple[str, Rules, float]] = [
 
 
 def _cold() -> None:
-    """Forget every memo and the shipped data: the next analysis starts from nothing."""
-    analysis.solver.cache_clear()
-    hits._hint_solver.cache_clear()
-    hits._shipped.cache_clear()
+    """Forget every memo: the next analysis starts from nothing."""
+    analysis.reference_solver.cache_clear()
+    solvers._kept.cache_clear()
+    solvers._kept_fresh.cache_clear()
     analysis.split_hand_counts.cache_clear()
     dealer.dealer_finals.cache_clear()
     dealer.total.cache_clear()

@@ -31,6 +31,14 @@ class HandValue(NamedTuple):
     soft: bool
 
 
+def best_total(hard: int, has_ace: bool) -> HandValue:
+    """The best total of cards worth `hard` with every ace counted 1; soft when an ace
+    counts 11 (the one place this rule is written: the analysis counts by it too)."""
+    if has_ace and hard <= 11:
+        return HandValue(hard + 10, True)
+    return HandValue(hard, False)
+
+
 def hand_value(cards: Sequence[Card]) -> HandValue:
     """The best total of `cards`; soft when an ace counts 11."""
     total = 0
@@ -38,9 +46,7 @@ def hand_value(cards: Sequence[Card]) -> HandValue:
     for card in cards:
         total += _POINTS[card[0]]
         has_ace = has_ace or card[0] == "A"
-    if has_ace and total <= 11:
-        return HandValue(total + 10, True)
-    return HandValue(total, False)
+    return best_total(total, has_ace)
 
 
 def deck_order(decks: int) -> list[Card]:

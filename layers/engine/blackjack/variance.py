@@ -38,15 +38,19 @@ from collections.abc import Callable
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .actions import Action
 from .rules import TABLES, Rules, Split
+
+if TYPE_CHECKING:  # the analysis is imported when a figure is computed, not to read one
+    from .strategy.analysis import UpCardSolver
 
 DATA = Path(__file__).with_name("variance.json")
 DIGITS = 4
 
 # Dealer outcomes, as the analysis numbers them: totals 17..21, bust, natural.
-_BUST, _NATURAL, _OUTCOMES = 5, 6, 7
+_BUST, _NATURAL = 5, 6
 # A final hand: its total (16 stands for every total that loses to any dealer total,
 # 22 for a bust) and its stake in units of the initial bet.
 _State = tuple[int, int]
@@ -89,7 +93,7 @@ class _Analysis:
 
     def round(self) -> _Moments:
         from .strategy.card import deal_chance, two_card_hands
-        from .strategy.native import solver
+        from .strategy.solvers import solver
 
         size = sum(self.full)
         mean = square = 0.0
@@ -109,26 +113,13 @@ class _Analysis:
 class _UpCard:
     """The hands against one up card, from the pool of a fresh shoe less that card."""
 
-    def __init__(self, table: _Analysis, up: int, s: object) -> None:
-        from .strategy.analysis import UpCardSolver
-
-        assert isinstance(s, UpCardSolver)
+    def __init__(self, table: _Analysis, up: int, s: "UpCardSolver") -> None:
         self.table, self.rules, self.up, self.s = table, table.rules, up, s
-        self._dealer: dict[tuple[int, ...], list[float]] = {}
         self._ordinary: dict[tuple[int, ...], tuple[_Moments, dict[_State, float]]] = {}
         # A dealer natural at a peek table is settled before the player decides.
         self.natural_loss = 0.0 if s.peeked else 1.0
 
-    # ---- the dealer ---------------------------------------------------------------
-
-    def dealer(self, removed: tuple[int, ...]) -> list[float]:
-        """The dealer's chance of each outcome with `removed` gone from the pool."""
-        known = self._dealer.get(removed)
-        if known is None:
-            dealer_of = getattr(self.s, "dealer", None)  # the kernel's
-            known = list(dealer_of(removed)) if dealer_of else _python_dealer(self.s, removed)
-            self._dealer[removed] = known
-        return known
+    # ---- final hands against the dealer --------------------------------------------
 
     def result(self, state: _State, outcome: int) -> float:
         """What a final hand wins per unit of the initial bet against a dealer outcome."""
@@ -146,9 +137,8 @@ class _UpCard:
         """The moments of a final hand, the hands' cards `removed`."""
         if state[0] > 21 and not self.s.peeked:
             return -state[1], state[1] ** 2
-        d = self.dealer(removed)
         m1 = m2 = 0.0
-        for outcome, p in enumerate(d):
+        for outcome, p in enumerate(self.s.dealer(removed)):
             x = self.result(state, outcome)
             m1 += p * x
             m2 += p * x * x
@@ -332,7 +322,7 @@ class _UpCard:
         (o1, o2), o_states = other_hand
         (p1, p2), p_states = pair_hand
         cross = 0.0
-        for outcome, chance in enumerate(self.dealer(removed)):
+        for outcome, chance in enumerate(self.s.dealer(removed)):
             if s.peeked and outcome == _NATURAL:
                 continue  # settled before the split
             g_o = sum(q_ * self.result(st, outcome) for st, q_ in o_states.items())
@@ -378,29 +368,6 @@ def _hand_counts(q: float, hands: int, max_hands: int) -> dict[tuple[int, int], 
         return dict(out)
 
     return play(2, hands)
-
-
-def _python_dealer(s: object, removed: tuple[int, ...]) -> list[float]:
-    """The dealer's outcome chances without the kernel: each final multiset K of the
-    dealer's draws, c(K) orders, has chance c(K) prod ff(n_r - R_r, k_r) / ff(N - |R|,
-    |K|) (`strategy.dealer`)."""
-    from .strategy.analysis import UpCardSolver
-    from .strategy.dealer import dealer_finals, falling
-
-    assert isinstance(s, UpCardSolver)
-    left = [n - r for n, r in zip(s.counts, removed, strict=True)]
-    size = sum(left)
-    out = [0.0] * _OUTCOMES
-    for drawn, outcome, orders in dealer_finals(s.up, s.rules.dealer_hits_soft_17):
-        product = orders
-        for n, k in zip(left, drawn, strict=True):
-            if k:
-                product *= falling(n, k)
-                if not product:
-                    break
-        if product:
-            out[outcome] += product / falling(size, sum(drawn))
-    return out
 
 
 def dumps(figures: dict[str, float]) -> str:

@@ -149,15 +149,21 @@ static int cards_of(const int32_t comp[BJ_RANKS]) {
     return n;
 }
 
-/* The best total, and whether it is soft (dealer.py's `total`). */
+/* The best total of cards worth `hard` with every ace counted 1, and whether it is soft
+   (cards.py's `best_total`): the one place the kernel writes this rule. */
+static int best_total(int hard, int has_ace, int *soft) {
+    int is_soft = has_ace && hard <= 11;
+    if (soft)
+        *soft = is_soft;
+    return is_soft ? hard + 10 : hard;
+}
+
+/* The best total of a hand, and whether it is soft (dealer.py's `total`). */
 static int total(const int32_t hand[BJ_RANKS], int *soft) {
     int hard = 0;
     for (int r = 0; r < BJ_RANKS; r++)
         hard += (r + 1) * hand[r];
-    int is_soft = hand[ACE] > 0 && hard + 10 <= 21;
-    if (soft)
-        *soft = is_soft;
-    return is_soft ? hard + 10 : hard;
+    return best_total(hard, hand[ACE] > 0, soft);
 }
 
 static void merge(int32_t out[BJ_RANKS], const int32_t a[BJ_RANKS], const int32_t b[BJ_RANKS]) {
@@ -415,8 +421,8 @@ bj_finals *bj_finals_new(int32_t up, int32_t hits_soft_17) {
         level.count = 0;
         for (size_t i = 0; ok && i < following.count; i++) {
             const dealer_state *s = &following.states[i];
-            int soft = s->aces && s->hard + 10 <= 21;
-            int best = soft ? s->hard + 10 : s->hard;
+            int soft;
+            int best = best_total(s->hard, s->aces, &soft);
             if (cards == 1 && best == 21)
                 ok = finals_add(f, &capacity, &terms_capacity, s, NATURAL, cards) == 0;
             else if (best > 21)

@@ -1,5 +1,6 @@
 """A plain recursion over the dealer's draws, the oracle the contracted dealer
-probabilities (test_dealer) and the shipped hit values (test_hits) are checked against;
+probabilities (test_dealer), the kernel's (test_native) and hints (test_hints) are
+checked against;
 and the mark of the tests that need the analysis kernel (fractional counts, the kernel
 against the Python)."""
 

@@ -13,7 +13,7 @@ from blackjack.strategy import strategy_card
 from blackjack.strategy.analysis import (
     EMPTY,
     of_ranks,
-    solver,
+    reference_solver,
     split_hand_counts,
     stand_dominated,
 )
@@ -92,7 +92,7 @@ hands = st.lists(st.integers(0, 9), min_size=2, max_size=6).map(lambda r: of_ran
 @settings(max_examples=40, deadline=None)
 @given(hand=hands, up=st.integers(0, 9))
 def test_hitting_dominates_where_the_solver_skips_standing(hand: tuple[int, ...], up: int) -> None:
-    s = solver(EUROPEAN, up)
+    s = reference_solver(EUROPEAN, up)
     if total(hand)[0] > 21 or not stand_dominated(hand):
         return
     assert s.hit(EMPTY, hand) >= s.stand(EMPTY, hand) - 1e-12
@@ -116,7 +116,7 @@ def test_a_split_ten_pair_at_bicycle_draws_each_of_the_13_ranks(up: int) -> None
     # and the up card). A king that draws a queen makes a 20 like any other.
     rules = TABLES["bicycle"].rules
     assert rules.max_hands == 2 and rules.decks == 1
-    s = solver(rules, up)
+    s = reference_solver(rules, up)
     split = s.split(TEN)
     left = {rank: 4 - (rank == up) for rank in range(13)}  # ranks: A..9, then T, J, Q, K
     left[9] -= 2
@@ -131,7 +131,7 @@ def test_a_split_ten_pair_at_bicycle_draws_each_of_the_13_ranks(up: int) -> None
 
 def test_insurance_is_never_worth_it_off_the_top() -> None:
     for rules in (TABLES["casino"].rules, TABLES["bicycle"].rules):
-        s = solver(rules, 0)
+        s = reference_solver(rules, 0)
         for first in range(10):
             for second in range(10):
                 b = s.natural_chance(of_ranks(first, second))

@@ -1,21 +1,22 @@
-"""The contracted dealer probabilities against a plain recursion over the dealer's draws."""
+"""The contracted dealer probabilities (the Python reference's) against a plain recursion
+over the dealer's draws."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blackjack.strategy.analysis import of_ranks
+from blackjack.rules import TABLES
+from blackjack.strategy.analysis import UpCardSolver, of_ranks
 from blackjack.strategy.dealer import (
     BUST,
     NATURAL,
     OUTCOMES,
     RANKS,
     Comp,
-    add,
     dealer_finals,
+    outcome_chances,
     payoffs,
     stand_values,
-    total,
 )
 
 from .helpers import brute_force
@@ -38,7 +39,6 @@ compositions = st.lists(st.integers(0, 3), min_size=RANKS, max_size=RANKS).map(t
     player_total=st.sampled_from([16, 17, 18, 19, 20, 21]),
     natural_loss=st.sampled_from([0.0, 1.0]),
     h17=st.booleans(),
-    shipped_order=st.booleans(),
 )
 def test_stand_values_match_a_plain_recursion(
     up: int,
@@ -47,14 +47,10 @@ def test_stand_values_match_a_plain_recursion(
     player_total: int,
     natural_loss: float,
     h17: bool,
-    shipped_order: bool,
 ) -> None:
-    # Both contractions: the one the shipped data was summed with and the dense one.
     counts = shoe_without(decks, up)
     feasible = {c for c in removed if all(c[r] <= counts[r] for r in range(RANKS))}
-    got = stand_values(
-        counts, up, h17, {player_total: feasible}, natural_loss, shipped_order=shipped_order
-    )
+    got = stand_values(counts, up, h17, {player_total: feasible}, natural_loss)
     row = payoffs(player_total, natural_loss)
     for comp in feasible:
         probabilities = brute_force(counts, up, comp, h17)
@@ -82,28 +78,39 @@ def test_dealer_finals_count_every_order() -> None:
     assert natural == [((1,) + (0,) * 9, NATURAL, 1)]
 
 
-@pytest.mark.parametrize(("up", "h17"), [(1, False), (3, True), (0, True), (9, False)])
-def test_the_dense_contraction_agrees_with_the_shipped_order_over_a_whole_tree(
-    up: int, h17: bool
+@settings(max_examples=30, deadline=None)
+@given(
+    up=st.integers(0, 9),
+    removed=st.lists(compositions, min_size=1, max_size=4),
+    decks=st.sampled_from([1, 2, 6]),
+    h17=st.booleans(),
+)
+def test_outcome_chances_match_a_plain_recursion(
+    up: int, removed: list[Comp], decks: int, h17: bool
 ) -> None:
-    # Hundreds of compositions sharing prefixes, from a shoe short of many small cards
-    # (the big trees of the `expert` level): every branch of the dense walk is taken.
-    counts = (9, 14, 11, 20, 7, 18, 22, 16, 5, 80)
-    hands: dict[int, set[Comp]] = {}
+    # Those the shoe cannot hold are left out, as `stand_values` leaves them out.
+    counts = shoe_without(decks, up)
+    got = outcome_chances(counts, up, h17, removed)
+    assert got.keys() == {c for c in removed if all(c[r] <= counts[r] for r in range(RANKS))}
+    for comp, chances in got.items():
+        for p, want in zip(chances, brute_force(counts, up, comp, h17), strict=True):
+            assert p == pytest.approx(want, abs=1e-12)
 
-    def grow(hand: Comp, lowest: int) -> None:
-        points, _ = total(hand)
-        if points > 21:
-            return
-        hands.setdefault(max(points, 16), set()).add(hand)
-        for rank in range(lowest, RANKS):
-            if hand[rank] < counts[rank]:
-                grow(add(hand, rank), rank)
 
-    grow(of_ranks(1, 1), 0)
-    assert sum(map(len, hands.values())) > 1000
-    shipped = stand_values(counts, up, h17, hands, 1.0)
-    dense = stand_values(counts, up, h17, hands, 1.0, shipped_order=False)
-    assert dense.keys() == shipped.keys()
-    for key, value in shipped.items():
-        assert dense[key] == pytest.approx(value, abs=1e-13)
+@pytest.mark.parametrize(("table", "up"), [("bicycle", 0), ("european", 1), ("casino", 9)])
+def test_the_reference_solvers_dealer_is_its_pools(table: str, up: int) -> None:
+    """`UpCardSolver.dealer` (the solver interface the variance uses), before and after
+    a batch of stand values, which its first miss computes with it."""
+    rules = TABLES[table].rules
+    s = UpCardSolver(rules, up)
+    hands = [of_ranks(9, 6), of_ranks(0, 1, 4), of_ranks(2, 2)]
+    first = s.dealer(hands[0])
+    s.prepare(hands)
+    for hand in hands:
+        chances = s.dealer(hand)
+        assert sum(chances) == pytest.approx(1.0, abs=1e-12)
+        want = brute_force(s.counts, up, hand, rules.dealer_hits_soft_17)
+        assert chances == pytest.approx(want, abs=1e-12)
+    assert s.dealer(hands[0]) == first
+    with pytest.raises(ValueError, match="cannot hold"):
+        s.dealer(of_ranks(*[0] * 25))  # more aces than six decks hold

@@ -14,7 +14,7 @@ from blackjack.players import AI_LEVELS, decide, expert, hard
 from blackjack.round import Round
 from blackjack.rules import TABLES, Peek, Rules, Surrender
 from blackjack.shoe import Shoe
-from blackjack.strategy import advisor
+from blackjack.strategy import solvers
 from blackjack.strategy.advisor import action_values, best_of, expert_values
 from blackjack.strategy.analysis import merge, of_ranks, shoe_counts
 from blackjack.strategy.dealer import ACE, RANKS, TEN, Comp, add, total
@@ -64,7 +64,7 @@ def test_at_a_fresh_shoe_expert_is_hard(table: str) -> None:
 def test_a_pool_equal_to_the_full_shoe_computes_the_shipped_card(cards: str, up: str) -> None:
     # The shortcut above reads the card; the expert solver of the same pool computes it.
     up_rank = CARDS.index(up)
-    s = advisor.expert_solver(CASINO, up_rank, add(shoe_counts(6), up_rank, -1))
+    s = solvers.kept_solver(CASINO, up_rank, add(shoe_counts(6), up_rank, -1))
     hand = of_ranks(*ranks_of(cards))
     computed = {a: s.conditional(u, hand) for a, u in s.first_decision(hand).items()}
     legal = (*FIRST, Action.SPLIT) if cards[0] == cards[1] else FIRST

@@ -1,5 +1,5 @@
 """`python -m blackjack.strategy.generate --check` (issue 34: in `make test`): every table's
-shipped card, hit values and index plays are, byte for byte, what a fresh computation
+shipped card and index plays are, byte for byte, what a fresh computation
 writes."""
 
 import json

@@ -14,7 +14,7 @@ import pytest
 
 from blackjack.actions import Action, Phase
 from blackjack.rules import TABLES, Rules, Split
-from blackjack.strategy import advisor, native
+from blackjack.strategy import native, solvers
 from blackjack.strategy.advisor import expert_values
 from blackjack.strategy.analysis import EMPTY, UpCardSolver, merge, of_ranks, shoe_counts
 from blackjack.strategy.card import card_at, strategy_card
@@ -208,7 +208,7 @@ def test_hints_are_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv(native.FORCE_PYTHON, "python")
     assert native.library() is None
     by_python = [expert_values(v, unseen) for v, unseen in asked]
-    assert type(advisor.expert_solver(asked[0][0].rules, 0, asked[0][1])) is UpCardSolver
+    assert type(solvers.kept_solver(asked[0][0].rules, 0, asked[0][1])) is UpCardSolver
     for (v, _), k, p in zip(asked, by_kernel, by_python, strict=True):
         assert k is not None and p is not None and k.keys() == p.keys()
         for action in k:
@@ -228,7 +228,7 @@ def test_a_library_that_does_not_load_logs_one_line_and_python_runs(
             "analysis kernel not loaded, the Python analysis runs"
         ]
         rules = TABLES["european"].rules
-        s = native.solver(rules, 9, add(shoe_counts(6), 9, -1))
+        s = solvers.solver(rules, 9, add(shoe_counts(6), 9, -1))
         assert type(s) is UpCardSolver
         hint = expert_values(view(rules, "T6", "T", (Action.HIT, Action.STAND)), s.counts)
         assert hint is not None and set(hint) == {Action.HIT, Action.STAND}

@@ -5,10 +5,9 @@ dealer has checked for a natural (peek tables, ace or ten up) they are condition
 there being none; elsewhere they are unconditional, a dealer natural taking all staked.
 A dealt two-card hand reads the shipped strategy card; any other hand (three or more
 cards, or made by a split) is computed on demand by the memoised solver of its table and
-up card, which removes the hand's own cards and, for a split hand, one card of the pair
-it was split from (the analysis's approximation: the view shows no sibling hand). That
-solver is told the shipped hit values of the hands with the biggest trees (`hits.py`):
-a first hint then takes tens of milliseconds, not hundreds.
+up card (`solvers.kept_solver`: the kernel's where it is loaded), which removes the hand's
+own cards and, for a split hand, one card of the pair it was split from (the analysis's
+approximation: the view shows no sibling hand).
 
 Insurance phase (one decision per box, taken on its two cards): `decline_insurance` is
 the EV of the hand played at best from here, before the dealer checks; `insurance` adds
@@ -19,13 +18,10 @@ the figure shown ignores that, so it is an upper bound. Off the top of a shoe in
 and even money are never worth it, and `hard` declines them.
 """
 
-from functools import lru_cache
-
 from ..actions import Action, Phase
 from ..cards import Card, points
 from ..rules import TABLES, Rules, Shuffle
 from ..turn import PlayerView
-from . import native
 from .analysis import (
     DOUBLE,
     EMPTY,
@@ -40,7 +36,7 @@ from .analysis import (
 )
 from .card import hand_key, label, shipped_ev, table_of
 from .dealer import Comp, add, total
-from .hits import hint_solver
+from .solvers import kept_solver
 
 _ACTIONS = {
     STAND: Action.STAND,
@@ -160,22 +156,8 @@ def action_values(view: PlayerView) -> dict[Action, float] | None:
     if not _asked(view):
         return None
     sibling = of_ranks(rank(view.cards[0])) if view.split_hand else EMPTY
-    s = hint_solver(view.rules, rank(view.up_card))
+    s = kept_solver(view.rules, rank(view.up_card))
     return _values(view, s, sibling, table_of(view.rules))
-
-
-def expert_solver(rules: Rules, up: int, pool: Comp) -> UpCardSolver:
-    """The solver of a pool (the kernel's where it is loaded): kept while a hand plays on
-    (hitting moves a card from the unseen cards to the hand, the pool stays) and for the
-    grading of the same moment."""
-    return _expert_solver(rules, up, pool, native.library() is not None)
-
-
-@lru_cache(maxsize=16)
-def _expert_solver(rules: Rules, up: int, pool: Comp, kernel: bool) -> UpCardSolver:
-    if kernel:
-        return native.KernelSolver(rules, up, pool=pool)
-    return UpCardSolver(rules, up, pool=pool)
 
 
 def plays_as_hard(rules: Rules) -> bool:
@@ -203,8 +185,10 @@ def expert_values(view: PlayerView, unseen: Comp) -> dict[Action, float] | None:
     pool = merge(unseen, of_ranks(*(rank(card) for card in view.cards)))
     if pool == add(shoe_counts(rules.decks), up, -1):
         # Nothing public but the hand and the up card: `hard`'s solver and card.
-        return _values(view, hint_solver(rules, up), EMPTY, table_of(rules))
-    return _values(view, expert_solver(rules, up, pool), EMPTY, None)
+        return _values(view, kept_solver(rules, up), EMPTY, table_of(rules))
+    # Kept while the hand plays on (hitting moves a card from the unseen cards to the
+    # hand: the pool stays) and for the grading of the same moment.
+    return _values(view, kept_solver(rules, up, pool), EMPTY, None)
 
 
 def expert_best(view: PlayerView, unseen: Comp) -> Action:

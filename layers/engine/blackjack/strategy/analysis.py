@@ -38,7 +38,7 @@ the dealer's natural is known.
 
 import operator
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from operator import sub
@@ -47,7 +47,7 @@ from ..actions import Action
 from ..cards import Card
 from ..rules import Peek, Rules, Split
 from ..turn import may_split, play_actions
-from .dealer import ACE, RANKS, TEN, Comp, add, stand_values, total
+from .dealer import ACE, RANKS, TEN, Comp, add, outcome_chances, stand_values, total
 
 EMPTY: Comp = (0,) * RANKS
 
@@ -112,12 +112,9 @@ def split_hand_counts(q: float, hands: int, max_hands: int) -> tuple[float, floa
 
 @dataclass
 class UpCardSolver:
-    """Values of player hands against one up card; memoised, filled on demand.
-
-    `known_hits` maps hands (not made by a split) to their hit value, U of taking a card
-    and playing on, computed beforehand (`hits.py`): the solver then neither explores
-    nor values the tree of hands such a hand can become. Left empty, everything is
-    computed, as the analysis and `generate --check` need.
+    """Values of player hands against one up card; memoised, filled on demand. The
+    Python reference of the analysis: the kernel (`native.KernelSolver`) has the same
+    methods and is tested equal to it; `solvers.solver` chooses between them.
 
     `pool` is the composition the player's cards are removed from: by default the full
     shoe less the up card (the analysis, `hard`); the `expert` level gives the unseen
@@ -125,7 +122,6 @@ class UpCardSolver:
 
     rules: Rules
     up: int
-    known_hits: Mapping[Comp, float] = field(default_factory=dict)
     pool: Comp | None = None
     counts: Comp = field(init=False)
     size: int = field(init=False)
@@ -133,6 +129,7 @@ class UpCardSolver:
     _natural_loss: float = field(init=False)
     _stand: dict[tuple[Comp, int], float] = field(default_factory=dict, init=False)
     _best: dict[Comp, float] = field(default_factory=dict, init=False)
+    _dealer: dict[Comp, list[float]] = field(default_factory=dict, init=False)
     _explored: set[Comp] = field(default_factory=set, init=False)  # subtree prepared
 
     def __post_init__(self) -> None:
@@ -195,7 +192,7 @@ class UpCardSolver:
             seen.add(hand)  # its whole subtree is wanted in this batch
             if not stand_dominated(hand):
                 want(hand, hand)
-            if total(hand)[0] < 21 and hand not in self.known_hits:
+            if total(hand)[0] < 21:
                 stack.extend(more for rank, more in unbusted(hand) if counts[rank] > hand[rank])
         if wanted:
             self._stand.update(
@@ -205,9 +202,24 @@ class UpCardSolver:
                     self.rules.dealer_hits_soft_17,
                     wanted,
                     self._natural_loss,
-                    shipped_order=self.pool is None,
                 )
             )
+
+    def dealer(self, removed: Comp) -> list[float]:
+        """The dealer's chance of each outcome (17..21, bust, natural) with `removed` gone
+        from the pool. A miss also computes those of every composition stand-valued so
+        far (the hands a caller plays on): one batch costs about what one composition
+        does."""
+        chances = self._dealer.get(removed)
+        if chances is None:
+            batch = {comp for comp, _ in self._stand if comp not in self._dealer}
+            batch.add(removed)
+            h17 = self.rules.dealer_hits_soft_17
+            self._dealer.update(outcome_chances(self.counts, self.up, h17, batch))
+            chances = self._dealer.get(removed)
+            if chances is None:
+                raise ValueError(f"a shoe of {self.rules.decks} decks cannot hold {removed}")
+        return chances
 
     # ---- values (U: see the module docstring) ----------------------------------------
 
@@ -260,9 +272,6 @@ class UpCardSolver:
         hand (the stated approximation)."""
         removed = merge(extra, hand)
         if extra == EMPTY:
-            known = self.known_hits.get(hand)
-            if known is not None:
-                return known
             return self._hit_on(hand)
         value = 0.0
         for rank, p in self.draw(removed):
@@ -277,7 +286,7 @@ class UpCardSolver:
 
     def _hit_on(self, hand: Comp) -> float:
         """`hit` of a hand not made by a split: the sum over the next card of p times the
-        best value of the hand it makes, in rank order (the order the shipped values were
+        best value of the hand it makes, in rank order (the order the shipped cards were
         summed in). The memo is read here: this is the hot loop of a big tree, and most
         hands it meets are memoised already."""
         memo = self._best
@@ -463,6 +472,7 @@ def pair_rank(hand: Comp) -> int | None:
 
 
 @cache
-def solver(rules: Rules, up: int) -> UpCardSolver:
-    """One memoised solver per rule set and up card: it lives as long as the process."""
+def reference_solver(rules: Rules, up: int) -> UpCardSolver:
+    """The reference of a fresh shoe, one per rule set and up card, memoised for the life
+    of the process: the shipped data is computed by it, and hints without the kernel."""
     return UpCardSolver(rules, up)

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from ..rules import TABLES, Rules
-from . import native
-from .analysis import UpCardSolver, of_ranks, pair_rank, solver
+from .analysis import UpCardSolver, of_ranks, pair_rank, reference_solver
 from .dealer import ACE, RANKS, TEN, Comp, total
+from .solvers import solver
 
 DATA = Path(__file__).parent / "data"
 
@@ -59,8 +59,9 @@ class UpCardResult:
 
 
 def analyse(rules: Rules) -> list[UpCardResult]:
-    """Every first decision of every two-card hand against every up card."""
-    return analyse_with(rules, [solver(rules, up) for up in range(RANKS)])
+    """Every first decision of every two-card hand against every up card, by the Python
+    reference (the shipped cards are its figures, to the bit)."""
+    return analyse_with(rules, [reference_solver(rules, up) for up in range(RANKS)])
 
 
 def analyse_with(rules: Rules, solvers: Iterable[UpCardSolver]) -> list[UpCardResult]:
@@ -144,7 +145,7 @@ def card_at(rules: Rules, composition: Sequence[float]) -> dict[str, Any]:
     may be fractional): `player_ev`, the EV in percent of a round dealt from it with
     perfect play for it, the `chart` of its best plays and the `ev` of every first
     decision. By the analysis kernel where it is loaded (then fractional counts work, see
-    `native`), else by the Python analysis (whole counts only)."""
+    `native`), else by the Python reference (whole counts only): `solvers` chooses."""
     return _card(rules, _analysis_at(rules, composition))
 
 
@@ -155,7 +156,7 @@ def player_ev_at(rules: Rules, composition: Sequence[float]) -> float:
 
 def _analysis_at(rules: Rules, composition: Sequence[float]) -> list[UpCardResult]:
     solvers = [
-        native.solver(rules, up, [n - (rank == up) for rank, n in enumerate(composition)])
+        solver(rules, up, [n - (rank == up) for rank, n in enumerate(composition)])
         for up in range(RANKS)
         if composition[up] > 0
     ]

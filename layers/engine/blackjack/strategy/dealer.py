@@ -16,24 +16,19 @@ separable by rank, so the sum is contracted one rank at a time (a sum-product ov
 keyed by the player's counts of the ranks already contracted and the dealer's counts of
 the others), which shares the work between compositions with common counts. The player's
 stand value is a weighted sum of outcome probabilities, so only one scalar is carried per
-entry, with compositions grouped by the player's total.
+entry, with compositions grouped by the player's total; the dealer's chances of each
+outcome (`outcome_chances`) are the same contraction, one outcome at a time.
 
-Two implementations of that contraction. `_contract` keeps each table as dictionaries and
-sums in the order the shipped data (strategy cards, `hits.py`) was computed in: the
-analysis and `hard` use it, and `generate --check` finds the data unchanged to the bit.
-`_contract_dense` (the `expert` level, whose pool changes every round, so nothing is
-shipped) keeps each table as a list over every key of its stage and does each step as a
-few list operations run in C; on the big trees of low hands it is about three times
-faster, and it agrees with `_contract` to rounding (1e-15).
+This is the Python reference (the analysis kernel, `native`, is the fast path): its sums
+come in a fixed order, so `generate --check` finds the shipped data unchanged to the bit.
 """
 
 import operator
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import groupby
-from operator import itemgetter
+from collections.abc import Iterable
+from functools import cache
+
+from ..cards import best_total
 
 Comp = tuple[int, ...]
 
@@ -58,10 +53,7 @@ def value(rank: int) -> int:
 @cache
 def total(hand: Comp) -> tuple[int, bool]:
     """The best total of a hand and whether it is soft (memoised: the solver asks often)."""
-    hard = sum((rank + 1) * count for rank, count in enumerate(hand))
-    if hand[ACE] and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
+    return best_total(sum((rank + 1) * count for rank, count in enumerate(hand)), hand[ACE] > 0)
 
 
 def add(comp: Comp, rank: int, count: int = 1) -> Comp:
@@ -127,8 +119,7 @@ def dealer_finals(up: int, hits_soft_17: bool) -> tuple[tuple[Comp, int, int], .
                     following[more] = (orders, sequence, hard + rank + 1, aces or rank == ACE)
         level = {}
         for drawn, (orders, least, hard, aces) in following.items():
-            soft = aces and hard + 10 <= 21
-            best = hard + 10 if soft else hard
+            best, soft = best_total(hard, aces)
             if cards == 1 and best == 21:
                 finals.append((least, drawn, NATURAL, orders))
             elif best > 21:
@@ -229,145 +220,26 @@ def _contract(  # noqa: C901 -- the inner loop of every analysis, kept whole for
     return result
 
 
-Gather = Callable[[Sequence[float]], Sequence[float]]
+@cache
+def _outcome_weights(up: int, hits_soft_17: bool) -> tuple[list[tuple[int, float]], ...]:
+    """Per dealer outcome, its finals (index in `dealer_finals`) weighted by their orders."""
+    by_outcome: tuple[list[tuple[int, float]], ...] = tuple([] for _ in range(OUTCOMES))
+    for index, (_, outcome, orders) in enumerate(dealer_finals(up, hits_soft_17)):
+        by_outcome[outcome].append((index, float(orders)))
+    return by_outcome
 
 
-def _gatherer(indices: list[int]) -> Gather:
-    """Picks `indices` from a sequence, in C (itemgetter of one index returns no tuple)."""
-    if len(indices) == 1:
-        (only,) = indices
-        return lambda values: (values[only],)
-    return itemgetter(*indices)
-
-
-@dataclass(frozen=True)
-class _DenseStage:
-    """One rank of `_contract_dense`: each key's count of that rank (`first`), and how
-    the keys of the next stage sum the current ones: `layers[l]` picks the l-th key of
-    every next key that has more than l of them; next keys are numbered by how many
-    keys they sum, most first, so those of layer l are the first `sizes[l]`. `rest_of`
-    is each key's next key."""
-
-    first: list[int]
-    layers: list[Gather]
-    sizes: list[int]
-    rest_of: list[int]
-
-
-class _DenseLayout:
-    """`_stages` for `_contract_dense`, built from the finals a sum weighs (a stand on 21
-    weighs a tenth of the finals a stand on 16 does: the tables are that much
-    shorter)."""
-
-    def __init__(self, finals: list[Comp]) -> None:
-        ids, self.starts = _start_keys(finals)
-        self.width = len(ids)
-        self.stages: list[_DenseStage] = []
-        for _ in _ORDER:
-            groups: dict[tuple[int, ...], list[int]] = defaultdict(list)
-            for key, i in ids.items():
-                groups[key[1:]].append(i)
-            rests = sorted(groups, key=lambda rest: -len(groups[rest]))
-            following = {rest: i for i, rest in enumerate(rests)}
-            rest_of = [0] * len(ids)
-            for rest, members in groups.items():
-                for i in members:
-                    rest_of[i] = following[rest]
-            layers = [
-                [groups[rest][depth] for rest in rests if len(groups[rest]) > depth]
-                for depth in range(len(groups[rests[0]]))
-            ]
-            self.stages.append(
-                _DenseStage(
-                    [key[0] for key in ids],
-                    [_gatherer(layer) for layer in layers],
-                    [len(layer) for layer in layers],
-                    rest_of,
-                )
-            )
-            ids = following
-        cards = [key[0] for key in ids]  # each last key's number of dealer cards
-        # Each key of the last stage but one: its count of the last rank, and m.
-        before, last = self.stages[-2:]
-        self.closing_keys = [(last.first[i], cards[last.rest_of[i]]) for i in before.rest_of]
-
-
-@lru_cache(maxsize=128)
-def _dense_layout(up: int, hits_soft_17: bool, used: tuple[int, ...]) -> _DenseLayout:
-    """The layout of the finals `used` (indices in `dealer_finals`): a few per up card,
-    one per player total and natural loss."""
-    finals = dealer_finals(up, hits_soft_17)
-    return _DenseLayout([finals[i][0] for i in used])
-
-
-@lru_cache(maxsize=256)
-def _inverse_row(left: int) -> list[float]:
-    """1 / ff(left, m) for m in 0..21, 0 where m > left: a key of more dealer cards than
-    are left has a zero factor of some rank, so its inverse is never needed."""
-    return [1.0 / falling(left, m) if m <= left else 0.0 for m in range(22)]
-
-
-def _contract_dense(
-    counts: Comp,
-    up: int,
-    hits_soft_17: bool,
-    finals: list[tuple[int, float]],
-    comps: list[Comp],
-) -> dict[Comp, float]:
-    """`_contract`'s sums by the same contraction, each table a list over all the keys
-    of its stage: every step is a handful of list operations done in C (`map`,
-    `itemgetter`) instead of a dictionary update per entry. The sums come in another
-    order, so the last bits differ from `_contract`'s, whose order the shipped data was
-    computed in."""
-    layout = _dense_layout(up, hits_soft_17, tuple(index for index, _ in finals))
-    stages = layout.stages
-    size = sum(counts)
-    weights = [0.0] * layout.width
-    for start, (_, weight) in zip(layout.starts, finals, strict=True):
-        weights[start] += weight
-    closing = len(_ORDER) - 2  # the stage that ends each sum: the last two ranks at once
-    final_rank = _ORDER[-1]
-    result: dict[Comp, float] = {}
-    rows: dict[tuple[int, int], list[float]] = {}
-    factor_lists: dict[tuple[int, int], Sequence[float]] = {}
-
-    def factors(stage: int, a: int) -> Sequence[float]:
-        """ff(n - a, k) as a float for each key of a stage, n the pool's count of the
-        stage's rank and k the key's (the float a product with the integer would use)."""
-        found = factor_lists.get((stage, a))
-        if found is None:
-            row = [float(f) for f in _falling_table(counts[_ORDER[stage]])[a]]
-            found = factor_lists[(stage, a)] = _gatherer(stages[stage].first)(row)
-        return found
-
-    def row_of(a: int, s: int) -> list[float]:
-        """Per key of the closing stage: the last rank's factor (its player count `a`)
-        times 1 / ff(N - s, m), s the player's cards and m the dealer's."""
-        row = rows.get((a, s))
-        if row is None:
-            factor = [float(f) for f in _falling_table(counts[final_rank])[a]]
-            inverses = _inverse_row(size - s)
-            row = rows[(a, s)] = [factor[k] * inverses[m] for k, m in layout.closing_keys]
-        return row
-
-    def descend(stage: int, table: list[float], group: list[Comp], held: int) -> None:
-        step = stages[stage]
-        # `group` is sorted in `_ORDER`: the compositions of each count are contiguous.
-        for a, run in groupby(group, key=itemgetter(_ORDER[stage])):
-            members = list(run)
-            scaled = list(map(operator.mul, table, factors(stage, a)))
-            if stage == closing:
-                # Few keys are left and many compositions: one sum per composition.
-                for comp in members:
-                    last = comp[final_rank]
-                    result[comp] = sum(map(operator.mul, scaled, row_of(last, held + a + last)))
-                continue
-            new = list(step.layers[0](scaled))
-            for gather, width in zip(step.layers[1:], step.sizes[1:], strict=True):
-                new[:width] = map(operator.add, new, gather(scaled))
-            descend(stage + 1, new, members, held + a)
-
-    descend(0, weights, sorted(comps, key=itemgetter(*_ORDER)), 0)
+def outcome_chances(
+    counts: Comp, up: int, hits_soft_17: bool, comps: Iterable[Comp]
+) -> dict[Comp, list[float]]:
+    """The dealer's chance of each outcome (17..21, bust, natural) with each composition
+    of `comps` the shoe can hold removed from `counts` (the shoe without the up card): one
+    contraction per outcome, all compositions at once."""
+    feasible = [c for c in set(comps) if all(map(operator.le, c, counts))]
+    result = {comp: [0.0] * OUTCOMES for comp in feasible}
+    for outcome, weighted in enumerate(_outcome_weights(up, hits_soft_17)):
+        for comp, chance in _contract(counts, up, hits_soft_17, weighted, feasible).items():
+            result[comp][outcome] = chance
     return result
 
 
@@ -413,23 +285,19 @@ def stand_values(
     hits_soft_17: bool,
     wanted: dict[int, set[Comp]],
     natural_loss: float,
-    shipped_order: bool = True,
 ) -> dict[tuple[Comp, int], float]:
     """The expected result of standing, per unit, for each player total and removed
     composition in `wanted` (totals 16 or less grouped as 16: they lose to every dealer
     total). `counts` is the shoe without the up card. A dealer natural costs the player
     `natural_loss` (1 when it takes the stake, 0 when the analysis is conditioned on the
-    dealer having checked for one and the natural outcome is left out of the sum).
-    `shipped_order` sums as the shipped data was computed, bit for bit (`_contract`);
-    otherwise faster (`_contract_dense`), equal to rounding."""
+    dealer having checked for one and the natural outcome is left out of the sum)."""
     result: dict[tuple[Comp, int], float] = {}
     for player_total, comps in wanted.items():
         feasible = [c for c in comps if all(map(operator.le, c, counts))]
         if not feasible:
             continue
         offset, weighted = _weights(up, hits_soft_17, player_total, natural_loss)
-        contract = _contract if shipped_order else _contract_dense
-        sums = contract(counts, up, hits_soft_17, weighted, feasible)
+        sums = _contract(counts, up, hits_soft_17, weighted, feasible)
         for comp in feasible:
             result[(comp, player_total)] = offset + sums.get(comp, 0.0)
     return result

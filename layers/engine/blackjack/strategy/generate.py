@@ -1,5 +1,5 @@
-"""Regenerate the shipped data, each table's strategy card, the hit values of its
-heavy hands (`hits.py`) and its index plays (`indices.py`, read off the card):
+"""Regenerate the shipped data, each table's strategy card and its index plays
+(`indices.py`, read off the card):
 `python -m blackjack.strategy.generate` (PYTHONPATH=layers/engine).
 `--check` only compares them with a fresh computation."""
 
@@ -13,7 +13,6 @@ from pathlib import Path
 
 from ..rules import TABLES
 from .card import build_card, card_path
-from .hits import build_hits, hits_path
 from .indices import build_indices, indices_path
 
 
@@ -46,10 +45,6 @@ def main(argv: list[str] | None = None) -> int:
             stale.append(table_id)
         ev = json.loads(text)["player_ev"]
         print(f"{table_id:9} player EV {ev:+.4f}%  computed in {elapsed:.2f} s", flush=True)
-        _, same, elapsed = refresh(hits_path(table_id), partial(build_hits, table_id), write)
-        if not same:
-            stale.append(f"{table_id} hits")
-        print(f"{table_id:9} hit values of heavy hands computed in {elapsed:.2f} s", flush=True)
         # After the card: an index is where the chart at a true count leaves the card's.
         text, same, elapsed = refresh(
             indices_path(table_id), partial(build_indices, table_id), write

@@ -1,5 +1,6 @@
-"""The analysis kernel (`layers/engine/native/kernel.c`): the solver's values in plain C,
-loaded through ctypes, with `analysis.UpCardSolver` as the reference it is tested against.
+"""The analysis kernel (`layers/engine/native/kernel.c`), the analysis's fast path: the
+solver's values in plain C, loaded through ctypes, with `analysis.UpCardSolver` as the
+reference it is tested against (`solvers` chooses between the two).
 
 The kernel holds one pool against one up card with its memos (the dealer's chances per
 composition removed, each hand's best value), so a hint is a handful of calls instead of
@@ -9,7 +10,7 @@ the kernel, which only counts. The pool's counts may be fractional (kernel.h).
 
 The library is built by `make` (the host's, for tests and the local stack) and by the
 layer's Makefile (aarch64, for Lambda) next to this file. Where it is missing or does not
-load, one line is logged and `library()` is None: the Python analysis runs instead.
+load, one line is logged and `library()` is None: the Python reference runs instead.
 `BLACKJACK_ANALYSIS=python` forces that path (the tests run both).
 """
 
@@ -21,7 +22,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import cast
 
 from ..actions import Action
 from ..rules import Rules, Split
@@ -176,8 +176,7 @@ def _checked(value: float) -> float:
 class KernelSolver(UpCardSolver):
     """`UpCardSolver` with its values from the kernel: the same methods and conventions
     (U, `extra` for a split hand's sibling card), everything computed on demand in C, so
-    `prepare` has nothing to batch. `known_hits` is ignored: the kernel values the biggest
-    tree (A,2 against a 2) in a few milliseconds (`hits.py` ships them for the Python path)."""
+    `prepare` has nothing to batch."""
 
     config: Config = field(init=False, repr=False)
     _native: ctypes.c_void_p = field(init=False, repr=False)
@@ -239,12 +238,3 @@ class KernelSolver(UpCardSolver):
 
     def split(self, pair: int, extra: Comp = EMPTY, hands: int = 1) -> float:
         return _checked(self._lib.bj_split(self._native, pair, _cards(extra), hands))
-
-
-def solver(rules: Rules, up: int, pool: Sequence[float]) -> UpCardSolver:
-    """A solver of `pool` (the cards the player's come from) against `up`: the kernel's
-    where it is loaded, else the Python one, which takes whole counts only."""
-    counts = cast(Comp, tuple(pool))  # the kernel reads the counts as reals
-    if library() is not None:
-        return KernelSolver(rules, up, pool=counts)
-    return UpCardSolver(rules, up, pool=counts)

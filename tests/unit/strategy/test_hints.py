@@ -1,4 +1,5 @@
-"""Hints of three or more cards: the shipped hit values change nothing but the time taken."""
+"""Hints of three or more cards: the values computed before, those of the Python
+reference whichever solver hints (the kernel where it is loaded), and a plain recursion."""
 
 import random
 from functools import cache
@@ -7,7 +8,7 @@ import pytest
 
 from blackjack.actions import Action, Phase
 from blackjack.rules import TABLES
-from blackjack.strategy import action_values, advisor, hits
+from blackjack.strategy import action_values, advisor
 from blackjack.strategy.analysis import UpCardSolver, of_ranks, shoe_counts
 from blackjack.strategy.dealer import RANKS, Comp, add, payoffs, total
 from blackjack.turn import PlayerView
@@ -17,8 +18,8 @@ from .helpers import brute_force
 CARDS = "A23456789T"
 HIT_STAND = (Action.HIT, Action.STAND)
 
-# (stand, hit) EVs of hands of three or more cards as the solver computed them before the
-# hit values were shipped (each from a fresh process), keyed "table|up card|cards".
+# (stand, hit) EVs of hands of three or more cards as the Python solver computed them
+# (each from a fresh process), keyed "table|up card|cards".
 BEFORE = {
     "european|2|AAA": (-0.28828623797553266, 0.04777939246007433),
     "european|2|A6A4": (-0.2868664058223165, -0.25123801355305253),
@@ -80,46 +81,23 @@ def random_hands(rng: random.Random, count: int) -> list[tuple[str, str, str, bo
 
 
 def test_hints_equal_the_plain_solver(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The solver told the shipped hit values against one that computes everything, on
-    ordinary and split hands of two to five cards, heavy and light, at every table."""
+    """The solver hints use (the kernel where it is loaded) against a new Python reference,
+    on ordinary and split hands of two to five cards, heavy and light, at every table."""
     hands = random_hands(random.Random(5), 60)
     hands += [("european", "2", "AAA", False), ("european", "2", "22A", True)]
-    with_shipped = {h: action_values(hint(h[0], h[2], h[1], 1 + h[3], h[3])) for h in hands}
+    by_hint_solver = {h: action_values(hint(h[0], h[2], h[1], 1 + h[3], h[3])) for h in hands}
     monkeypatch.setattr(
         advisor,
-        "hint_solver",
+        "kept_solver",
         lambda rules, up: plain_solver(next(t for t in TABLES if TABLES[t].rules == rules), up),
     )
     for h in hands:
         computed = action_values(hint(h[0], h[2], h[1], 1 + h[3], h[3]))
-        shipped = with_shipped[h]
-        assert computed is not None and shipped is not None
-        assert shipped.keys() == computed.keys()
+        hinted = by_hint_solver[h]
+        assert computed is not None and hinted is not None
+        assert hinted.keys() == computed.keys()
         for action, value in computed.items():
-            assert shipped[action] == pytest.approx(value, abs=1e-12), (h, action)
-
-
-@pytest.mark.parametrize(("table", "up"), [("bicycle", 0), ("bicycle", 1), ("european", 1)])
-def test_shipped_hit_values_are_the_solvers_own(table: str, up: int) -> None:
-    # All of them, bit for bit, are checked by `python -m blackjack.strategy.generate --check`.
-    assert hits.shipped_hits(table, up) == dict(
-        zip(
-            hits.heavy_hands(plain_solver(table, up).counts),
-            hits.compute_hits(TABLES[table].rules, up),
-            strict=True,
-        )
-    )
-
-
-def test_heavy_hands_are_the_small_hard_totals() -> None:
-    hands = hits.heavy_hands(add(shoe_counts(1), 0, -1))
-    assert hands == sorted(set(hands))
-    assert of_ranks(0, 0, 0) in hands  # A,A,A: three of the three aces left
-    assert of_ranks(0, 0, 0, 0) not in hands  # no fourth ace in one deck less an ace
-    assert of_ranks(1, 2) not in hands  # two cards: the strategy card
-    assert of_ranks(4, 4, 4) in hands  # hard 15
-    assert of_ranks(4, 4, 5) not in hands  # hard 16
-    assert all(sum(h) >= 3 and total(h)[0] < 21 for h in hands)
+            assert hinted[action] == pytest.approx(value, abs=1e-12), (h, action)
 
 
 def reference_values(table: str, up: int, hand: Comp) -> tuple[float, float]:
