@@ -121,8 +121,8 @@ def test_registrations_are_limited_per_address_and_not_for_another_address(
 
 
 # The operations (template events) whose answer runs the analysis on the user's cards: a
-# hint, a drill, the edge, an action (graded against perfect play) and, through an expert
-# AI box's decisions, a bet and the seat (which plays the round in play again).
+# hint, the drills, the edge, an action (graded against perfect play) and, through an
+# expert AI box's decisions, a bet and the seat (which plays the round in play again).
 ANALYSIS_OPERATIONS = {"Hint", "Drill", "Answer", "Drills", "Edge", "Act", "Bet", "Seat"}
 
 
