@@ -42,6 +42,8 @@ E2E_RATE_LIMITS = {
     "WafRequestsPerIpPer5Minutes": "1000000",
     "WafLoginsPerIpPerMinute": "10000",
     "WafExpertRequestsPerTokenPerMinute": "10000",
+    "WafPlayRequestsPerTokenPerMinute": "10000",
+    "WafRegistrationsPerIpPer10Minutes": "10000",
 }
 
 

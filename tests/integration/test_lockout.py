@@ -14,6 +14,9 @@ import pytest
 from moto.core.botocore_stubber import BotocoreStubber
 
 from blackjack_service import factories
+from blackjack_service.accounts import MAX_FAILURES
+from blackjack_service.errors import ServiceError
+from blackjack_service.models import SessionRequest
 from blackjack_service.records import LoginAttempts
 
 from .harness import Gateway, Reply
@@ -100,6 +103,72 @@ def test_a_success_clears_the_count_for_the_next_burst(api: Gateway) -> None:
     for _ in range(3):
         statuses = _statuses(_burst(api, "jill1234", ["password1"] * 5))
         assert statuses == {200: 5}  # five attempts at once: each counted, none refused
+
+
+def _logins_at_once(login: str, passwords: list[str]) -> list[str]:
+    """Every password tried for `login` at once, straight at the account service (the
+    gateway here serves one invocation of a function at a time, as one environment does;
+    on Lambda each runs in an environment of its own): "ok" or the error's name each."""
+    accounts = factories.accounts()
+    barrier = threading.Barrier(len(passwords))
+
+    def attempt(password: str) -> str:
+        barrier.wait()
+        try:
+            accounts.login(SessionRequest(login=login, password=password))
+        except ServiceError as error:
+            return type(error).__name__
+        return "ok"
+
+    with ThreadPoolExecutor(len(passwords)) as pool:
+        return list(pool.map(attempt, passwords))
+
+
+def test_right_passwords_at_once_are_never_too_many_attempts(api: Gateway) -> None:
+    # Issue 43, item 5: with no failure before, 6 at once got one 429, 20 at once seven.
+    Player(api, "nina1234")
+    for size in (6, BURST):
+        assert Counter(_logins_at_once("nina1234", ["password1"] * size)) == {"ok": size}
+
+
+def test_a_right_password_past_five_in_flight_waits_for_their_success(
+    api: Gateway, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Deterministic: five right passwords are held in their check until a sixth attempt
+    # has read the window full; the sixth then waits for them to clear it, and gets in.
+    Player(api, "olga1234")
+    accounts, store = factories.accounts(), factories.store()
+    read_full, held = threading.Event(), threading.Barrier(MAX_FAILURES + 1)
+    get_login, password_matches = store.get_login, accounts._password_matches
+
+    def reading(account_id: str) -> Any:
+        profile, attempts, player = get_login(account_id)
+        if attempts is not None and attempts.failures >= MAX_FAILURES:
+            read_full.set()
+        return profile, attempts, player
+
+    def checking(profile: Any, password: str) -> bool:
+        if not read_full.is_set():
+            held.wait()
+            assert read_full.wait(timeout=30)
+        return password_matches(profile, password)
+
+    monkeypatch.setattr(store, "get_login", reading)
+    monkeypatch.setattr(accounts, "_password_matches", checking)
+    request = SessionRequest(login="olga1234", password="password1")
+    with ThreadPoolExecutor(MAX_FAILURES + 1) as pool:
+        five = [pool.submit(accounts.login, request) for _ in range(MAX_FAILURES)]
+        held.wait()  # the five are counted and in their check
+        sixth = pool.submit(accounts.login, request)
+        for login in [*five, sixth]:
+            assert login.result()["user"]["login"] == "olga1234"
+
+
+def test_wrong_passwords_at_once_are_refused_for_the_lock_they_made(aws: None) -> None:
+    # Past the fifth, an attempt waits for the five before it: they fail, the fifth locks.
+    outcomes = _logins_at_once("ghost55x", [f"wrong{n}xx" for n in range(BURST)])
+    assert Counter(outcomes) == {"BadCredentials": 5, "TooManyAttempts": BURST - 5}
+    assert factories.store().get_login("ghost55x")[1].locked_until > 0  # type: ignore[union-attr]
 
 
 def test_a_lock_outlasts_its_window_and_ends_on_time(

@@ -6,8 +6,11 @@ attacker memory per guess. An unknown login is checked against a dummy hash, so 
 answer time does not tell whether a login exists.
 
 Every attempt is counted (one atomic update) before its password is checked, so parallel
-attempts cannot outrun the lockout: a window checks at most five passwords. A login that
-is locked is refused without a hash: from this environment's memory once it has seen the
+attempts cannot outrun the lockout: a window checks at most five passwords. An attempt
+counted past the fifth waits for those before it (polling, a few seconds at most): a
+success clears the count, and the attempt counts again; a fifth failure locks the login.
+So attempts at once are refused only for failures, as API.md says. A login that is
+locked is refused without a hash: from this environment's memory once it has seen the
 lock, else from the one read every login makes.
 """
 
@@ -36,6 +39,9 @@ CENT = Decimal("0.01")
 MAX_FAILURES = 5
 LOCK_SECONDS = 15 * 60
 LOCKS_REMEMBERED = 10_000  # by an environment: 1.4 MB at most, of logins of 32 characters
+# An attempt past a full window waits for the checks before it (a hash each, tens of ms)
+# between reads of the count: about three seconds in all, well within a Lambda's ten.
+WAITS_SECONDS = (0.02, 0.04, 0.08, 0.16, 0.32, 0.5, 0.5, 0.5, 0.5, 0.5)
 
 _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 
@@ -67,16 +73,25 @@ class AccountService:
     def login(self, request: SessionRequest) -> dict[str, Any]:
         """A token for the right password. Every attempt is counted before its password is
         checked, so parallel attempts cannot outrun the count: a window checks at most
-        MAX_FAILURES passwords, and a success clears it."""
+        MAX_FAILURES passwords, and a success clears it. An attempt that finds the window
+        full waits for it to be cleared (then counts in a new one) or locked."""
         account_id = request.login.lower()
-        now = int(self.clock())
-        if self._locks.get(account_id, 0) > now:
-            raise _locked(self._locks[account_id] - now)
-        profile, attempts, player = self.store.get_login(account_id)
-        if attempts is not None:  # a login the table refuses costs this one read, no hash
-            self._refuse_while_counted_out(account_id, attempts, attempts.failures, now)
-        counted = self.store.add_login_attempt(account_id, now, LOCK_SECONDS)
-        self._refuse_while_counted_out(account_id, counted, counted.failures - 1, now)
+        for wait in (*WAITS_SECONDS, None):
+            now = int(self.clock())
+            if self._locks.get(account_id, 0) > now:
+                raise _locked(self._locks[account_id] - now)
+            profile, attempts, player = self.store.get_login(account_id)
+            # a login the table refuses costs this one read, no hash
+            if attempts is None or not self._window_full(account_id, attempts, 0, now):
+                counted = self.store.add_login_attempt(account_id, now, LOCK_SECONDS)
+                if not self._window_full(account_id, counted, 1, now):
+                    break
+            if wait is None:
+                raise TooManyAttempts(
+                    "too many attempts at once; try again in a second",
+                    headers={"Retry-After": "1"},
+                )
+            time.sleep(wait)
         if not self._password_matches(profile, request.password):
             if counted.failures == MAX_FAILURES and self.store.lock_login(
                 account_id, counted, until=now + LOCK_SECONDS
@@ -84,9 +99,9 @@ class AccountService:
                 self._remember_lock(account_id, now + LOCK_SECONDS, now)
             raise BadCredentials("wrong login or password")
         assert profile is not None
+        self.store.clear_login_attempts(account_id, now)  # the right password, migrated or not
         if player is None:
             raise NotMigrated()
-        self.store.clear_login_attempts(account_id, now)
         token, expires_in = issue(Identity(login=profile.login, nick=profile.nick), now)
         return {
             "token": token,
@@ -120,19 +135,16 @@ class AccountService:
             },
         }
 
-    def _refuse_while_counted_out(
-        self, account_id: str, attempts: LoginAttempts, before: int, now: int
-    ) -> None:
-        """TooManyAttempts while the login is locked, or while its window already counts
-        MAX_FAILURES attempts `before` this one: those still checking their password lock
-        the login if the fifth fails, or clear the count if one succeeds, within a second."""
+    def _window_full(self, account_id: str, attempts: LoginAttempts, own: int, now: int) -> bool:
+        """Whether the login's window already counts MAX_FAILURES attempts besides `own`
+        (this attempt's count in `attempts`, 0 or 1): those still checking their password
+        lock the login if the fifth fails, or clear the count if one succeeds. Raises
+        TooManyAttempts while the login is locked."""
         if attempts.locked_until > now:
             self._remember_lock(account_id, attempts.locked_until, now)
             raise _locked(attempts.locked_until - now)
-        if before >= MAX_FAILURES and attempts.window_start + LOCK_SECONDS > now:
-            raise TooManyAttempts(
-                "too many attempts at once; try again in a second", headers={"Retry-After": "1"}
-            )
+        window_open = attempts.window_start + LOCK_SECONDS > now
+        return window_open and attempts.failures - own >= MAX_FAILURES
 
     def _remember_lock(self, account_id: str, until: int, now: int) -> None:
         if len(self._locks) >= LOCKS_REMEMBERED:  # a flood of many logins: keep what holds
