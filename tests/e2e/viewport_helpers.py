@@ -241,7 +241,12 @@ def play_five_boxes(page: Page, table: str, size: str, artifacts: Any) -> tuple[
     shot(page, artifacts, size, table, "bet")
 
     page.evaluate("(specs) => window.__watchDealerPlay(specs)", DEALER_PLAY)
+    # The deal's cards land at once (the instant speed): the first decision is measured
+    # once they are all down. The decisions' cards and the dealer's play come at the normal
+    # pace, so that the dealer plays long enough to be seen from here, a round trip a look.
+    dealing_speed(page, "instant")
     view = deal(page, table)
+    dealing_speed(page, "normal")
     split_shown = False
     while view["status"] != "settled":
         check_cards_shown(page, view)
@@ -268,6 +273,11 @@ def play_five_boxes(page: Page, table: str, size: str, artifacts: Any) -> tuple[
         check_summary(page, view)
     shot(page, artifacts, size, table, "result")
     return figures, view
+
+
+def dealing_speed(page: Page, speed: str) -> None:
+    """The felt's dealing speed from its next card on (the player's setting, read at each)."""
+    page.evaluate("(speed) => localStorage.setItem('blackjack.speed', speed)", speed)
 
 
 def act_watching(page: Page, table: str, action: str, dealer_plays: Callable[[], None]) -> Any:
