@@ -1,9 +1,15 @@
+from __future__ import annotations
+
 import signal
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
 from local_stack import document
+
+if TYPE_CHECKING:
+    from tests.e2e.environment import Stack
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -25,7 +31,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Under `--dist loadgroup`, the tests of a module that share a module-scoped fixture
     (a local stack and its DynamoDB Local JVM, a built layer, one moto account) run on one
     worker, so the fixture is set up once; the other tests go wherever a worker is free.
-    The e2e package's stack is per package: each worker starts one, for its share of them."""
+    The stack of the browser and contract tests is per session: each worker that runs one
+    of them starts it once, for its share of them."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
@@ -56,3 +63,44 @@ def stopping_signals_kept() -> Iterator[None]:
     yield
     after = [signal.getsignal(signum) for signum in _STOPPING]
     assert after == before, f"a test left handlers for SIGINT, SIGTERM, SIGHUP: {after}"
+
+
+# Every user of the shared stack calls from 127.0.0.1: the web ACL's per-address and
+# per-token limits stay on, raised past what the browser tests and the contract's fuzzer
+# send together (the limits' own tests are apart).
+SHARED_STACK_RATE_LIMITS = {
+    "WafRequestsPerIpPer5Minutes": "1000000",
+    "WafLoginsPerIpPerMinute": "10000",
+    "WafExpertRequestsPerTokenPerMinute": "10000",
+    "WafPlayRequestsPerTokenPerMinute": "10000",
+    "WafRegistrationsPerIpPer10Minutes": "10000",
+}
+
+
+@pytest.fixture(scope="session")
+def shared_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The local stack (repository's template.yaml and web/) on a free loopback port, in
+    this process (a test may fix its seeds), started once per worker for the browser tests
+    and the contract test alike: a stack and its DynamoDB Local JVM cost seconds to start,
+    and each of its functions its first environment."""
+    from local_stack.server import start_server, stop_server
+    from local_stack.stack import LocalStack
+    from tests.e2e.environment import Stack
+    from tests.integration.harness import ROOT
+
+    local = LocalStack(
+        ROOT / "template.yaml",
+        tmp_path_factory.mktemp("shared_stack_data"),
+        parameters=SHARED_STACK_RATE_LIMITS,
+    )
+    local.start()
+    try:
+        server, thread = start_server(local, "127.0.0.1", 0, ROOT / "web")
+        try:
+            running = Stack(local, server.url, int(server.server_address[1]))
+            running.api.warm_up()
+            yield running
+        finally:
+            stop_server(server, thread)
+    finally:
+        local.stop()

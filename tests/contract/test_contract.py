@@ -2,8 +2,9 @@
 who has logged in and viewed every table: every check but one (see schemathesis.toml and
 UNCHECKED), the examples, coverage, fuzzing and stateful phases, deterministic.
 
-`make test` runs it bounded (FUZZ_EXAMPLES examples per operation, default 50); `make
-fuzz` runs it longer. It prints how many requests the stack answered, and in how long.
+`make test` runs it bounded (FUZZ_EXAMPLES examples per operation, default 10: the examples
+and coverage phases, which the count does not bound, send most of its requests); `make
+fuzz` runs it longer (500). It prints how many requests the stack answered, and in how long.
 """
 
 from __future__ import annotations
@@ -15,22 +16,19 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.request import Request, urlopen
 
 import pytest
 
-from local_stack.server import start_server, stop_server
-from local_stack.stack import LocalStack
-from tests.integration.harness import ROOT
+from tests.e2e.environment import Stack
 
 HERE = Path(__file__).parent
 CONFIG = HERE / "schemathesis.toml"
 # API Gateway answers a method a resource lacks with its MISSING_AUTHENTICATION_TOKEN
 # response, 404 not_found (API.md allows it); schemathesis wants a 405 with `Allow`.
 UNCHECKED = "unsupported_method"
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "50"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
 _SUMMARY = re.compile(r"API Links:|Scenarios:|generated,")
 
 
@@ -46,23 +44,10 @@ class RequestCounter(logging.Handler):
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    # The web ACL's rate rules are tested on their own: here they would answer the
-    # fuzzer's many logins and hints 429 and hide the routes behind them.
-    stack = LocalStack(
-        ROOT / "template.yaml",
-        tmp_path_factory.mktemp("contract_data"),
-        parameters={"WafEnabled": "false"},
-    )
-    stack.start()
-    try:
-        server, thread = start_server(stack, "127.0.0.1", 0)
-        try:
-            yield server.url
-        finally:
-            stop_server(server, thread)
-    finally:
-        stack.stop()
+def base_url(shared_stack: Stack) -> str:
+    """The stack the browser tests share (tests/conftest.py): its web ACL's rate limits
+    are raised past what the fuzzer sends, its many logins and hints included."""
+    return shared_stack.base_url
 
 
 def _call(method: str, url: str, body: object = None, token: str | None = None) -> object:

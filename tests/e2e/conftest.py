@@ -21,9 +21,6 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from local_stack.server import start_server, stop_server
-from local_stack.stack import LocalStack
-
 from .environment import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -38,34 +35,10 @@ from .helpers import E2E_TIMEOUT_MS, ROOT
 ARTIFACTS = ROOT / "tests" / "artifacts"
 
 
-E2E_RATE_LIMITS = {
-    "WafRequestsPerIpPer5Minutes": "1000000",
-    "WafLoginsPerIpPerMinute": "10000",
-    "WafExpertRequestsPerTokenPerMinute": "10000",
-    "WafPlayRequestsPerTokenPerMinute": "10000",
-    "WafRegistrationsPerIpPer10Minutes": "10000",
-}
-
-
-# Package scope (not session): the stack (and its DynamoDB Local JVM) stops with the package.
-@pytest.fixture(scope="package")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    data_dir = tmp_path_factory.mktemp("e2e_data")
-    # Every test's users log in from 127.0.0.1: the web ACL's per-address and per-token
-    # limits stay on, raised past what the whole suite sends (their own tests are apart).
-    local = LocalStack(ROOT / "template.yaml", data_dir, parameters=E2E_RATE_LIMITS)
-    local.start()
-    try:
-        server, thread = start_server(local, "127.0.0.1", 0, ROOT / "web")
-        try:
-            port = int(server.server_address[1])
-            running = Stack(local, f"http://127.0.0.1:{port}", port)
-            running.api.warm_up()
-            yield running
-        finally:
-            stop_server(server, thread)
-    finally:
-        local.stop()
+@pytest.fixture(scope="session")
+def stack(shared_stack: Stack) -> Stack:
+    """The stack the browser tests share with the contract test (tests/conftest.py)."""
+    return shared_stack
 
 
 @pytest.fixture

@@ -297,19 +297,37 @@ def user_boxes(view: dict[str, Any]) -> list[dict[str, Any]]:
     return [b for b in view["boxes"] if b["player"] == "user"]
 
 
+# The cards on the felt, read in one call: the dealer's (and its face-down cards) and each
+# named hand's, by their data-card.
+_FELT_CARDS = """(hands) => {
+  const cards = (testid) => [...document.querySelectorAll(`[data-testid="${testid}"] [data-card]`)]
+    .map((card) => card.getAttribute("data-card"));
+  return {
+    dealer: cards("dealer"),
+    hidden: document.querySelectorAll('[data-testid="dealer"] [data-testid="card-back"]').length,
+    hands: Object.fromEntries(hands.map((hand) => [hand, cards(hand)])),
+  };
+}"""
+
+
 def check_cards_shown(page: Page, view: dict[str, Any]) -> None:
-    dealer = tid(page, "dealer")
-    shown = dealer.locator("[data-card]")
-    expect(shown).to_have_count(len(view["dealer"]["cards"]))
-    for i, card in enumerate(view["dealer"]["cards"]):
-        expect(shown.nth(i)).to_have_attribute("data-card", card)
-    expect(dealer.get_by_test_id("card-back")).to_have_count(view["dealer"]["hidden"])
-    for box in view["boxes"]:
-        for h, hand in enumerate(box["hands"]):
-            cards = tid(page, f"hand-{box['box']}-{h}").locator("[data-card]")
-            expect(cards).to_have_count(len(hand["cards"]))
-            for i, card in enumerate(hand["cards"]):
-                expect(cards.nth(i)).to_have_attribute("data-card", card)
+    """The felt shows the view's cards, face-down ones included, within E2E_TIMEOUT_MS: read
+    in one call a try (a check per card took a round trip to the browser each)."""
+    wanted = {
+        "dealer": view["dealer"]["cards"],
+        "hidden": view["dealer"]["hidden"],
+        "hands": {
+            f"hand-{box['box']}-{h}": hand["cards"]
+            for box in view["boxes"]
+            for h, hand in enumerate(box["hands"])
+        },
+    }
+    for _ in range(E2E_TIMEOUT_MS // 50):
+        shown = page.evaluate(_FELT_CARDS, list(wanted["hands"]))
+        if shown == wanted:
+            return
+        page.wait_for_timeout(50)
+    assert shown == wanted
 
 
 def check_settled(page: Page, api: Api, token: str, view: dict[str, Any]) -> dict[str, Any]:

@@ -241,6 +241,11 @@ def play_five_boxes(page: Page, table: str, size: str, artifacts: Any) -> tuple[
     shot(page, artifacts, size, table, "bet")
 
     page.evaluate("(specs) => window.__watchDealerPlay(specs)", DEALER_PLAY)
+    # The deal's cards and a split's land at once (the instant speed): each step is measured
+    # once its cards are all down, and neither ends the player's decisions. Any other
+    # answer may, so its cards and the dealer's play come at the normal pace: the dealer
+    # plays long enough to be seen from here, a round trip a look.
+    dealing_speed(page, "instant")
     view = deal(page, table)
     split_shown = False
     while view["status"] != "settled":
@@ -253,6 +258,7 @@ def play_five_boxes(page: Page, table: str, size: str, artifacts: Any) -> tuple[
         if len(view["boxes"][0]["hands"]) == 4 and not split_shown:
             shot(page, artifacts, size, table, "split")
             split_shown = True
+        dealing_speed(page, "instant" if action == "split" else "normal")
         view = act_watching(
             page, table, action, lambda: shot(page, artifacts, size, table, "dealer")
         )
@@ -268,6 +274,11 @@ def play_five_boxes(page: Page, table: str, size: str, artifacts: Any) -> tuple[
         check_summary(page, view)
     shot(page, artifacts, size, table, "result")
     return figures, view
+
+
+def dealing_speed(page: Page, speed: str) -> None:
+    """The felt's dealing speed from its next card on (the player's setting, read at each)."""
+    page.evaluate("(speed) => localStorage.setItem('blackjack.speed', speed)", speed)
 
 
 def act_watching(page: Page, table: str, action: str, dealer_plays: Callable[[], None]) -> Any:

@@ -4,12 +4,12 @@ and `make invoke` from a fresh DATA_DIR as a newcomer runs it."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import shlex
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -138,13 +138,12 @@ def test_env_vars_override_only_what_the_template_declares(stack: LocalStack) ->
         invoke(stack, "NoSuchFunction", sample("meta_health.json"))
 
 
-def run(command: list[str], data_dir: Path, stdin: str | None = None) -> Any:
+def run(command: list[str], data_dir: Path) -> Any:
     """A command's stdout, which must be JSON alone; its logs are on stderr."""
     done = subprocess.run(
         command,
         cwd=ROOT,
         env={**os.environ, "DATA_DIR": str(data_dir)},
-        input=stdin,
         capture_output=True,
         text=True,
         timeout=300,
@@ -153,17 +152,23 @@ def run(command: list[str], data_dir: Path, stdin: str | None = None) -> Any:
     return json.loads(done.stdout)
 
 
-def test_make_invoke_bets_from_a_fresh_data_dir_after_a_login(tmp_path: Path) -> None:
-    """The README's walk: register, view the table, bet; each its own process."""
-    invoke_command = [sys.executable, "-m", "local_stack", "invoke"]
-    registered = run([*invoke_command, "UsersFunction", "events/users_register.json"], tmp_path)
-    assert registered["statusCode"] == 201
-    table = run(
-        [*invoke_command, "TablesFunction", "-", "--login", "alice1"],
-        tmp_path,
-        stdin=(EVENTS / "tables_get.json").read_text(),
-    )
-    assert table["statusCode"] == 200
+def test_make_invoke_bets_from_a_fresh_data_dir_after_a_login(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's walk: register, view the table (its event read from stdin, as `-`
+    says), then bet with `make invoke` in a process of its own, which finds in DATA_DIR
+    what the stack before it wrote. The first two steps share one stack in this process: a
+    process of their own each would only start the same stack again."""
+    walk = LocalStack(ROOT / "template.yaml", tmp_path)
+    walk.start()
+    try:
+        registered = invoke(walk, "UsersFunction", sample("users_register.json"))
+        assert registered["statusCode"] == 201
+        monkeypatch.setattr("sys.stdin", io.StringIO((EVENTS / "tables_get.json").read_text()))
+        table = invoke(walk, "TablesFunction", read_json("-", "event"), login="alice1")
+        assert table["statusCode"] == 200
+    finally:
+        walk.stop()
     make = ["make", "--no-print-directory", "invoke", "FN=RoundsFunction"]
     started = run([*make, "EVENT=events/rounds_start.json", "LOGIN=alice1"], tmp_path)
     assert started["statusCode"] == 201
