@@ -179,7 +179,7 @@ def signed_count(t: int) -> str:
 
 
 def index_words(index: dict[str, Any]) -> str:
-    """js/indices.js's words for an index play."""
+    """js/indexplays.js's words for an index play."""
     t = index["index"]
     at = f"at {signed_count(t)} " + (
         "or less" if index["direction"] == "at_or_below" else "or more"

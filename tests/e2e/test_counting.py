@@ -1,6 +1,6 @@
 """The Count page's three drills end to end, by keyboard, at a laptop's and two phones' sizes:
 the running count's pass, the true count from a running count and a discard tray, and the
-decks left in a tray. Each is answered right and wrong and graded as web/js/counting.js
+decks left in a tray. Each is answered right and wrong and graded as web/js/countdrills.js
 grades (the true count as API.md rounds it, half-even), the tray is drawn to scale, the
 personal bests are kept over a reload, axe finds nothing and the page never scrolls
 sideways. The pages are saved in tests/artifacts/ to be looked at."""

@@ -294,7 +294,7 @@ def check_graded(
 
 
 def record_words(record: dict[str, Any] | None) -> str:
-    """The end of js/drills.js heatWords, a cell's record in words, from the record the API
+    """The end of js/drillcells.js heatWords, a cell's record in words, from the record the API
     stores (None: never answered): "not asked yet.", "learning (1 in a row), 1 of 1 right." """
     if record is None or not record["attempts"]:
         return "not asked yet."
