@@ -1,9 +1,9 @@
 """What is stored: the account's two items registration writes, the player item a bet or
 an action writes, and the items stored before it existed
 (`fixtures/items_before_the_player_item.json`, written by the service as it was then: a
-round settled at each of two tables, one in play at `european`), which the migration
-moves into a player item, idempotently, whatever point a run died at, and which then
-read and play on."""
+round settled at each of two tables, one in play at `european`; their history filed under
+the rounds' ids, found by an index), which the migration moves to today's keys,
+idempotently, whatever point a run died at, and which then read and play on."""
 
 from __future__ import annotations
 
@@ -101,6 +101,7 @@ def _stored_before(api: Gateway, cut_index: int | None = None) -> tuple[Player, 
     profile holds."""
     profile = _put_stored_before(cut_index)
     migration.migrate(factories.store(), report=lambda line: None)
+    assert not [i for i in _items("legacy1") if i["sk"]["S"].startswith(("ROUND#", "SHOE#"))]
     legacy = Player.__new__(Player)  # the user exists already: log in only
     legacy.api, legacy.login, legacy.viewed = api, "Legacy1", {"european", "classic"}
     session = api.request("POST", "/v1/sessions", {"login": "Legacy1", "password": "password1"})
@@ -131,13 +132,15 @@ def test_an_account_stored_before_the_player_item_waits_for_the_migration(
     assert waiting.headers["Retry-After"] == "60" and "retry in a minute" in waiting.body["detail"]
     reported: list[str] = []
     done = migration.migrate(factories.store(), report=reported.append)
-    assert done == migration.Moved(moved=1, had_one=0)
-    assert reported == ["1 accounts: 1 moved, 0 had one"]
+    assert done == migration.Moved(accounts=1, moved=1)
+    assert reported == ["1 accounts: 1 moved"]
     session = api.request("POST", "/v1/sessions", credentials)
     assert session.status == 200
     assert session.body["user"]["balance"] == Decimal(profile["balance"]["N"])
+    moved = _items("legacy1")
     again = migration.migrate(factories.store(), report=reported.append)
-    assert again == migration.Moved(moved=0, had_one=1)
+    assert again == migration.Moved(accounts=1, moved=0)
+    assert _items("legacy1") == moved  # run twice, it changes nothing
 
 
 class Died(BaseException):
@@ -189,34 +192,52 @@ def _accounts_of_every_age(api: Gateway) -> list[str]:
     return ["legacy1", "legacy2", "idle01", "today1"]
 
 
-def _players(logins: list[str]) -> dict[str, dict[str, Any] | None]:
-    return {login: get_item(f"USER#{login}", "PLAYER") for login in logins}
+def _every_item(logins: list[str]) -> dict[str, list[dict[str, Any]]]:
+    return {login: _items(login) for login in logins}
+
+
+def _put_again(logins: list[str], items: dict[str, list[dict[str, Any]]]) -> None:
+    """The accounts' items as `items` holds them, and no other."""
+    for login in logins:
+        for item in _items(login):
+            dynamodb().delete_item(TableName=table_name(), Key={"pk": item["pk"], "sk": item["sk"]})
+        for item in items[login]:
+            dynamodb().put_item(TableName=table_name(), Item=item)
+
+
+def _history_once(login: str) -> None:
+    """Today's reads list each of the user's settled rounds once."""
+    listed = [position.rpartition("#")[2] for position, _ in _store_rounds(login)]
+    assert len(listed) == len(set(listed)), listed
+
+
+def _store_rounds(login: str) -> list[tuple[str, Any]]:
+    return factories.store().list_rounds(login, None, 100, None)
 
 
 @pytest.mark.parametrize("landed", [False, True], ids=["before it is sent", "after it landed"])
 def test_the_migration_finishes_whatever_write_its_run_died_at(api: Gateway, landed: bool) -> None:
     logins = _accounts_of_every_age(api)
-    before = {login: get_item(f"USER#{login}", "PROFILE") for login in logins}
+    before = _every_item(logins)
     clean = DyingClient(dynamodb(), write=0, landed=landed)
     migration.migrate(Store(table_name(), cast("DynamoDBClient", clean)), report=lambda line: None)
-    assert clean.writes == 3  # one player item a stored account
-    moved = _players(logins)
+    moved = _every_item(logins)
+    assert clean.writes > 3  # the player items, old shoes, history items, deletes
     for write in range(1, clean.writes + 1):
-        for login in logins[:3]:
-            dynamodb().delete_item(
-                TableName=table_name(), Key={"pk": {"S": f"USER#{login}"}, "sk": {"S": "PLAYER"}}
-            )
+        _put_again(logins, before)
         dying = DyingClient(dynamodb(), write=write, landed=landed)
         with pytest.raises(Died):
             migration.migrate(
                 Store(table_name(), cast("DynamoDBClient", dying)), report=lambda line: None
             )
+        _history_once("legacy1")
         migration.migrate(factories.store(), report=lambda line: None)  # run again
-        assert _players(logins) == moved, f"died at write {write}"
-    assert {login: get_item(f"USER#{login}", "PROFILE") for login in logins} == before
-    idle, idle_profile = moved["idle01"], before["idle01"]
-    assert idle is not None and idle_profile is not None and moved["today1"] is not None
+        assert _every_item(logins) == moved, f"died at write {write}"
+    idle = get_item("USER#idle01", "PLAYER")
+    idle_profile = get_item("USER#idle01", "PROFILE")
+    assert idle is not None and idle_profile is not None
     assert (idle["balance"], idle["version"]) == (idle_profile["balance"], 1)
+    assert get_item("USER#today1", "PLAYER") is not None
 
 
 def test_items_stored_before_the_player_item_read_and_play_on(api: Gateway) -> None:
@@ -303,6 +324,8 @@ def test_rounds_of_shoes_committed_before_commit_times_read_on_beside_later_ones
     after_tables = ["classic", "casino", "european", "casino", "classic", "casino", "european"]
     after = _play_rounds(alice, after_tables)
     _play_rounds(alice, ["european", "classic", "casino"])  # file the last ones
+    _file_under_round_ids("alice1")
+    migration.migrate(factories.store(), report=lambda line: None)
     assert_ledger("alice1")
     rounds, tables = before + after, before_tables + after_tables
 
@@ -330,12 +353,22 @@ def test_rounds_of_shoes_committed_before_commit_times_read_on_beside_later_ones
     casino_shoe = after[1].partition("-")[0]
     assert alice.get(f"/v1/rounds/{casino_shoe}-99").status == 404
 
-    by_kind = {item["sk"]["S"].rpartition("#")[2]: item for item in _history_items("alice1")}
-    european = {r for r, t in zip(rounds, tables, strict=True) if t == "european"}
-    assert all(
-        by_kind[r]["sk"]["S"].startswith("ROUND#") and "gsi1pk" in by_kind[r] for r in european
-    )
-    assert by_kind[after[1]]["sk"]["S"].startswith("HISTORY#") and "gsi1pk" not in by_kind[after[1]]
+    items = _history_items("alice1")
+    assert all(item["sk"]["S"].startswith("HISTORY#") and "gsi1pk" not in item for item in items)
+
+
+def _file_under_round_ids(login: str) -> None:
+    """The history items of shoes with no commit time as the service filed them before the
+    migration: under their round ids, with their history positions in an index."""
+    for item in _history_items(login):
+        settled = json.loads(item["round"]["S"])
+        if "t" in settled["shoe"]:
+            continue
+        position = item["sk"]["S"].removeprefix("HISTORY#")
+        round_id = position.rpartition("#")[2]
+        dynamodb().delete_item(TableName=table_name(), Key={"pk": item["pk"], "sk": item["sk"]})
+        old = {**item, "sk": {"S": f"ROUND#{round_id}"}, "gsi1pk": {"S": f"HISTORY#{login}"}}
+        dynamodb().put_item(TableName=table_name(), Item={**old, "gsi1sk": {"S": position}})
 
 
 class RacedClient:
