@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -24,7 +25,16 @@ from blackjack_service.shoes import FairShoes
 from blackjack_service.store import Store
 
 from .harness import Gateway
-from .helpers import Player, assert_ledger, bet, dynamodb, get_item, play_out, table_name
+from .helpers import (
+    Player,
+    assert_ledger,
+    bet,
+    dynamodb,
+    get_item,
+    play_out,
+    player_record,
+    table_name,
+)
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
@@ -282,6 +292,52 @@ def test_items_stored_before_the_player_item_read_and_play_on(api: Gateway) -> N
     assert Decimal(legacy.get("/v1/me").body["balance"]) == Decimal(10000) + sum(
         Decimal(str(r["net"])) for r in history
     )
+
+
+def _moved_by_the_first_migration(login: str) -> None:
+    """The player item as the migration to it wrote it (issue 33): each seat's round with
+    its snapshot, which the moves after it played on."""
+    profile = raw_item(f"USER#{login}", "PROFILE")
+    stats = Stats.from_counters(get_item(f"USER#{login}", "PROFILE") or {})
+    item = {"pk": profile["pk"], "sk": {"S": "PLAYER"}, "version": {"N": "1"}}
+    item |= {"balance": profile["balance"], "stats": {"S": stats.stored()}}
+    for table in ("european", "classic"):
+        seat = raw_item(f"USER#{login}", f"SEAT#{table}")
+        state = json.loads(seat["state"]["S"])
+        shoe, version = state["shoe"], int(seat["version"]["N"])
+        dealt = shoe["state"]["position"] if shoe["in_play"] else 0
+        record = {"id": shoe["shoe_id"], "seed": shoe["state"]["server_seed"], "at": dealt}
+        record |= {"client": shoe["state"]["client_seed"], "nonce": shoe["state"]["nonce"]}
+        record |= {"cut": shoe["state"]["cut_index"], "rounds": len(shoe["rounds"])}
+        round_: dict[str, Any] = {"n": 0, "v": version, "at": dealt, "bets": {}}
+        round_ |= {"b": [profile["balance"]["N"]]}
+        round_ |= {"t": _ms(state["round_started_at"]), "s": _ms(state["round_settled_at"])}
+        snapshot = {**state["round"], "shoe_id": state["round_shoe_id"]}
+        round_ |= {"id": state["round_id"], "snapshot": snapshot}
+        document = {"version": version, "shoe": record, "round": round_}
+        item[f"seat_{table}"] = {"S": json.dumps(document)}
+    dynamodb().put_item(TableName=table_name(), Item=item)
+
+
+def _ms(moment: str | None) -> int | None:
+    if moment is None:
+        return None
+    return round(datetime.fromisoformat(moment.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def test_seats_the_first_migration_kept_whole_replay_as_those_it_moves_now(api: Gateway) -> None:
+    _put_stored_before(login="legacy1")
+    _put_stored_before(login="legacy2")
+    _moved_by_the_first_migration("legacy2")
+    credentials = {"login": "Legacy2", "password": "password1"}
+    waiting = api.request("POST", "/v1/sessions", credentials)
+    assert (waiting.status, waiting.body["code"]) == (503, "unavailable"), waiting.body
+    done = migration.migrate(factories.store(), report=lambda line: None)
+    assert done == migration.Moved(accounts=2, moved=2)
+    first, now = player_record("legacy2"), player_record("legacy1")
+    assert first.revision == 2 and now.revision == 1  # replayed in one more write
+    assert (first.balance, first.stats, first.seats) == (now.balance, now.stats, now.seats)
+    assert api.request("POST", "/v1/sessions", credentials).status == 200
 
 
 def _history_items(login: str) -> list[dict[str, Any]]:

@@ -3,7 +3,7 @@
 A record is a dataclass, and its fields are the one list of what it stores: its codec
 turns it into the attributes of its DynamoDB item and back through pydantic (names from
 the fields, values converted by their types), so no converter names a field again. The
-keys (`pk`, `sk`, the history index's) are the store's; a codec gives the other
+keys (`pk`, `sk`) are the store's; a codec gives the other
 attributes, as the plain values boto3's serializer takes (numbers as int or Decimal).
 
 What a round costs is what it writes, so the player's item is small: DynamoDB bills every
@@ -436,7 +436,7 @@ class SettledRound:
 
 
 def history_position(settled_at_us: int, round_id: str) -> str:
-    """A settled round's place in the history index: settle time, then id for ties."""
+    """A settled round's place in the history: settle time, then id for ties."""
     return f"{settled_at_us:016d}#{round_id}"
 
 
