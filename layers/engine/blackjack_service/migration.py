@@ -94,7 +94,8 @@ def move_account(store: Store, account_id: str) -> bool:
     moved = _move_player(store, account_id, items)
     if moved:  # its seats' shoes are among those to find
         items = store.account_items(account_id)
-    history = {_position(sk, item): item for sk, item in items.items() if _filed(sk, item)}
+    filed = (OLD_ROUND, HISTORY)
+    history = {_position(sk, item): item for sk, item in items.items() if sk.startswith(filed)}
     shoes = _old_shoes(items, history)
     if shoes:
         moved |= store.put_old_shoes(account_id, OldShoes(shoes))
@@ -367,10 +368,6 @@ def _retired_shoe(document: Mapping[str, Any]) -> ShoeRecord:
     dealt (its cards are its seeds' shuffle)."""
     record = _shoe_record(document, retired=True)
     return replace(record, position=len(document["dealt"]) // 2)
-
-
-def _filed(sk: str, item: Mapping[str, Any]) -> bool:
-    return sk.startswith((OLD_ROUND, HISTORY))
 
 
 def _position(sk: str, item: Mapping[str, Any]) -> str:
