@@ -11,7 +11,7 @@ consistent query of its items), in this order:
 1. A profile that holds a balance and has no player item (stored before the player item,
    with a seat item `SEAT#<table>` per table): the player item, made of them, on
    condition that there is none. Until then the account's requests are answered 503.
-2. A seat whose round is stored whole (a snapshot: rounds were, before they were stored as
+2. A seat whose round is stored whole (a snapshot, as rounds were stored before they were
    their bets and moves): the round as its bets and the user's decisions, which replay to
    the same cards, in one write of the player item that expects the revision it read (a
    request that wrote first makes it read again). Until then, 503 too.
