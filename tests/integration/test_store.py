@@ -112,12 +112,17 @@ def _stored_before(api: Gateway, cut_index: int | None = None) -> tuple[Player, 
     profile = _put_stored_before(cut_index)
     migration.migrate(factories.store(), report=lambda line: None)
     assert not [i for i in _items("legacy1") if i["sk"]["S"].startswith(("ROUND#", "SHOE#"))]
+    return _logged_in(api), Decimal(profile["balance"]["N"])
+
+
+def _logged_in(api: Gateway) -> Player:
+    """The fixture's user, logged in."""
     legacy = Player.__new__(Player)  # the user exists already: log in only
     legacy.api, legacy.login, legacy.viewed = api, "Legacy1", {"european", "classic"}
     session = api.request("POST", "/v1/sessions", {"login": "Legacy1", "password": "password1"})
     assert session.status == 200
     legacy.token = session.body["token"]
-    return legacy, Decimal(profile["balance"]["N"])
+    return legacy
 
 
 def test_a_shoe_stored_in_play_whose_round_is_its_last_is_revealed_after_it(
@@ -338,6 +343,26 @@ def test_seats_the_first_migration_kept_whole_replay_as_those_it_moves_now(api: 
     assert first.revision == 2 and now.revision == 1  # replayed in one more write
     assert (first.balance, first.stats, first.seats) == (now.balance, now.stats, now.seats)
     assert api.request("POST", "/v1/sessions", credentials).status == 200
+
+
+def test_a_player_who_plays_between_the_migrations_writes_loses_nothing(api: Gateway) -> None:
+    _put_stored_before()
+    # It dies at its second write: the player item is put, the history not yet moved.
+    player_item_only = DyingClient(dynamodb(), write=2, landed=False)
+    with pytest.raises(Died):
+        migration.migrate(
+            Store(table_name(), cast("DynamoDBClient", player_item_only)), report=lambda line: None
+        )
+    legacy = _logged_in(api)
+    play_out(legacy, "european", legacy.get("/v1/tables/european").body["round"])
+    play_out(legacy, "classic", bet(legacy, "classic", 10).body)  # files the seat's old round
+    migration.migrate(factories.store(), report=lambda line: None)
+    history = legacy.get("/v1/rounds").body["rounds"]
+    assert len(history) == 5 and len({r["round_id"] for r in history}) == 5
+    assert_ledger("legacy1")
+    assert Decimal(legacy.get("/v1/me").body["balance"]) == Decimal(10000) + sum(
+        Decimal(str(r["net"])) for r in history
+    )
 
 
 def _history_items(login: str) -> list[dict[str, Any]]:
