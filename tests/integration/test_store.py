@@ -1,14 +1,15 @@
 """What is stored: the account's two items registration writes, the player item a bet or
 an action writes, and the items stored before it existed
 (`fixtures/items_before_the_player_item.json`, written by the service as it was then: a
-round settled at each of two tables, one in play at `european`), which the migration
-moves into a player item, idempotently, whatever point a run died at, and which then
-read and play on."""
+round settled at each of two tables, one in play at `european`; their history filed under
+the rounds' ids, found by an index), which the migration moves to today's keys,
+idempotently, whatever point a run died at, and which then read and play on."""
 
 from __future__ import annotations
 
 import json
 import time
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -24,7 +25,16 @@ from blackjack_service.shoes import FairShoes
 from blackjack_service.store import Store
 
 from .harness import Gateway
-from .helpers import Player, assert_ledger, bet, dynamodb, get_item, play_out, table_name
+from .helpers import (
+    Player,
+    assert_ledger,
+    bet,
+    dynamodb,
+    get_item,
+    play_out,
+    player_record,
+    table_name,
+)
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
@@ -101,12 +111,18 @@ def _stored_before(api: Gateway, cut_index: int | None = None) -> tuple[Player, 
     profile holds."""
     profile = _put_stored_before(cut_index)
     migration.migrate(factories.store(), report=lambda line: None)
+    assert not [i for i in _items("legacy1") if i["sk"]["S"].startswith(("ROUND#", "SHOE#"))]
+    return _logged_in(api), Decimal(profile["balance"]["N"])
+
+
+def _logged_in(api: Gateway) -> Player:
+    """The fixture's user, logged in."""
     legacy = Player.__new__(Player)  # the user exists already: log in only
     legacy.api, legacy.login, legacy.viewed = api, "Legacy1", {"european", "classic"}
     session = api.request("POST", "/v1/sessions", {"login": "Legacy1", "password": "password1"})
     assert session.status == 200
     legacy.token = session.body["token"]
-    return legacy, Decimal(profile["balance"]["N"])
+    return legacy
 
 
 def test_a_shoe_stored_in_play_whose_round_is_its_last_is_revealed_after_it(
@@ -131,13 +147,15 @@ def test_an_account_stored_before_the_player_item_waits_for_the_migration(
     assert waiting.headers["Retry-After"] == "60" and "retry in a minute" in waiting.body["detail"]
     reported: list[str] = []
     done = migration.migrate(factories.store(), report=reported.append)
-    assert done == migration.Moved(moved=1, had_one=0)
-    assert reported == ["1 accounts: 1 moved, 0 had one"]
+    assert done == migration.Moved(accounts=1, moved=1)
+    assert reported == ["1 accounts: 1 moved"]
     session = api.request("POST", "/v1/sessions", credentials)
     assert session.status == 200
     assert session.body["user"]["balance"] == Decimal(profile["balance"]["N"])
+    moved = _items("legacy1")
     again = migration.migrate(factories.store(), report=reported.append)
-    assert again == migration.Moved(moved=0, had_one=1)
+    assert again == migration.Moved(accounts=1, moved=0)
+    assert _items("legacy1") == moved  # run twice, it changes nothing
 
 
 class Died(BaseException):
@@ -189,34 +207,52 @@ def _accounts_of_every_age(api: Gateway) -> list[str]:
     return ["legacy1", "legacy2", "idle01", "today1"]
 
 
-def _players(logins: list[str]) -> dict[str, dict[str, Any] | None]:
-    return {login: get_item(f"USER#{login}", "PLAYER") for login in logins}
+def _every_item(logins: list[str]) -> dict[str, list[dict[str, Any]]]:
+    return {login: _items(login) for login in logins}
+
+
+def _put_again(logins: list[str], items: dict[str, list[dict[str, Any]]]) -> None:
+    """The accounts' items as `items` holds them, and no other."""
+    for login in logins:
+        for item in _items(login):
+            dynamodb().delete_item(TableName=table_name(), Key={"pk": item["pk"], "sk": item["sk"]})
+        for item in items[login]:
+            dynamodb().put_item(TableName=table_name(), Item=item)
+
+
+def _history_once(login: str) -> None:
+    """Today's reads list each of the user's settled rounds once."""
+    listed = [position.rpartition("#")[2] for position, _ in _store_rounds(login)]
+    assert len(listed) == len(set(listed)), listed
+
+
+def _store_rounds(login: str) -> list[tuple[str, Any]]:
+    return factories.store().list_rounds(login, None, 100, None)
 
 
 @pytest.mark.parametrize("landed", [False, True], ids=["before it is sent", "after it landed"])
 def test_the_migration_finishes_whatever_write_its_run_died_at(api: Gateway, landed: bool) -> None:
     logins = _accounts_of_every_age(api)
-    before = {login: get_item(f"USER#{login}", "PROFILE") for login in logins}
+    before = _every_item(logins)
     clean = DyingClient(dynamodb(), write=0, landed=landed)
     migration.migrate(Store(table_name(), cast("DynamoDBClient", clean)), report=lambda line: None)
-    assert clean.writes == 3  # one player item a stored account
-    moved = _players(logins)
+    moved = _every_item(logins)
+    assert clean.writes > 3  # the player items, old shoes, history items, deletes
     for write in range(1, clean.writes + 1):
-        for login in logins[:3]:
-            dynamodb().delete_item(
-                TableName=table_name(), Key={"pk": {"S": f"USER#{login}"}, "sk": {"S": "PLAYER"}}
-            )
+        _put_again(logins, before)
         dying = DyingClient(dynamodb(), write=write, landed=landed)
         with pytest.raises(Died):
             migration.migrate(
                 Store(table_name(), cast("DynamoDBClient", dying)), report=lambda line: None
             )
+        _history_once("legacy1")
         migration.migrate(factories.store(), report=lambda line: None)  # run again
-        assert _players(logins) == moved, f"died at write {write}"
-    assert {login: get_item(f"USER#{login}", "PROFILE") for login in logins} == before
-    idle, idle_profile = moved["idle01"], before["idle01"]
-    assert idle is not None and idle_profile is not None and moved["today1"] is not None
+        assert _every_item(logins) == moved, f"died at write {write}"
+    idle = get_item("USER#idle01", "PLAYER")
+    idle_profile = get_item("USER#idle01", "PROFILE")
+    assert idle is not None and idle_profile is not None
     assert (idle["balance"], idle["version"]) == (idle_profile["balance"], 1)
+    assert get_item("USER#today1", "PLAYER") is not None
 
 
 def test_items_stored_before_the_player_item_read_and_play_on(api: Gateway) -> None:
@@ -263,6 +299,72 @@ def test_items_stored_before_the_player_item_read_and_play_on(api: Gateway) -> N
     )
 
 
+def _moved_by_the_first_migration(login: str) -> None:
+    """The player item as the migration to it wrote it (issue 33): each seat's round with
+    its snapshot, which the moves after it played on."""
+    profile = raw_item(f"USER#{login}", "PROFILE")
+    stats = Stats.from_counters(get_item(f"USER#{login}", "PROFILE") or {})
+    item = {"pk": profile["pk"], "sk": {"S": "PLAYER"}, "version": {"N": "1"}}
+    item |= {"balance": profile["balance"], "stats": {"S": stats.stored()}}
+    for table in ("european", "classic"):
+        seat = raw_item(f"USER#{login}", f"SEAT#{table}")
+        state = json.loads(seat["state"]["S"])
+        shoe, version = state["shoe"], int(seat["version"]["N"])
+        dealt = shoe["state"]["position"] if shoe["in_play"] else 0
+        record = {"id": shoe["shoe_id"], "seed": shoe["state"]["server_seed"], "at": dealt}
+        record |= {"client": shoe["state"]["client_seed"], "nonce": shoe["state"]["nonce"]}
+        record |= {"cut": shoe["state"]["cut_index"], "rounds": len(shoe["rounds"])}
+        round_: dict[str, Any] = {"n": 0, "v": version, "at": dealt, "bets": {}}
+        round_ |= {"b": [profile["balance"]["N"]]}
+        round_ |= {"t": _ms(state["round_started_at"]), "s": _ms(state["round_settled_at"])}
+        snapshot = {**state["round"], "shoe_id": state["round_shoe_id"]}
+        round_ |= {"id": state["round_id"], "snapshot": snapshot}
+        document = {"version": version, "shoe": record, "round": round_}
+        item[f"seat_{table}"] = {"S": json.dumps(document)}
+    dynamodb().put_item(TableName=table_name(), Item=item)
+
+
+def _ms(moment: str | None) -> int | None:
+    if moment is None:
+        return None
+    return round(datetime.fromisoformat(moment.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def test_seats_the_first_migration_kept_whole_replay_as_those_it_moves_now(api: Gateway) -> None:
+    _put_stored_before(login="legacy1")
+    _put_stored_before(login="legacy2")
+    _moved_by_the_first_migration("legacy2")
+    credentials = {"login": "Legacy2", "password": "password1"}
+    waiting = api.request("POST", "/v1/sessions", credentials)
+    assert (waiting.status, waiting.body["code"]) == (503, "unavailable"), waiting.body
+    done = migration.migrate(factories.store(), report=lambda line: None)
+    assert done == migration.Moved(accounts=2, moved=2)
+    first, now = player_record("legacy2"), player_record("legacy1")
+    assert first.revision == 2 and now.revision == 1  # replayed in one more write
+    assert (first.balance, first.stats, first.seats) == (now.balance, now.stats, now.seats)
+    assert api.request("POST", "/v1/sessions", credentials).status == 200
+
+
+def test_a_player_who_plays_between_the_migrations_writes_loses_nothing(api: Gateway) -> None:
+    _put_stored_before()
+    # It dies at its second write: the player item is put, the history not yet moved.
+    player_item_only = DyingClient(dynamodb(), write=2, landed=False)
+    with pytest.raises(Died):
+        migration.migrate(
+            Store(table_name(), cast("DynamoDBClient", player_item_only)), report=lambda line: None
+        )
+    legacy = _logged_in(api)
+    play_out(legacy, "european", legacy.get("/v1/tables/european").body["round"])
+    play_out(legacy, "classic", bet(legacy, "classic", 10).body)  # files the seat's old round
+    migration.migrate(factories.store(), report=lambda line: None)
+    history = legacy.get("/v1/rounds").body["rounds"]
+    assert len(history) == 5 and len({r["round_id"] for r in history}) == 5
+    assert_ledger("legacy1")
+    assert Decimal(legacy.get("/v1/me").body["balance"]) == Decimal(10000) + sum(
+        Decimal(str(r["net"])) for r in history
+    )
+
+
 def _history_items(login: str) -> list[dict[str, Any]]:
     return [item for item in _items(login) if item["sk"]["S"].startswith(("HISTORY#", "ROUND#"))]
 
@@ -303,6 +405,8 @@ def test_rounds_of_shoes_committed_before_commit_times_read_on_beside_later_ones
     after_tables = ["classic", "casino", "european", "casino", "classic", "casino", "european"]
     after = _play_rounds(alice, after_tables)
     _play_rounds(alice, ["european", "classic", "casino"])  # file the last ones
+    _file_under_round_ids("alice1")
+    migration.migrate(factories.store(), report=lambda line: None)
     assert_ledger("alice1")
     rounds, tables = before + after, before_tables + after_tables
 
@@ -330,12 +434,22 @@ def test_rounds_of_shoes_committed_before_commit_times_read_on_beside_later_ones
     casino_shoe = after[1].partition("-")[0]
     assert alice.get(f"/v1/rounds/{casino_shoe}-99").status == 404
 
-    by_kind = {item["sk"]["S"].rpartition("#")[2]: item for item in _history_items("alice1")}
-    european = {r for r, t in zip(rounds, tables, strict=True) if t == "european"}
-    assert all(
-        by_kind[r]["sk"]["S"].startswith("ROUND#") and "gsi1pk" in by_kind[r] for r in european
-    )
-    assert by_kind[after[1]]["sk"]["S"].startswith("HISTORY#") and "gsi1pk" not in by_kind[after[1]]
+    items = _history_items("alice1")
+    assert all(item["sk"]["S"].startswith("HISTORY#") and "gsi1pk" not in item for item in items)
+
+
+def _file_under_round_ids(login: str) -> None:
+    """The history items of shoes with no commit time as the service filed them before the
+    migration: under their round ids, with their history positions in an index."""
+    for item in _history_items(login):
+        settled = json.loads(item["round"]["S"])
+        if "t" in settled["shoe"]:
+            continue
+        position = item["sk"]["S"].removeprefix("HISTORY#")
+        round_id = position.rpartition("#")[2]
+        dynamodb().delete_item(TableName=table_name(), Key={"pk": item["pk"], "sk": item["sk"]})
+        old = {**item, "sk": {"S": f"ROUND#{round_id}"}, "gsi1pk": {"S": f"HISTORY#{login}"}}
+        dynamodb().put_item(TableName=table_name(), Item={**old, "gsi1sk": {"S": position}})
 
 
 class RacedClient:

@@ -48,20 +48,11 @@ class Decision:
     cards: tuple[Card, ...]  # the hand as it was decided on
     expert_best: Action  # against perfect play for the shoe as it stood
     expert_loss: Decimal
-    # The `counter` player's action (None: graded before that level, read as `best`), and
-    # whether an index play made it (the `counter` hint's `index` was not null).
-    counter: Action | None = None
-    index_spot: bool = False
-    # The `medium` player's action (None: graded before that level, read as `best`).
-    medium: Action | None = None
-
-    @property
-    def counter_best(self) -> Action:
-        return self.best if self.counter is None else self.counter
-
-    @property
-    def medium_best(self) -> Action:
-        return self.best if self.medium is None else self.medium
+    # The `counter` player's action, and whether an index play made it (the `counter`
+    # hint's `index` was not null).
+    counter_best: Action
+    index_spot: bool
+    medium_best: Action  # the `medium` player's action
 
     @property
     def mistake(self) -> bool:

@@ -28,7 +28,6 @@ from blackjack.money import ZERO, to_json
 from blackjack.players import COUNTER, advice, counter_play
 from blackjack.round import Round
 from blackjack.rules import TABLES, Shuffle, Table
-from blackjack.snapshots import round_from_snapshot
 from blackjack.views import dealt_view, round_view
 
 from . import idempotency, shoes
@@ -175,9 +174,7 @@ class GameService:
         player = self.store.existing_player(identity.account_id)
         for table_id, seat in player.seats.items():
             record = seat.round
-            if record is None or _settled_before_player_item(record):
-                continue  # its stored view is it
-            if _round_id(seat.shoe_of_round(), record) == round_id:
+            if record is not None and _round_id(seat.shoe_of_round(), record) == round_id:
                 played = _replay(TABLES[table_id], seat.shoe_of_round(), record)
                 return _round_view(played, None if played.settled else player.balance)
         stored = self.store.get_round(identity.account_id, round_id)
@@ -200,7 +197,7 @@ class GameService:
         def bet(seat: Seat | None, now_ms: int) -> _Played:
             if seat is None:  # its first shoe's hash must be seen before any bet (FAIRNESS.md)
                 raise ShoeNotCommitted(f"look at the table first: GET /v1/tables/{table.id}")
-            if seat.round is not None and not _is_settled(seat.round):
+            if seat.round is not None and seat.round.settled_at is None:
                 raise RoundInProgress("finish the round in play first")
             bets = _distinct({bet.box: bet.amount for bet in request.bets}, len(request.bets))
             ai = _distinct({seat_.box: seat_.level for seat_ in request.ai}, len(request.ai))
@@ -384,7 +381,7 @@ class GameService:
             ):
                 return stored
         # Its history item is put before the write that kept the key, and read strongly
-        # consistent: only the index, for a round filed under its id, may lag behind it.
+        # consistent: this is not reached unless the table lost it.
         raise Conflict("the first answer to this Idempotency-Key is not readable yet; retry")
 
     # ---- helpers ----------------------------------------------------------------------
@@ -447,12 +444,7 @@ def _replay(
     moves = record.moves if steps is None else record.moves[:steps]
     grader = Replaying(record.expert[: len(moves)]) if graded else None
     dealt_from = shoes.engine_shoe(table, shoe, record.start)
-    if record.snapshot is not None:  # stored before the player item: moves play on its snapshot
-        round_ = round_from_snapshot(record.snapshot, table, dealt_from)
-        for move in moves:
-            round_.act(move.action, move.amount, grader=grader)
-    else:
-        round_ = Round.replay(table, dealt_from, record.bets, record.ai, moves, grader=grader)
+    round_ = Round.replay(table, dealt_from, record.bets, record.ai, moves, grader=grader)
     shown = replace(
         record,
         moves=list(moves),
@@ -468,19 +460,9 @@ def seat_round(table: Table, seat: Seat) -> Round | None:
 
 
 def _in_play(table: Table, seat: Seat | None, graded: bool) -> _Played:
-    if seat is not None and seat.round is not None and not _is_settled(seat.round):
+    if seat is not None and seat.round is not None and seat.round.settled_at is None:
         return _replay(table, seat.shoe_of_round(), seat.round, graded=graded)
     raise NoRound("no round in play at this table; place a bet")
-
-
-def _is_settled(record: RoundRecord) -> bool:
-    # A round stored before the player item, and before the round times, says so itself.
-    return record.settled_at is not None or _settled_before_player_item(record)
-
-
-def _settled_before_player_item(record: RoundRecord) -> bool:
-    """A round that settled before the player item: the old items put its history."""
-    return record.snapshot is not None and record.snapshot["phase"] == Phase.SETTLED
 
 
 def _awaiting_history(seat: Seat | None) -> bool:
@@ -488,12 +470,7 @@ def _awaiting_history(seat: Seat | None) -> bool:
     is the truth: the write that settles a round writes nothing else, the round stays the
     seat's, and every read shows it as history; the bet that replaces it puts its history
     item first. The seat is thus the outbox of its table's last settled round."""
-    record = None if seat is None else seat.round
-    return (
-        record is not None
-        and record.settled_at is not None
-        and not _settled_before_player_item(record)
-    )
+    return seat is not None and seat.round is not None and seat.round.settled_at is not None
 
 
 def _settled_round(table: Table, seat: Seat) -> SettledRound:
@@ -515,10 +492,10 @@ def _round_view(played: _Played, balance: Decimal | None, answer: bool = False) 
     """The round of API.md: the engine's view of it, with what the service keeps about
     it. The balance is the one after the round's last step shown, unless given. The answer
     to a bet or an action (`answer`) shows what it did to the cards; others, nothing."""
-    record, snapshot = played.record, played.record.snapshot
+    record = played.record
     return {
         "round_id": _round_id(played.shoe, record),
-        "shoe_id": played.shoe.shoe_id if snapshot is None else snapshot["shoe_id"],
+        "shoe_id": played.shoe.shoe_id,
         "version": record.version + len(record.moves),
         "started_at": _timestamp(record.started_at),
         "settled_at": _timestamp(record.settled_at) if played.settled else None,

@@ -3,7 +3,7 @@
 A record is a dataclass, and its fields are the one list of what it stores: its codec
 turns it into the attributes of its DynamoDB item and back through pydantic (names from
 the fields, values converted by their types), so no converter names a field again. The
-keys (`pk`, `sk`, the history index's) are the store's; a codec gives the other
+keys (`pk`, `sk`) are the store's; a codec gives the other
 attributes, as the plain values boto3's serializer takes (numbers as int or Decimal).
 
 What a round costs is what it writes, so the player's item is small: DynamoDB bills every
@@ -19,7 +19,10 @@ or views; documents use short names.
   `stats` (the counters by short name, `Stats.stored`; in items written before the names,
   every counter in `Stats.counters()` order), and per table `seat_<table>` (a `Seat` as
   one JSON document) and `keys_<table>` (the idempotency keys, `RetryKey`s packed).
-- `SettledRound`: `table` and `round`, one JSON document (the round with its shoe).
+- `SettledRound`: `table` and `round`, one JSON document (the round with its shoe); a
+  round settled before rounds were stored as their bets and moves: `table` and its public
+  `view` (JSON), as `migration` moved it.
+- `OldShoes` (one item per user, written by `migration`): `shoes`, one JSON document.
 - `LoginAttempts`: its fields.
 - `Drills` (one item per user and table): `version` (its `revision`), `schedule` (the
   engine's packed `Schedule`) and `keys` (the idempotency keys of answers, `DrillKey`s packed).
@@ -28,6 +31,7 @@ or views; documents use short names.
 from __future__ import annotations
 
 import functools
+import json
 import re
 import struct
 from collections.abc import Mapping
@@ -41,6 +45,8 @@ from blackjack.actions import Action, Move
 from blackjack.drills import CellProgress, Schedule, pack_progress, unpack_progress
 from blackjack.fairness import seed_hash
 from blackjack.grading import ExpertGrade, Kind
+
+from .errors import NotMigrated
 
 _ZERO = Decimal(0)
 _R = TypeVar("_R")
@@ -358,10 +364,8 @@ class RoundRecord:
     # The user's balance after the bet and after each move (what each answer showed).
     balances: Annotated[list[Decimal], Field(alias="b")] = field(default_factory=list)
     settled_at: Annotated[int | None, Field(alias="s")] = None  # epoch milliseconds
-    # Rounds stored before the player item: their own id, and their snapshot at migration
-    # (`snapshots.round_snapshot`), which the moves after it play on.
+    # A round dealt before the player item has an id of its own.
     round_id: Annotated[str | None, Field(alias="id")] = None
-    snapshot: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -432,8 +436,29 @@ class SettledRound:
 
 
 def history_position(settled_at_us: int, round_id: str) -> str:
-    """A settled round's place in the history index: settle time, then id for ties."""
+    """A settled round's place in the history: settle time, then id for ties."""
     return f"{settled_at_us:016d}#{round_id}"
+
+
+@dataclass(slots=True)
+class OldShoe:
+    """A shoe committed before shoe ids held their commit time, so its id cannot say where
+    its rounds are filed: from the history position `since` on. `rounds`: the ids of its
+    rounds dealt before the player item (they have ids of their own); `retired`: a shoe
+    retired then, its seeds and `position` where it was retired (its later rounds' items
+    hold a shoe retired since)."""
+
+    table: str
+    since: str
+    rounds: list[str] = field(default_factory=list)
+    retired: ShoeRecord | None = None
+
+
+@dataclass(slots=True)
+class OldShoes:
+    """A user's shoes whose ids hold no commit time, by id."""
+
+    shoes: dict[str, OldShoe] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -508,6 +533,8 @@ class _PlayerCodec:
         for name, value in attributes.items():
             kind, _, table = name.partition("_")
             if kind == "seat" and table:
+                if _SNAPSHOT in value:  # a round stored whole, which `migration` replays
+                    raise NotMigrated()
                 seats[table] = seat_codec.from_document(value)
             elif kind == "keys" and table:
                 keys[table] = unpack_keys(bytes(value))
@@ -524,7 +551,11 @@ class _SettledRoundCodec:
     def attributes(self, settled: SettledRound) -> dict[str, Any]:
         return {"table": settled.table, "round": _settled_codec.document(settled)}
 
-    def from_attributes(self, attributes: Mapping[str, Any]) -> SettledRound:
+    def from_attributes(self, attributes: Mapping[str, Any]) -> SettledRound | dict[str, Any]:
+        """The settled round, or the public view of one settled before the player item."""
+        if "round" not in attributes:
+            view: dict[str, Any] = json.loads(attributes["view"])
+            return view
         return _settled_codec.from_document(attributes["round"])
 
 
@@ -549,11 +580,13 @@ class _DrillsCodec:
         )
 
 
+_SNAPSHOT = '"snapshot":'  # in a seat's round that `migration` has not replayed yet
 _stats_codec = Codec(Stats)
 _settled_codec = Codec(SettledRound)
 profile_codec = Codec(Profile)
 attempts_codec = Codec(LoginAttempts)
 seat_codec = Codec(Seat)
+old_shoes_codec = Codec(OldShoes)
 player_codec = _PlayerCodec()
 settled_codec = _SettledRoundCodec()
 drills_codec = _DrillsCodec()

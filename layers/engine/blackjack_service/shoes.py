@@ -15,7 +15,7 @@ import functools
 import re
 from dataclasses import replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from blackjack import fairness
 from blackjack.cards import Card
@@ -27,9 +27,6 @@ from .identity import Identity
 from .models import SHOE_ID_PATTERN
 from .records import SettledRound, ShoeRecord
 from .store import Store
-
-if TYPE_CHECKING:
-    from .legacy import LegacyShoe
 
 _SHOE_ID = re.compile(SHOE_ID_PATTERN)
 
@@ -81,14 +78,11 @@ class FairShoes:
         settled = self.store.rounds_of_shoe(identity.account_id, shoe_id)
         if settled:
             return self._retired(identity, settled[-1])
-        old, _ = self.store.get_legacy_shoe(identity.account_id, shoe_id)
-        if old is None:
+        # A shoe retired before the player item: its rounds are views, its seeds kept apart.
+        old = self.store.get_old_shoes(identity.account_id).get(shoe_id)
+        if old is None or old.retired is None:
             raise NotFound(f"no shoe {shoe_id}")
-        if old.in_play and old.rounds:  # it may have retired after its last round
-            final = self.store.get_round(identity.account_id, old.rounds[-1])
-            if isinstance(final, SettledRound) and final.shoe.shoe_id == shoe_id:
-                return self._retired(identity, final)
-        return _legacy_shoe(old)
+        return self._shoe(identity, TABLES[old.table], old.retired, old.retired.position)
 
     def _retired(self, identity: Identity, last: SettledRound) -> dict[str, Any]:
         """A retired shoe, from its last round's history item."""
@@ -123,15 +117,11 @@ class FairShoes:
 
     def _round_ids(self, identity: Identity, table: Table, record: ShoeRecord) -> list[str]:
         """The shoe's round ids: `<shoe_id>-<n>`, after those of the rounds dealt before the
-        player item existed (in its old items: the seat's copy of the shoe is the latest)."""
+        player item existed (which have ids of their own)."""
         before: list[str] = []
         if record.stored_id is not None:  # only a shoe of those days has an id of its own
-            old_shoe, old_seat = self.store.get_legacy_shoe(
-                identity.account_id, record.shoe_id, table.id
-            )
-            if old_seat is not None and old_seat.shoe.shoe_id == record.shoe_id:
-                old_shoe = old_seat.shoe
-            before = [] if old_shoe is None else old_shoe.rounds
+            old = self.store.get_old_shoes(identity.account_id).get(record.shoe_id)
+            before = [] if old is None else old.rounds
         numbered = range(len(before) + 1, record.rounds + 1)
         return [*before, *(f"{record.shoe_id}-{n}" for n in numbered)]
 
@@ -199,30 +189,8 @@ def _cards(server_seed: str, client_seed: str, nonce: int, decks: int) -> tuple[
     return tuple(fairness.shuffled_shoe(server_seed, client_seed, nonce, decks))
 
 
-def _legacy_shoe(shoe: "LegacyShoe") -> dict[str, Any]:
-    """A shoe retired before the player item, as its item has it."""
-    snapshot = shoe.snapshot
-    return {
-        "shoe_id": shoe.shoe_id,
-        "table": shoe.table,
-        "server_seed_hash": shoe.server_seed_hash,
-        "client_seed": snapshot["client_seed"],
-        "nonce": snapshot["nonce"],
-        "decks": snapshot["decks"],
-        "cut_index": snapshot["cut_index"],
-        "retired": shoe.retired,
-        "server_seed": snapshot["server_seed"] if shoe.retired else None,
-        "cards": _unpack(shoe.dealt) if shoe.retired and shoe.dealt is not None else None,
-        "rounds": shoe.rounds,
-    }
-
-
 def _default_cut_index(table: Table) -> int | None:
     rules = table.rules
     if rules.shuffle is not Shuffle.CUT_CARD or rules.cut_default is None:
         return None
     return fairness.cut_index(rules.decks, rules.cut_default)
-
-
-def _unpack(cards: str) -> list[str]:
-    return [cards[i : i + 2] for i in range(0, len(cards), 2)]

@@ -1,10 +1,9 @@
 """The one data-access class: every DynamoDB read and write of the service goes through
 `Store`, and this is the only module that imports boto3 (on first use). What an item holds
-besides its item key is its record's, in `records` (and, for items stored before the
-player item, in `legacy`).
+besides its item key is its record's, in `records`.
 
 Single-table design (the DynamoDB table `TABLE_NAME`, `table_name` here: `pk`/`sk`
-strings, GSI `gsi1` on `gsi1pk`/`gsi1sk` projecting ALL, TTL attribute `expires_at`):
+strings, no index, TTL attribute `expires_at`):
 
 - profile (`Profile`: login, nick, password hash): `USER#<account_id>` / `PROFILE`
 - player (`Player`: balance, stats, every seat with its shoe and round, the idempotency
@@ -18,16 +17,12 @@ strings, GSI `gsi1` on `gsi1pk`/`gsi1sk` projecting ALL, TTL attribute `expires_
   keys): `USER#<account_id>` / `DRILLS#<table_id>`
 - login attempts since the last success (`LoginAttempts`, expire by TTL):
   `LOGIN#<account_id>` / `ATTEMPTS`
-- stored before the player item, read only: seats `SEAT#<table_id>`, shoes
-  `SHOE#<shoe_id>`, ledger entries `LEDGER#…` (see `legacy`; `migration` made the player
-  items of their profiles and seats)
-- settled rounds of shoes whose ids hold no commit time (those committed before it was
-  kept): `USER#<account_id>` / `ROUND#<round_id>`, and in `gsi1` `HISTORY#<account_id>` /
-  their history position
+- the shoes committed before shoe ids held their commit time (`OldShoes`: where their
+  rounds are filed from): `USER#<account_id>` / `OLD_SHOES`, written by `migration`
+- ledger entries `LEDGER#…`, stored before the player item: nothing reads them
 
 `<account_id>` is the login lower-cased, so logins are unique ignoring case (registration
-puts the profile and the player item on condition that neither exists). Only `gsi1` is
-used.
+puts the profile and the player item on condition that neither exists).
 
 A bet or an action is one conditional write of the player item (it expects the revision
 it read), so a lost race changes nothing. The player item is the truth and history follows
@@ -39,18 +34,17 @@ but registration's (once an account): DynamoDB bills each item written in one tw
 from __future__ import annotations
 
 import functools
-import heapq
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from blackjack.rules import TABLES
-
 from .errors import Conflict, LoginTaken, NotMigrated, Unauthorized
 from .records import (
     Drills,
     LoginAttempts,
+    OldShoe,
+    OldShoes,
     Player,
     Profile,
     SettledRound,
@@ -58,19 +52,16 @@ from .records import (
     committed_at_of,
     drills_codec,
     history_position,
+    old_shoes_codec,
     player_codec,
     profile_codec,
     settled_codec,
 )
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
     from botocore.exceptions import ClientError
     from mypy_boto3_dynamodb.client import DynamoDBClient
-
-    from . import legacy
 
 # How long a call may take before the request is answered 503 (api.py): botocore's defaults
 # (60 s to connect and to read, and DynamoDB's 10 attempts, from 50 ms of backoff doubling)
@@ -88,8 +79,7 @@ PLAYER = "PLAYER"
 DRILLS = "DRILLS#"  # and the table id
 ATTEMPTS = "ATTEMPTS"
 HISTORY = "HISTORY#"  # and the round's history position
-INDEX = "gsi1"
-INDEXED_HISTORY = "HISTORY#"  # and the login: in the index, the rounds put under their ids
+OLD_SHOES = "OLD_SHOES"
 _PAGE = 50  # history items a query reads at a time where the caller may stop early
 # Writes a request tries before it answers 409: each one lost to another request of the
 # same user, which then counts first, so four are slack beyond any user's own pace.
@@ -134,14 +124,6 @@ def _types() -> tuple[TypeSerializer, TypeDeserializer]:
     return TypeSerializer(), TypeDeserializer()
 
 
-def _legacy() -> ModuleType:
-    """The reader of the items stored before the player item, imported on first use: a
-    player who has one, and the rounds settled since, never need it."""
-    from . import legacy
-
-    return legacy
-
-
 def _account_pk(login: str) -> str:
     return f"USER#{login}"
 
@@ -175,19 +157,17 @@ class _Span:
     newest_first: bool = False
     page: int = _PAGE
 
-    def query(
-        self, table_name: str, partition_key: str, partition: str, sort_key: str, prefix: str
-    ) -> dict[str, Any]:
-        """The query of the span in one partition whose sort keys are a prefix and a
-        position. BETWEEN takes `before` in: the reader leaves it out."""
+    def query(self, table_name: str, partition: str) -> dict[str, Any]:
+        """The query of the span's history items in a user's partition. BETWEEN takes
+        `before` in: the reader leaves it out."""
         values = {
             ":pk": {"S": partition},
-            ":lo": {"S": prefix + (self.since or "0")},
-            ":hi": {"S": prefix + (self.before or "~")},
+            ":lo": {"S": HISTORY + (self.since or "0")},
+            ":hi": {"S": HISTORY + (self.before or "~")},
         }
         query: dict[str, Any] = {
             "TableName": table_name,
-            "KeyConditionExpression": f"{partition_key} = :pk AND {sort_key} BETWEEN :lo AND :hi",
+            "KeyConditionExpression": "pk = :pk AND sk BETWEEN :lo AND :hi",
             "ExpressionAttributeValues": values,
             "ScanIndexForward": not self.newest_first,
             "Limit": self.page,
@@ -405,14 +385,13 @@ class Store:
         item = _item(_account_pk(account_id), PLAYER, player_codec.attributes(player))
         self._put_at_revision(item, expected_revision)
 
-    # ---- the items stored before the player item (see `migration`) ----------------
+    # ---- what `migration` reads and writes ------------------------------------------
 
-    def logins_stored_before_player_item(self) -> Iterator[list[str]]:
-        """The logins of the profiles that still hold a balance (every one written before
-        the player item), a page of a scan at a time."""
+    def account_ids(self) -> Iterator[list[str]]:
+        """Every account's id, a page of a scan at a time."""
         scan: dict[str, Any] = {
             "TableName": self.table_name,
-            "FilterExpression": "sk = :profile AND attribute_exists(balance)",
+            "FilterExpression": "sk = :profile",
             "ExpressionAttributeValues": {":profile": {"S": PROFILE}},
             "ProjectionExpression": "pk",
         }
@@ -424,17 +403,27 @@ class Store:
                 return
             scan = scan | {"ExclusiveStartKey": last}
 
-    def get_stored_before_player_item(
-        self, account_id: str
-    ) -> tuple[dict[str, Any] | None, bool, dict[str, legacy.LegacySeat]]:
-        """A user's profile as stored, whether the player item exists, and the seats as
-        stored before it (one BatchGetItem)."""
-        pk = _account_pk(account_id)
-        seat_keys = [_item_key(pk, f"SEAT#{table_id}") for table_id in TABLES]
-        items = self._batch_get([_item_key(pk, PROFILE), _item_key(pk, PLAYER), *seat_keys])
-        profile, player = items.pop((pk, PROFILE), None), items.pop((pk, PLAYER), None)
-        seats = (_legacy().seat(item) for item in items.values())
-        return profile, player is not None, {seat.table: seat for seat in seats}
+    def account_items(self, account_id: str) -> dict[str, dict[str, Any]]:
+        """Every item of the account as stored, by sort key (one consistent query)."""
+        query = {
+            "TableName": self.table_name,
+            "KeyConditionExpression": "pk = :pk",
+            "ExpressionAttributeValues": {":pk": {"S": _account_pk(account_id)}},
+            "ConsistentRead": True,
+        }
+        return {item["sk"]: item for item in self._query(query)}
+
+    def put_new(self, account_id: str, sk: str, attributes: Mapping[str, Any]) -> bool:
+        """Put the item unless one is there; whether this put it."""
+        try:
+            self._put_at_revision(_item(_account_pk(account_id), sk, attributes), None)
+        except Conflict:
+            return False
+        return True
+
+    def delete(self, account_id: str, sk: str) -> None:
+        key = _item_key(_account_pk(account_id), sk)
+        self.client.delete_item(TableName=self.table_name, Key=key)
 
     # ---- drills ---------------------------------------------------------------------
 
@@ -487,31 +476,20 @@ class Store:
 
     def put_round(self, account_id: str, settled: SettledRound) -> None:
         """Put the settled round's history item, whatever was there: it is made from the
-        player item alone, so a put again writes the same bytes. A round of a shoe whose
-        id holds no commit time goes where such rounds always went: under its id, with
-        its history position in the index."""
-        attributes = settled_codec.attributes(settled)
-        if settled.shoe.committed_at is None:
-            sk = f"ROUND#{settled.round_id}"
-            attributes |= {"gsi1pk": f"{INDEXED_HISTORY}{account_id}", "gsi1sk": settled.position}
-        else:
-            sk = HISTORY + settled.position
-        self.client.put_item(
-            TableName=self.table_name, Item=_item(_account_pk(account_id), sk, attributes)
+        player item alone, so a put again writes the same bytes."""
+        item = _item(
+            _account_pk(account_id), HISTORY + settled.position, settled_codec.attributes(settled)
         )
+        self.client.put_item(TableName=self.table_name, Item=item)
 
     def get_round(self, account_id: str, round_id: str) -> SettledRound | dict[str, Any] | None:
-        """A settled round, or the public view of one stored before the player item."""
-        item = self.client.get_item(
-            TableName=self.table_name, Key=_item_key(_account_pk(account_id), f"ROUND#{round_id}")
-        ).get("Item")
-        if item is not None:
-            return _settled(_from_item(item))
-        shoe_id = round_id.partition("-")[0]
-        return next(
-            (s for s in self._filed_rounds_of_shoe(account_id, shoe_id) if s.round_id == round_id),
-            None,
-        )
+        """A settled round, or the public view of one settled before the player item."""
+        shoe_id, numbered, _ = round_id.partition("-")
+        if not numbered:  # dealt before the player item: its shoe is among the old ones
+            old = self.get_old_shoes(account_id)
+            shoe_id = next((i for i, shoe in old.items() if round_id in shoe.rounds), "")
+        found = self._rounds_of_shoe(account_id, shoe_id)
+        return next((stored for i, stored in found if i == round_id), None)
 
     def list_rounds(
         self, account_id: str, table_id: str | None, count: int, before: str | None
@@ -519,75 +497,75 @@ class Store:
         """Up to `count` settled rounds with their history positions, last settled first,
         from before the history position `before` (None: from the last)."""
         span = _Span(table_id, before=before, newest_first=True, page=count)
-        newest = heapq.merge(
-            self._history(account_id, span),
-            self._indexed_history(account_id, span),
-            key=_position_of,
-            reverse=True,
-        )
-        # A round filed both ways (put again after the move by a bet that then lost its
-        # write) is one round: positions are unique.
-        once = (next(same) for _, same in itertools.groupby(newest, key=_position_of))
-        return [(position, _settled(item)) for position, item in itertools.islice(once, count)]
+        return [
+            (position, settled_codec.from_attributes(item))
+            for position, item in itertools.islice(self._history(account_id, span), count)
+        ]
 
     def rounds_since(self, account_id: str, table_id: str, since_us: int) -> Iterator[SettledRound]:
         """The table's settled rounds, first settled first, from a time (µs) on."""
         span = _Span(table_id, since=history_position(since_us, ""))
-        oldest = heapq.merge(
-            self._history(account_id, span),
-            self._indexed_history(account_id, span),
-            key=_position_of,
-        )
-        yield from _replayable(item for _, item in oldest)
+        history = self._history(account_id, span)
+        yield from _replayable(settled_codec.from_attributes(item) for _, item in history)
 
     def rounds_of_shoe(self, account_id: str, shoe_id: str) -> list[SettledRound]:
-        """The settled rounds dealt from a shoe (those whose ids derive from the shoe's)."""
-        rounds = list(self._filed_rounds_of_shoe(account_id, shoe_id))
-        query: dict[str, Any] = {
-            "TableName": self.table_name,
-            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :prefix)",
-            "ExpressionAttributeValues": {
-                ":pk": {"S": _account_pk(account_id)},
-                ":prefix": {"S": f"ROUND#{shoe_id}-"},
-            },
-        }
-        rounds += _replayable(self._query(query))
+        """The settled rounds dealt from a shoe, first dealt first (those settled before the
+        player item, which are views, left out)."""
+        rounds = _replayable(stored for _, stored in self._rounds_of_shoe(account_id, shoe_id))
         return sorted(rounds, key=lambda settled: settled.round.number)
 
-    def _filed_rounds_of_shoe(self, account_id: str, shoe_id: str) -> Iterator[SettledRound]:
-        """A shoe's rounds filed under their history positions, first dealt first: they
-        settled after the shoe's commit time, which its id holds, among the other tables'
-        rounds, until its table dealt from another shoe."""
-        committed_at = committed_at_of(shoe_id)
-        if committed_at is None:
-            return
+    def get_old_shoes(self, account_id: str) -> dict[str, OldShoe]:
+        """The user's shoes whose ids hold no commit time, by id."""
+        item = self.client.get_item(
+            TableName=self.table_name, Key=_item_key(_account_pk(account_id), OLD_SHOES)
+        ).get("Item")
+        if item is None:
+            return {}
+        return old_shoes_codec.from_document(_from_item(item)["shoes"]).shoes
+
+    def put_old_shoes(self, account_id: str, shoes: OldShoes) -> bool:
+        """Put the user's old shoes unless they are there; whether this put them."""
+        return self.put_new(account_id, OLD_SHOES, {"shoes": old_shoes_codec.document(shoes)})
+
+    def _rounds_of_shoe(
+        self, account_id: str, shoe_id: str
+    ) -> list[tuple[str, SettledRound | dict[str, Any]]]:
+        """A shoe's history items with their round ids, first settled first: from its
+        commit time, which its id holds, or, for a shoe committed before that was kept,
+        from where its `OldShoe` says."""
+        committed_at = committed_at_of(shoe_id) if shoe_id else None
+        if committed_at is not None:
+            since = history_position(committed_at * 1000, "")
+            found = list(self._filed_rounds_of_shoe(account_id, shoe_id, since))
+            if found:
+                return found
+        old = self.get_old_shoes(account_id).get(shoe_id) if shoe_id else None
+        if old is None:
+            return []
+        return list(self._filed_rounds_of_shoe(account_id, shoe_id, old.since, old.rounds))
+
+    def _filed_rounds_of_shoe(
+        self, account_id: str, shoe_id: str, since: str, old_ids: Sequence[str] = ()
+    ) -> Iterator[tuple[str, SettledRound | dict[str, Any]]]:
+        """A shoe's history items from a history position on, with their round ids: among
+        the other tables' rounds, until its table dealt from another shoe. Its rounds are
+        `<shoe_id>-<n>`, and `old_ids`, those dealt before the player item."""
         table = None
-        since = history_position(committed_at * 1000, "")
         for position, item in self._history(account_id, _Span(since=since)):
-            if position.partition("#")[2].startswith(f"{shoe_id}-"):
+            round_id = position.partition("#")[2]
+            if round_id.startswith(f"{shoe_id}-") or round_id in old_ids:
                 table = item["table"]
-                yield settled_codec.from_attributes(item)  # no round under its position is older
+                yield round_id, settled_codec.from_attributes(item)
             elif item["table"] == table:
                 return
 
     def _history(self, account_id: str, span: _Span) -> Iterator[tuple[str, dict[str, Any]]]:
         """The history items in a span, with their positions."""
-        query = span.query(self.table_name, "pk", _account_pk(account_id), "sk", HISTORY)
+        query = span.query(self.table_name, _account_pk(account_id))
         for item in self._query(query | {"ConsistentRead": True}):
             position = item["sk"].removeprefix(HISTORY)
             if position != span.before:
                 yield position, item
-
-    def _indexed_history(
-        self, account_id: str, span: _Span
-    ) -> Iterator[tuple[str, dict[str, Any]]]:
-        """The history items put under their round ids in a span, with their positions,
-        from the index."""
-        partition = f"{INDEXED_HISTORY}{account_id}"
-        query = span.query(self.table_name, "gsi1pk", partition, "gsi1sk", "")
-        for item in self._query(query | {"IndexName": INDEX}):
-            if item["gsi1sk"] != span.before:
-                yield item["gsi1sk"], item
 
     def _query(self, query: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """Every item a query finds, a page at a time, as it is read."""
@@ -599,22 +577,6 @@ class Store:
             if last is None:
                 return
             query = query | {"ExclusiveStartKey": last}
-
-    def get_legacy_shoe(
-        self, account_id: str, shoe_id: str, table_id: str | None = None
-    ) -> tuple[legacy.LegacyShoe | None, legacy.LegacySeat | None]:
-        """A shoe stored before the player item, and (with `table_id`) that table's old seat,
-        whose copy of the shoe has its latest rounds."""
-        pk = _account_pk(account_id)
-        keys = [_item_key(pk, f"SHOE#{shoe_id}")]
-        if table_id is not None:
-            keys.append(_item_key(pk, f"SEAT#{table_id}"))
-        items = self._batch_get(keys)
-        shoe, seat = items.get((pk, f"SHOE#{shoe_id}")), items.get((pk, f"SEAT#{table_id}"))
-        return (
-            None if shoe is None else _legacy().shoe(shoe),
-            None if seat is None else _legacy().seat(seat),
-        )
 
     # ---- plumbing -------------------------------------------------------------------
 
@@ -630,23 +592,10 @@ class Store:
         return found
 
 
-def _position_of(listed: tuple[str, Any]) -> str:
-    return listed[0]
-
-
-def _replayable(items: Iterable[Mapping[str, Any]]) -> Iterator[SettledRound]:
+def _replayable(stored: Iterable[SettledRound | dict[str, Any]]) -> Iterator[SettledRound]:
     """The settled rounds among history items, leaving out the public views of rounds
-    stored before the player item (which no replay needs)."""
-    for item in items:
-        settled = _settled(item)
-        if isinstance(settled, SettledRound):
-            yield settled
-
-
-def _settled(attributes: Mapping[str, Any]) -> SettledRound | dict[str, Any]:
-    if "round" in attributes:
-        return settled_codec.from_attributes(attributes)
-    return dict(_legacy().view(attributes))
+    settled before the player item (which no replay needs)."""
+    return (settled for settled in stored if isinstance(settled, SettledRound))
 
 
 def _client_error() -> type[ClientError]:

@@ -1,6 +1,7 @@
 """The records' codecs: a profile's attributes are exactly those the profiles already
 stored have, the player item reads back what it wrote, and the items stored before the
-player item (profiles with a balance, seats) become today's records in the migration."""
+player item (profiles with a balance, seats with whole rounds) become today's records in
+the migration."""
 
 from __future__ import annotations
 
@@ -8,13 +9,18 @@ import dataclasses
 import json
 from dataclasses import fields
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
+from boto3.dynamodb.types import TypeDeserializer
 
-from blackjack.actions import Action, Move
+from blackjack.actions import Action, Move, Phase
 from blackjack.grading import Kind
-from blackjack_service import legacy, migration, responses
+from blackjack.rules import TABLES
+from blackjack_service import migration, responses
+from blackjack_service.errors import NotMigrated
+from blackjack_service.game import seat_round
 from blackjack_service.records import (
     CounterGrades,
     ExpertGrades,
@@ -52,19 +58,17 @@ STORED_PROFILE: dict[str, Any] = {
     "hard_mistakes": Decimal(3),
     "hard_ev_lost": Decimal("29.1180"),
 }
-SHOE_DOCUMENT = (
-    '{"shoe_id":"s1","table":"classic","state":{"server_seed":"5","client_seed":"c",'
-    '"nonce":4,"decks":4,"cut_index":null,"cards":"","position":0},'
-    '"server_seed_hash":"96de","rounds":["r1"],"in_play":false,"retired":false,"dealt":null}'
-)
-STORED_SEAT: dict[str, Any] = {
-    "table": "classic",
-    "version": Decimal(9),
-    "state": '{"shoe":'
-    + SHOE_DOCUMENT
-    + ',"round_id":"r1","round_shoe_id":"s1","round":{"phase":"settled"},'
-    '"round_started_at":"2023-11-14T22:13:20.500Z","round_settled_at":null}',
-}
+BEFORE = Path(__file__).parents[2] / "integration/fixtures/items_before_the_player_item.json"
+
+
+def _stored_before() -> dict[str, dict[str, Any]]:
+    """The fixture's items as the store reads them, by sort key."""
+    deserializer = TypeDeserializer()
+    items = [
+        {name: deserializer.deserialize(value) for name, value in item.items()}
+        for item in json.loads(BEFORE.read_text())
+    ]
+    return {item["sk"]: item for item in items}
 
 
 def test_profile_as_stored() -> None:
@@ -224,33 +228,52 @@ def test_a_settled_round_reads_back_what_it_wrote() -> None:
     assert settled_codec.from_attributes(attributes) == settled
 
 
-def test_a_seat_stored_before_the_player_item_becomes_a_seat() -> None:
-    old = legacy.seat({"pk": "USER#alice1", "sk": "SEAT#classic", **STORED_SEAT})
-    assert (old.table, old.version, old.round_id, old.round_snapshot) == (
-        "classic",
-        9,
-        "r1",
-        {"phase": "settled"},
-    )
-    player = migration.player_of(STORED_PROFILE, {"classic": old})
-    assert player.revision == 1 and player.balance == Decimal("9980.5")
-    seat = player.seats["classic"]
-    assert seat.version == 9
-    assert seat.shoe == ShoeRecord(
-        stored_id="s1", server_seed="5", client_seed="c", nonce=4, rounds=1
-    )
-    assert seat.round is not None
-    assert (seat.round.round_id, seat.round.number, seat.round.version) == ("r1", 1, 9)
-    assert seat.round.started_at == 1700000000500 and seat.round.settled_at is None
-    assert seat.round.snapshot == {"phase": "settled", "shoe_id": "s1"}
+def test_seats_stored_before_the_player_item_become_rounds_of_bets_and_moves() -> None:
+    items = _stored_before()
+    player = migration.player_of(items["PROFILE"], items)
+    assert player.revision == 1 and player.balance == Decimal("9985.0")
+    european = player.seats["european"]  # its round in play, dealt from card 9 of its shoe
+    assert european.version == 5 and european.round_shoe is None
+    assert european.shoe.stored_id == "0c1326db331d4386aa10c69e55545f16"
+    assert (european.shoe.position, european.shoe.rounds) == (13, 3)
+    in_play = european.round
+    assert in_play is not None and in_play.round_id == "a7d78619119d4ec1aa2d3cb1601c1afb"
+    assert (in_play.number, in_play.version, in_play.start) == (3, 5, 9)
+    assert in_play.bets == {0: Decimal(10)} and in_play.moves == [] and in_play.settled_at is None
+    round_ = seat_round(TABLES["european"], european)
+    assert round_ is not None and round_.phase is Phase.PLAYER_TURN
+    assert round_.dealer == ["4C", "2C"] and round_.boxes[0].hands[0].cards == ["2S", "QC"]
+    classic = player.seats["classic"]  # its settled round dealt from a shoe retired since
+    assert classic.shoe.stored_id == "1d7f6e877aa24c458d97e68091e9aaf9"
+    assert classic.shoe.position == 0 and classic.round_shoe is not None
+    assert classic.round_shoe.stored_id == "1742c391589247a2927d23a800d7044d"
+    assert classic.round_shoe.position == 4
+    settled = classic.round
+    assert settled is not None and (settled.number, settled.start, settled.version) == (1, 0, 2)
+    assert settled.moves == [Move(Action.STAND)] and settled.settled_at == 1796110161694
+    # graded before perfect play: as `hard` graded it
+    assert settled.expert == [(Action.HIT, Decimal("0.3156"))]
+    round_ = seat_round(TABLES["classic"], classic)
+    assert round_ is not None and round_.phase is Phase.SETTLED and round_.net == -10
 
 
 def test_a_seat_stored_before_round_times_were_kept() -> None:
-    document = json.loads(STORED_SEAT["state"])
-    del document["round_started_at"], document["round_settled_at"]
-    old = legacy.seat({**STORED_SEAT, "state": json.dumps(document)})
-    seat = migration.player_of(STORED_PROFILE, {"classic": old}).seats["classic"]
-    assert seat.round is not None and seat.round.started_at is None
+    items = _stored_before()
+    for table in ("european", "classic"):
+        document = json.loads(items[f"SEAT#{table}"]["state"])
+        del document["round_started_at"], document["round_settled_at"]
+        items[f"SEAT#{table}"]["state"] = json.dumps(document)
+    seats = migration.player_of(items["PROFILE"], items).seats
+    in_play, settled = seats["european"].round, seats["classic"].round
+    assert in_play is not None and in_play.started_at is None and in_play.settled_at is None
+    # when it settled, from its history item's position: at the millisecond
+    assert settled is not None and settled.settled_at == 1796110161694
+
+
+def test_a_seat_whose_round_is_stored_whole_is_read_once_migrated() -> None:
+    seat = '{"version":5,"shoe":{"seed":"5","client":"c","nonce":1},"round":{"snapshot":{}}}'
+    with pytest.raises(NotMigrated):
+        player_codec.from_attributes({"version": 2, "balance": 1, "stats": "", "seat_casino": seat})
 
 
 def test_login_attempts_as_stored() -> None:
