@@ -436,4 +436,4 @@ def test_a_header_line_the_mail_parser_drops_unsaid_is_400(
     answer = _send_and_read_to_eof(running.client.port, request, end_writes=True)
     assert answer.startswith(b"HTTP/1.1 400 "), answer
     document = json.loads(answer.partition(b"\r\n\r\n")[2])
-    assert document["detail"] == "a header line is not `name: value`"
+    assert document["detail"].startswith("illegal header line")  # h11's words
