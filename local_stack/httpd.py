@@ -230,9 +230,8 @@ class _Connection(socketserver.BaseRequestHandler):
             raise Refused(self.server.too_large(request), "its body is over the limit")
         self._hold(length)
         if self.http.they_are_waiting_for_100_continue:
-            self.request.sendall(
-                self.http.send(h11.InformationalResponse(status_code=100, headers=[]))
-            )
+            go_on = h11.InformationalResponse(status_code=100, headers=[], reason="Continue")
+            self.request.sendall(self.http.send(go_on) or b"")
         chunks: list[bytes] = []
         size = 0
         while not isinstance(event := self._next_event(), h11.EndOfMessage):
