@@ -22,7 +22,7 @@ import h11
 from local_stack.dynamodb_local import DynamoDBLocal
 from local_stack.events import HttpResponse
 from local_stack.sigv4 import Credentials, Refusal, SignedServer
-from local_stack.wire import Request
+from local_stack.wire import Request, encoded, fields, message
 
 MAX_BODY = 16 << 20  # BatchWriteItem's limit, the largest request DynamoDB takes
 IDLE_POOL = 32  # idle connections kept to the JVM (botocore keeps 10 per client)
@@ -53,13 +53,8 @@ class _Upstream:
         """The JVM's status, headers and body, and whether it closes the connection."""
         try:
             headers = [*headers, ("Content-Length", str(len(body)))]
-            request = [
-                h11.Request(method=method, target=target, headers=headers),
-                h11.Data(data=body),
-            ]
-            self.sock.sendall(
-                b"".join(self.http.send(event) or b"" for event in [*request, h11.EndOfMessage()])
-            )
+            request = h11.Request(method=method, target=target, headers=encoded(headers))
+            self.sock.sendall(message(self.http, request, body))
             answer: h11.Response | None = None
             data: list[bytes] = []
             while not isinstance(event := self.http.next_event(), h11.EndOfMessage):
@@ -75,13 +70,10 @@ class _Upstream:
         except h11.ProtocolError as error:
             raise http.client.HTTPException(f"DynamoDB Local's answer: {error!r}") from error
         assert answer is not None
-        fields = [
-            (k.decode("ascii"), v.decode("iso-8859-1")) for k, v in answer.headers.raw_items()
-        ]
         closes = self.http.our_state is not h11.DONE or self.http.their_state is not h11.DONE
         if not closes:
             self.http.start_next_cycle()
-        return answer.status_code, fields, b"".join(data), closes
+        return answer.status_code, fields(answer), b"".join(data), closes
 
     def close(self) -> None:
         self.sock.close()

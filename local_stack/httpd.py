@@ -1,17 +1,14 @@
 """The local stack's one HTTP server: the API's port (local_stack.server), and the
 DynamoDB forwarder's and the secrets endpoint's (local_stack.sigv4's SignedServer).
 
-A Server serves its port from a thread of its own, each connection in a thread (HTTP/1.1
-with keep-alive). h11 reads the requests and writes the answers, with the stack's own
-refusals on top (local_stack.wire). A request runs only once it has arrived whole: one
-whose connection ends before its header section or body does is dropped unanswered. A
-request is bounded as a whole, not read by read: it must arrive within REQUEST_S of its
-first byte, or it is answered 408; a body over the server's `max_body` is refused unread;
-and the bodies a server holds at once, across its connections, are at most BODIES_HELD
-bytes: a request whose body would go over is answered 503. Every answer goes out as one
-write. What a server says to a request it will not run is its own (`error_answer`): the
-API's is a problem document, an AWS endpoint's an AWS error. A GET that asks to become a
-WebSocket is handed to the server's `websocket` handler where it has one.
+A Server serves its port from a thread of its own, each connection in a thread, HTTP/1.1
+with keep-alive as h11 reads and writes it (local_stack.wire). A request runs only once
+it has arrived whole: one whose connection ends first is dropped unanswered. It is
+bounded as a whole, not read by read: it is answered 408 unless it arrives within
+REQUEST_S of its first byte, and 503 where its body would take the bodies the server
+holds at once, across its connections, over BODIES_HELD. A server says what it will to a
+request it does not run (`error_answer`), and may take a GET that asks to become a
+WebSocket (`websocket`, local_stack.websocket).
 """
 
 from __future__ import annotations
@@ -30,7 +27,7 @@ import h11
 
 from local_stack import websocket
 from local_stack.events import HttpResponse, printable, printable_traceback
-from local_stack.wire import Request, refusal, unversioned
+from local_stack.wire import Request, encoded, message, refusal, unversioned
 
 log = logging.getLogger("local_stack")
 
@@ -48,11 +45,11 @@ _FRAMING = ("content-length", "connection", "transfer-encoding")
 
 
 class Refused(Exception):
-    """A request answered without being run, its connection closed after the answer."""
+    """A request answered `status` without being run, its connection closed after."""
 
-    def __init__(self, answer: HttpResponse, detail: str) -> None:
+    def __init__(self, status: int, detail: str) -> None:
         super().__init__(detail)
-        self.answer = answer
+        self.status = status
 
 
 class Cut(Exception):
@@ -93,7 +90,8 @@ class Server(socketserver.ThreadingTCPServer):
         return f"http://{host!s}:{port}"
 
     def hold(self, size: int) -> bool:
-        """Whether `size` more bytes of body may be held (they are counted then)."""
+        """Whether `size` more bytes of body may be held, counted then (or, negative,
+        given back)."""
         with self.bodies_lock:
             if size > self.bodies_free:
                 return False
@@ -149,7 +147,7 @@ class _Connection(socketserver.BaseRequestHandler):
             while self._exchange():
                 self.http.start_next_cycle()
         finally:
-            self._release()
+            self._hold(-self.held)
 
     def _exchange(self) -> bool:
         """One request read and answered; whether the connection carries another."""
@@ -162,15 +160,19 @@ class _Connection(socketserver.BaseRequestHandler):
             line = printable(f"{request.method} {request.target}")
             fault = refusal(event, self.pending)
             if fault is not None:
-                raise Refused(self.server.error_answer(400, fault), fault)
-            request.body = self._body(event, request)
+                raise Refused(400, fault)
+            request.body = self._body(event)
         except Cut:
             log.info("%s dropped: the connection ended within the request", line)
             return False
         except Refused as refused:
+            status, detail = refused.status, str(refused)
+            answer = self.server.error_answer(status, detail)
+            if status == 413:
+                answer = self.server.too_large(request)
+            self._send(answer, closes=True, head_only=line.startswith("HEAD "))
             line = line or printable(self.pending.split(b"\n")[0].rstrip(b"\r").decode("latin-1"))
-            log.info("%s %d refused: %s", line, refused.answer.status, printable(str(refused)))
-            self._send(refused.answer, closes=True, head_only=line.startswith("HEAD "))
+            log.info("%s %d refused: %s", line, answer.status, printable(detail))
             return False
         # A state h11 documents, missing from its __all__.
         if self.http.their_state is h11.MIGHT_SWITCH_PROTOCOL:  # type: ignore[attr-defined]
@@ -196,7 +198,7 @@ class _Connection(socketserver.BaseRequestHandler):
             response = self.server.error_answer(500, "the local stack failed; see its log")
             closes = True
         response = self.server.outgoing(request, response)
-        self._release()  # the body is read into the answer by now
+        self._hold(-self.held)  # the body is read into the answer by now
         sent = self._send(response, closes=closes, head_only=request.method == "HEAD")
         if self.server.access_log:
             elapsed = (time.perf_counter() - started) * 1000
@@ -218,16 +220,15 @@ class _Connection(socketserver.BaseRequestHandler):
             if event is not h11.NEED_DATA:
                 return None  # the connection ended between requests
             if unversioned(self.pending):
-                detail = "the request line is not `METHOD target HTTP/x.y`"
-                raise Refused(self.server.error_answer(400, detail), detail)
+                raise Refused(400, "the request line is not `METHOD target HTTP/x.y`")
             if not self._receive():
                 return None
 
-    def _body(self, event: h11.Request, request: Request) -> bytes:
-        """The request's body, whole, counted against the bodies the server holds."""
-        length = next((int(v) for k, v in event.headers if k == b"content-length"), 0)
-        if length > self.server.max_body:
-            raise Refused(self.server.too_large(request), "its body is over the limit")
+    def _body(self, event: h11.Request) -> bytes:
+        """The request's body, whole, counted against the bodies the server holds: by its
+        length before it is read, by what has come of a chunked one."""
+        headers = event.headers.raw_items()
+        length = next((int(v) for k, v in headers if k.lower() == b"content-length"), 0)
         self._hold(length)
         if self.http.they_are_waiting_for_100_continue:
             go_on = h11.InformationalResponse(status_code=100, headers=[], reason="Continue")
@@ -238,24 +239,19 @@ class _Connection(socketserver.BaseRequestHandler):
             if event is h11.NEED_DATA:
                 self._receive()
                 continue
-            assert isinstance(event, h11.Data)
             chunks.append(event.data)
             size += len(event.data)
-            if size > self.server.max_body:  # a chunked body, which says no length first
-                raise Refused(self.server.too_large(request), "its body is over the limit")
             self._hold(size - self.held)
         return b"".join(chunks)
 
     def _hold(self, size: int) -> None:
-        if size > 0 and not self.server.hold(size):
-            detail = "the server holds as many request bodies as it takes; try again"
-            raise Refused(self.server.error_answer(503, detail), detail)
-        self.held += max(size, 0)
-
-    def _release(self) -> None:
-        with self.server.bodies_lock:
-            self.server.bodies_free += self.held
-        self.held = 0
+        """`size` more bytes of body held (negative: given back); Refused if the request's
+        body is over max_body (413) or the server holds as much as it takes (503)."""
+        if self.held + size > self.server.max_body:
+            raise Refused(413, "the body is over the limit")
+        if not self.server.hold(size):
+            raise Refused(503, "the server holds as many request bodies as it takes; try again")
+        self.held += size
 
     def _next_event(self) -> Any:
         """h11's next event; Cut if the connection ended within a request, Refused (400)
@@ -265,7 +261,7 @@ class _Connection(socketserver.BaseRequestHandler):
         except h11.RemoteProtocolError as error:
             if self.http.trailing_data[1]:  # the client's end came first
                 raise Cut(printable(str(error))) from error
-            raise Refused(self.server.error_answer(400, str(error)), str(error)) from error
+            raise Refused(400, str(error)) from error
 
     def _receive(self) -> bool:
         """More bytes for h11 (or the connection's end); False when the connection idled
@@ -280,7 +276,7 @@ class _Connection(socketserver.BaseRequestHandler):
             if self.deadline is None:
                 return False
             detail = f"the request did not arrive whole within {self.server.request_s} s"
-            raise Refused(self.server.error_answer(408, detail), detail) from None
+            raise Refused(408, detail) from None
         return True
 
     def _send(self, response: HttpResponse, *, closes: bool, head_only: bool = False) -> bool:
@@ -291,21 +287,11 @@ class _Connection(socketserver.BaseRequestHandler):
         headers.append(("Content-Length", str(len(response.body))))
         if closes:
             headers.append(("Connection", "close"))
-        events: list[h11.Event] = [
-            h11.Response(
-                status_code=response.status,
-                headers=headers,
-                reason=_PHRASES.get(response.status, ""),
-            )
-        ]
-        if response.body and not head_only and response.status not in (204, 304):
-            events.append(h11.Data(data=response.body))
-        if not (
-            head_only and self.http.their_state is h11.ERROR
-        ):  # h11 knows no HEAD it could not read
-            events.append(h11.EndOfMessage())
+        phrase = _PHRASES.get(response.status, "")
+        head = h11.Response(status_code=response.status, headers=encoded(headers), reason=phrase)
+        body = b"" if head_only or response.status in (204, 304) else response.body
         try:
-            self.request.sendall(b"".join(self.http.send(event) or b"" for event in events))
+            self.request.sendall(message(self.http, head, body))
         except (BrokenPipeError, ConnectionResetError):
             return False
         return True

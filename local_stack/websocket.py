@@ -15,19 +15,11 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
-from wsproto import ConnectionType, WSConnection
+from wsproto import ConnectionType, WSConnection, events
 from wsproto.connection import ConnectionState
-from wsproto.events import (
-    AcceptConnection,
-    BytesMessage,
-    CloseConnection,
-    Event,
-    Ping,
-    TextMessage,
-)
 from wsproto.utilities import RemoteProtocolError
 
-from local_stack.wire import Request
+from local_stack.wire import Request, encoded
 
 MAX_MESSAGE = 128 * 1024  # characters of a message: API Gateway's limit is 128 KB
 _CHUNK = 1 << 16  # bytes asked of the socket at a time
@@ -49,7 +41,7 @@ class WebSocket:
         """The text as one message to the client; nothing once the WebSocket is closing."""
         with self._lock:
             if self._connection.state is ConnectionState.OPEN:
-                self._sock.sendall(self._connection.send(TextMessage(data=text)))
+                self._sock.sendall(self._connection.send(events.TextMessage(data=text)))
 
     def receive(self) -> str | None:
         """The client's next text message, whole; None once the WebSocket is closing."""
@@ -69,23 +61,23 @@ class WebSocket:
         """Say the server closes (RFC 6455 5.5.1); the client's close then ends it."""
         with self._lock:
             if self._connection.state is ConnectionState.OPEN:
-                self._sock.sendall(self._connection.send(CloseConnection(code, reason)))
+                self._sock.sendall(self._connection.send(events.CloseConnection(code, reason)))
 
-    def _take(self, event: Event) -> None:
+    def _take(self, event: events.Event) -> None:
         """One of wsproto's events, the lock held: a message kept, a control frame answered."""
         state = self._connection.state
-        if isinstance(event, CloseConnection) and state in _CLOSABLE:
+        if isinstance(event, events.CloseConnection) and state in _CLOSABLE:
             self._sock.sendall(self._connection.send(event.response()))
         elif state is not ConnectionState.OPEN:
             return  # what comes after the server's close is dropped
-        elif isinstance(event, Ping):
+        elif isinstance(event, events.Ping):
             self._sock.sendall(self._connection.send(event.response()))
-        elif isinstance(event, BytesMessage):
-            self._sock.sendall(self._connection.send(CloseConnection(1003, "text only")))
-        elif isinstance(event, TextMessage):
+        elif isinstance(event, events.BytesMessage):
+            self._sock.sendall(self._connection.send(events.CloseConnection(1003, "text only")))
+        elif isinstance(event, events.TextMessage):
             self._parts.append(event.data)
             if sum(map(len, self._parts)) > MAX_MESSAGE:
-                self._sock.sendall(self._connection.send(CloseConnection(1009, "too long")))
+                self._sock.sendall(self._connection.send(events.CloseConnection(1009, "too long")))
             elif event.message_finished:
                 self._messages.append("".join(self._parts))
                 self._parts = []
@@ -101,13 +93,12 @@ def serve(
     it; `received` is what came after the request. Why the request is no handshake, if
     it is not one (the connection is left as it was then)."""
     connection = WSConnection(ConnectionType.SERVER)
-    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in request.headers]
     try:
-        connection.initiate_upgrade_connection(headers, request.target)
+        connection.initiate_upgrade_connection(encoded(request.headers), request.target)
     except (RemoteProtocolError, ValueError) as error:  # ValueError: a Host IDNA refuses
         return str(error)
     sock.settimeout(idle_s)  # a client silent for this long is gone
-    sock.sendall(connection.send(AcceptConnection()))
+    sock.sendall(connection.send(events.AcceptConnection()))
     connection.receive_data(received)
     websocket = WebSocket(sock, connection)
     try:
