@@ -27,7 +27,7 @@ from local_stack.wire import Request, encoded, fields, message
 MAX_BODY = 16 << 20  # BatchWriteItem's limit, the largest request DynamoDB takes
 IDLE_POOL = 32  # idle connections kept to the JVM (botocore keeps 10 per client)
 UPSTREAM_TIMEOUT_S = 60  # a Scan or a transaction of a loaded 2-core machine
-# Not forwarded: they describe one hop (RFC 9110 7.6.1), and http.client sets the length.
+# Not forwarded: they describe one hop (RFC 9110 7.6.1); the length is the forwarder's own.
 HOP_BY_HOP = frozenset(
     ("connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
      "upgrade", "content-length")
