@@ -17,26 +17,17 @@ from __future__ import annotations
 import http.client
 import threading
 
+import h11
+
 from local_stack.dynamodb_local import DynamoDBLocal
 from local_stack.events import HttpResponse
 from local_stack.sigv4 import Credentials, Refusal, SignedServer
-from local_stack.wire import (
-    MAX_LINE,
-    Request,
-    WireError,
-    first_values,
-    http_message,
-    read_chunked,
-    read_exactly,
-    read_fields,
-)
+from local_stack.wire import Request, encoded, fields, message
 
 MAX_BODY = 16 << 20  # BatchWriteItem's limit, the largest request DynamoDB takes
 IDLE_POOL = 32  # idle connections kept to the JVM (botocore keeps 10 per client)
 UPSTREAM_TIMEOUT_S = 60  # a Scan or a transaction of a loaded 2-core machine
-# Far over any answer DynamoDB gives (a BatchGetItem's is 16 MB at most).
-UPSTREAM_MAX_BODY = 1 << 30
-# Not forwarded: they describe one hop (RFC 9110 7.6.1), and http.client sets the length.
+# Not forwarded: they describe one hop (RFC 9110 7.6.1); the length is the forwarder's own.
 HOP_BY_HOP = frozenset(
     ("connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
      "upgrade", "content-length")
@@ -49,55 +40,42 @@ class Unavailable(Exception):
 
 
 class _Upstream:
-    """One keep-alive HTTP/1.1 connection to the JVM now running, read through one
-    buffer for its life (http.client's HTTPResponse makes one per answer)."""
+    """One keep-alive HTTP/1.1 connection to the JVM now running, spoken by h11."""
 
     def __init__(self, dynamodb: DynamoDBLocal) -> None:
         self.generation = dynamodb.generation
         self.sock = dynamodb.connect(UPSTREAM_TIMEOUT_S)
-        self.reader = self.sock.makefile("rb")
+        self.http = h11.Connection(h11.CLIENT)
 
     def exchange(
         self, method: str, target: str, headers: list[tuple[str, str]], body: bytes
     ) -> tuple[int, list[tuple[str, str]], bytes, bool]:
         """The JVM's status, headers and body, and whether it closes the connection."""
-        self.sock.sendall(http_message(f"{method} {target} HTTP/1.1", headers, body))
-        line = self.reader.readline(MAX_LINE + 1)
-        if not line:  # as http.client says it: the JVM closed the idle connection
-            raise http.client.RemoteDisconnected("DynamoDB Local closed the connection")
-        version, _, rest = line.decode("iso-8859-1").rstrip("\r\n").partition(" ")
-        code = rest[:3]
-        if version not in ("HTTP/1.0", "HTTP/1.1") or not (code.isdigit() and len(code) == 3):
-            raise http.client.BadStatusLine(line.decode("iso-8859-1"))
         try:
-            headers = read_fields(self.reader)
-            return (int(code), headers, *self._body(method, int(code), version, headers))
-        except WireError as error:
+            headers = [*headers, ("Content-Length", str(len(body)))]
+            request = h11.Request(method=method, target=target, headers=encoded(headers))
+            self.sock.sendall(message(self.http, request, body))
+            answer: h11.Response | None = None
+            data: list[bytes] = []
+            while not isinstance(event := self.http.next_event(), h11.EndOfMessage):
+                if event is h11.NEED_DATA:
+                    received = self.sock.recv(1 << 16)
+                    if not received and answer is None:  # it closed the idle connection
+                        raise http.client.RemoteDisconnected("DynamoDB Local closed the connection")
+                    self.http.receive_data(received)
+                elif isinstance(event, h11.Response):
+                    answer = event
+                elif isinstance(event, h11.Data):
+                    data.append(event.data)
+        except h11.ProtocolError as error:
             raise http.client.HTTPException(f"DynamoDB Local's answer: {error!r}") from error
-
-    def _body(
-        self, method: str, status: int, version: str, headers: list[tuple[str, str]]
-    ) -> tuple[bytes, bool]:
-        """The answer's body, and whether the JVM closes the connection after it."""
-        first = first_values(headers)
-        connection = first.get("connection", "")
-        closes = connection == "close" or (version == "HTTP/1.0" and connection != "keep-alive")
-        length = first.get("content-length")
-        if method == "HEAD" or status in (204, 304) or status < 200:
-            return b"", closes
-        if first.get("transfer-encoding") == "chunked":
-            data = read_chunked(self.reader, UPSTREAM_MAX_BODY)
-            if data is None:
-                raise http.client.HTTPException("DynamoDB Local's answer is too long")
-            return data, closes
-        if length is None:  # the body ends with the connection
-            return self.reader.read(), True
-        if not length.strip().isdigit():
-            raise http.client.HTTPException(f"Content-Length {length!r}")
-        return read_exactly(self.reader, int(length)), closes
+        assert answer is not None
+        closes = self.http.our_state is not h11.DONE or self.http.their_state is not h11.DONE
+        if not closes:
+            self.http.start_next_cycle()
+        return answer.status_code, fields(answer), b"".join(data), closes
 
     def close(self) -> None:
-        self.reader.close()
         self.sock.close()
 
 

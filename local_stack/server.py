@@ -50,6 +50,7 @@ _PROBLEM_CODES = {
     408: "request_timeout",
     413: "payload_too_large",
     500: "internal_error",
+    503: "unavailable",
 }
 # CloudFront's security headers as SecurityHeadersConfig names them, for web/'s files.
 _SECURITY_HEADERS = {
@@ -70,6 +71,8 @@ def problem(status: int, detail: str) -> HttpResponse:
         "code": _PROBLEM_CODES.get(status, "malformed_request"),
     }
     headers = [("Content-Type", "application/problem+json"), ("Cache-Control", "no-store")]
+    if status == 503:  # as the service's own `unavailable`
+        headers.append(("Retry-After", "1"))
     return HttpResponse(status, headers, json.dumps(document).encode())
 
 

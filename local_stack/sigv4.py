@@ -187,6 +187,7 @@ _ERROR_CODES = {
     400: "SerializationException",
     408: "RequestTimeoutException",
     500: "InternalFailure",
+    503: "ServiceUnavailable",
 }
 
 

@@ -1,57 +1,29 @@
-"""HTTP/1.1 on the stack's loopback sockets: one strict reader of requests, one writer.
+"""HTTP/1.1 as h11 reads and writes it for the stack, and what the stack refuses of it.
 
-Every server of the stack (local_stack.httpd) reads its requests with `read_request` and
-`read_body`, held to RFC 9112 where the stdlib is lenient: a request that another parser
-could read otherwise is refused (`Malformed`, answered 400), and one whose connection ends
-before it does is dropped unanswered (`Incomplete`), never run. The header section is read
-here, not by the stdlib, which hands it to the mail parser (`email.feedparser`): that took
-a quarter of the stack's own time per API request, and it drops some lines without a word
-(`From x` is a mailbox's envelope line to it). The forwarder reads DynamoDB Local's answers
-with the same `read_fields`, `read_exactly` and `read_chunked`.
-A message goes out as one write (`http_message`): one wake-up for the reader, whatever
-Nagle and delayed ACKs would make of two.
+h11 reads HTTP/1.1 for every server of the stack (local_stack.httpd) and refuses what is
+out of RFC 9112's grammar. Where the RFC lets a server either refuse a message or read
+it one way (a length given twice, a length beside chunked coding, chunked in HTTP/1.0, a
+folded header line), h11 reads it; the stack refuses it (`refusal`, answered 400), so
+that no proxy in front of a deployment could read it another way. So is a header value
+with a control character (h11 takes all but NUL), a version other than HTTP/1.x, and at
+once a request line with no version (HTTP/0.9), where h11 would wait for headers.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
-from typing import Any
 
-MAX_LINE = 65536  # the stdlib's limit on a header line (http.client._MAXLINE)
-MAX_HEADERS = 100  # and on their number (http.client._MAXHEADERS)
-_TOKEN = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+"  # RFC 9110 5.6.2
-# RFC 9112 5: a field line is a token, a colon, then the value up to the line's end; the
-# value as the mail parser gave it, its leading blanks and its line end off.
-_FIELD_LINE = re.compile(b"(" + _TOKEN + rb"):[ \t]*([^\r\n]*)\r?\n")
-# RFC 9112 3: method SP request-target SP HTTP-version, the method a token, the target
-# visible ASCII (no control byte, no NUL, nothing a terminal acts on), one digit each side
-# of the version's dot; a line without a version (HTTP/0.9) is refused too.
-_REQUEST_LINE = re.compile(b"(" + _TOKEN + rb") ([!-~]+) (HTTP/([0-9])\.([0-9]))\r?\n")
-# RFC 9110 5.5: a field value holds no CR, LF or NUL (an obs-fold leaves CR LF in the
-# value) nor any other control byte but HTAB.
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_DIGITS = re.compile(r"[0-9]+")  # str.isdigit takes "²", which int() refuses
-_CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,8}")
-_BLANK_LINE = (b"\r\n", b"\n")  # a line with nothing before its end
-# A Content-Length this long is over every server's limit, and int() is not asked to read
-# thousands of digits.
-_LONGEST_LENGTH = 9
+import h11
 
-
-class WireError(Exception):
-    """A message that cannot be read; `line` is its request line as read, for the log."""
-
-    line = ""
-
-
-class Malformed(WireError):
-    """A message that cannot be read one way only: a request is refused (400)."""
-
-
-class Incomplete(WireError):
-    """The connection ended before the message did: a request is dropped, never run."""
+# RFC 9110 5.5: a field value holds no control byte but HTAB (h11 refuses CR, LF and NUL
+# in one, and any in the request line).
+_CONTROL = re.compile(rb"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_FOLDED = re.compile(rb"\n[ \t]")  # RFC 9112 5.2: obs-fold, a line that goes on a value
+_LENGTHS = re.compile(rb"^content-length:([^\n]*)", re.IGNORECASE | re.MULTILINE)
+_CODINGS = re.compile(rb"^transfer-encoding:", re.IGNORECASE | re.MULTILINE)
+_HEAD_END = re.compile(rb"\n\r?\n")  # the blank line that ends a header section, as h11's
+_VERSIONED = re.compile(rb"[^\n]* HTTP/[0-9]\.[0-9]\r?\n")
 
 
 @dataclass
@@ -60,180 +32,60 @@ class Request:
 
     method: str
     target: str  # as sent, but a leading `//` made one `/` (gh-87389: another host's to a client)
-    version: str
-    headers: list[tuple[str, str]]
+    headers: list[tuple[str, str]]  # as sent: the names' case and order kept
     peer: tuple[str, int]  # the client's address and port
-    keep_alive: bool  # whether the connection may carry another request after this one
-    expects_continue: bool  # `Expect: 100-continue`: the client waits for a 100 to send its body
-    chunked: bool
-    length: int  # the Content-Length (0 without one); no body is this long when chunked
     body: bytes = b""
 
-
-def read_request(rfile: Any, peer: tuple[str, int]) -> Request | None:
-    """The request line and header section that rfile is at; None where the connection
-    ends or a blank line comes instead (the stdlib's server closes the connection then).
-    Malformed for a request to refuse, Incomplete for one that the connection cut short."""
-    raw = rfile.readline(MAX_LINE + 1)
-    if len(raw) > MAX_LINE:
-        raise Malformed("Request-URI Too Long")  # its line too long to log
-    line = str(raw, "iso-8859-1").rstrip("\r\n")
-    try:
-        if not raw.endswith(b"\n") or not raw.strip():
-            return None
-        match = _REQUEST_LINE.fullmatch(raw)
-        if match is None:
-            raise Malformed("the request line is not `METHOD target HTTP/x.y`")
-        method, target, version, major, minor = (part.decode("ascii") for part in match.groups())
-        if major >= "2":
-            raise Malformed(f"Invalid HTTP version ({major}.{minor})")
-        headers = read_fields(rfile)
-        fault = _header_fault(version, headers)
-        if fault is not None:
-            raise Malformed(fault)
-    except WireError as error:
-        error.line = line
-        raise
-    return _request(method, target, version, headers, peer)
+    @classmethod
+    def of(cls, event: h11.Request, peer: tuple[str, int]) -> Request:
+        target = event.target.decode("ascii")  # h11 takes visible ASCII only
+        return cls(
+            method=event.method.decode("ascii"),
+            target="/" + target.lstrip("/") if target.startswith("//") else target,
+            headers=fields(event),
+            peer=peer,
+        )
 
 
-def _request(
-    method: str, target: str, version: str, headers: list[tuple[str, str]], peer: tuple[str, int]
-) -> Request:
-    """The request of an accepted request line and header section, as the stdlib reads
-    its connection and expectation (from the first of each header) and RFC 9112 its body."""
-    first = first_values(headers)
-    connection = first.get("connection", "")
-    keep_alive = connection == "keep-alive" or (connection != "close" and version >= "HTTP/1.1")
-    declared = first.get("content-length", "0").strip()  # digits: see _header_fault
-    return Request(
-        method=method,
-        target="/" + target.lstrip("/") if target.startswith("//") else target,
-        version=version,
-        headers=headers,
-        peer=peer,
-        keep_alive=keep_alive,
-        expects_continue=first.get("expect") == "100-continue" and version >= "HTTP/1.1",
-        chunked="transfer-encoding" in first,  # chunked alone: see _header_fault
-        length=int(declared) if len(declared) <= _LONGEST_LENGTH else sys.maxsize,
-    )
+def fields(event: h11.Request | h11.Response) -> list[tuple[str, str]]:
+    """A message's headers as sent: their names' case and order kept."""
+    return [(k.decode("ascii"), v.decode("iso-8859-1")) for k, v in event.headers.raw_items()]
 
 
-def first_values(headers: list[tuple[str, str]]) -> dict[str, str]:
-    """Each header's first value in lower case, by its name in lower case: the one that
-    the stdlib's `Message.get` gives, for the headers whose value is a keyword."""
-    first: dict[str, str] = {}
-    for name, value in headers:
-        first.setdefault(name.lower(), value.lower())
-    return first
+def encoded(headers: list[tuple[str, str]]) -> list[tuple[bytes, bytes]]:
+    """Headers as h11 takes them, each character a byte (h11 itself encodes str as ASCII)."""
+    return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers]
 
 
-def read_fields(rfile: Any) -> list[tuple[str, str]]:
-    """The header section that rfile is at, read to its blank line, as (name, value) pairs
-    in the order sent: Malformed if a line is not `name: value` (or one is too long, or
-    there are too many), Incomplete if the connection ends first."""
-    lines: list[bytes] = []
-    while True:
-        line: bytes = rfile.readline(MAX_LINE + 1)
-        if len(line) > MAX_LINE:
-            raise Malformed("Line too long")
-        if line in _BLANK_LINE:
-            break
-        if not line.endswith(b"\n"):  # a line short of its limit ends so only at EOF
-            raise Incomplete
-        lines.append(line)
-        if len(lines) > MAX_HEADERS:
-            raise Malformed("Too many headers")
-    # Judged once the section is whole, so that a refused request leaves no unread bytes
-    # behind, which would make the kernel reset the connection before the 400 is read.
-    fields: list[tuple[str, str]] = []
-    for line in lines:
-        match = _FIELD_LINE.fullmatch(line)
-        if match is None:
-            raise Malformed("a header line is not `name: value`")
-        name, value = match.groups()
-        fields.append((name.decode("ascii"), value.decode("iso-8859-1")))
-    return fields
+def message(http: h11.Connection, head: h11.Request | h11.Response, body: bytes) -> bytes:
+    """What h11 writes of a message, its head, body and end, as one write: one wake-up
+    for the reader, whatever Nagle and delayed ACKs would make of two."""
+    parts = [head, h11.Data(data=body), h11.EndOfMessage()] if body else [head, h11.EndOfMessage()]
+    return b"".join(http.send(part) or b"" for part in parts)
 
 
-def _header_fault(version: str, headers: list[tuple[str, str]]) -> str | None:
-    """Why the header section cannot be read one way only, or None when it can."""
-    if any(_CONTROL.search(value) for _, value in headers):
+def unversioned(pending: bytes) -> bool:
+    """Whether the request that `pending` begins has a whole request line without an
+    HTTP version, which no header section makes a request."""
+    line_end = pending.find(b"\n") + 1
+    return line_end > 0 and not _VERSIONED.fullmatch(pending, 0, line_end)
+
+
+def refusal(event: h11.Request, pending: bytes) -> str | None:
+    """Why the stack refuses a request that h11 read, or None; `pending` is what was
+    received from the request's first byte on, its header section whole. The section is
+    searched as it came, its lines being header lines (h11 has read them)."""
+    end = _HEAD_END.search(pending)
+    head = pending[: end.start() if end else len(pending)]
+    if not event.http_version.startswith(b"1."):
+        return f"Invalid HTTP version ({event.http_version.decode()})"
+    if _CONTROL.search(head):
         return "a header value has a control character"
-    values: dict[str, list[str]] = {"host": [], "content-length": [], "transfer-encoding": []}
-    for name, value in headers:
-        found = values.get(name.lower())
-        if found is not None:
-            found.append(value)
-    hosts, lengths, codings = values.values()
-    if len(hosts) > 1 or (not hosts and version == "HTTP/1.1"):
-        return "a request has one Host header at most, and HTTP/1.1 one exactly"  # 9112 3.2
-    # RFC 9112 6.3: two lengths (even equal ones, as `Content-Length: 2, 2` is) or a length
-    # beside a coding are two readings of where the body ends; and no transfer coding but
-    # chunked is decoded, which HTTP/1.0 does not have.
-    if codings and (lengths or version != "HTTP/1.1"):
+    if _FOLDED.search(head):
+        return "a header value goes on over a line (obs-fold)"
+    lengths = _LENGTHS.findall(head)
+    if _CODINGS.search(head) and (lengths or event.http_version != b"1.1"):
         return "Transfer-Encoding goes without Content-Length, and in HTTP/1.1 only"
-    if codings and [coding.strip().lower() for coding in codings] != ["chunked"]:
-        return "the only transfer coding taken is chunked"
-    if len(lengths) > 1:
+    if len(lengths) > 1 or b"," in b"".join(lengths):  # `2, 2` too: two lengths
         return "Content-Length is given more than once"
-    if lengths and not _DIGITS.fullmatch(lengths[0].strip()):
-        return "Content-Length is not a number of bytes"
     return None
-
-
-def read_body(rfile: Any, request: Request, limit: int) -> bytes | None:
-    """The request's body, whole; None when it is over `limit` bytes (not read on then).
-    Incomplete if the connection ends within it, Malformed if its chunks are not chunked
-    coding; a stall is the socket's timeout (TimeoutError)."""
-    if request.chunked:
-        return read_chunked(rfile, limit)
-    if request.length > limit:
-        return None
-    return read_exactly(rfile, request.length)
-
-
-def read_exactly(rfile: Any, size: int) -> bytes:
-    data: bytes = rfile.read(size) if size else b""
-    if len(data) < size:  # a buffered read returns short only at the connection's end
-        raise Incomplete
-    return data
-
-
-def read_chunked(rfile: Any, limit: int) -> bytes | None:
-    """A chunked body; None once it is over `limit` bytes; Malformed if a chunk size is
-    not one, or a chunk is longer than its size."""
-    chunks: list[bytes] = []
-    total = 0
-    while True:
-        declared = _chunk_line(rfile).split(b";")[0].strip() or b"0"
-        if not _CHUNK_SIZE.fullmatch(declared):
-            raise Malformed("a chunk size is not a hexadecimal number")
-        size = int(declared, 16)
-        if size == 0:
-            while _chunk_line(rfile) not in _BLANK_LINE:
-                pass  # trailers
-            return b"".join(chunks)
-        total += size
-        if total > limit:
-            return None
-        chunks.append(read_exactly(rfile, size))
-        if _chunk_line(rfile) not in _BLANK_LINE:
-            raise Malformed("a chunk is longer than its size")
-
-
-def _chunk_line(rfile: Any) -> bytes:
-    """One line of a chunked body, never more than MAX_LINE bytes held in memory."""
-    line: bytes = rfile.readline(MAX_LINE + 1)
-    if len(line) > MAX_LINE:
-        raise Malformed("a line of the chunked body is too long")
-    if not line.endswith(b"\n"):
-        raise Incomplete
-    return line
-
-
-def http_message(start_line: str, headers: list[tuple[str, str]], body: bytes) -> bytes:
-    """An HTTP/1.1 message with its Content-Length, as one write."""
-    lines = [start_line, *(f"{name}: {value}" for name, value in headers)]
-    lines.append(f"Content-Length: {len(body)}")
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
