@@ -1,7 +1,7 @@
 """The edge of the shoe between rounds (issue 31): beside the count badge, with the same
 setting, "Edge -0.51% · fresh -0.51%" (minus signs) as GET /v1/tables/{table_id}/edge
 answers it, and by the chips the advised bet one click (or key) away, which bets
-`advised` on the player's boxes as the chips would; neither shows during a round, nor
+`advised` once, on box 1 when several are bet, as the chips would; neither shows during a round, nor
 with the badge off (and the edge is not even asked for then). At a laptop's and two
 phones' sizes, axe finding nothing; and with the badge on, a small phone's round still
 fits its screen as test_viewport.py measures it. Screenshots: tests/artifacts/edge-*.png.
@@ -141,12 +141,14 @@ def test_the_edge_and_the_kelly_bet_between_rounds(
     page.screenshot(path=str(artifacts / f"edge-{size}-settled.png"))
     check_axe(page, f"edge after a round, {size}")
 
-    # One key from the keyboard: every box of the player's bets `advised`, as chips would.
+    # One key from the keyboard: Kelly's bet, one box's, on box 1 alone (issue 42), as
+    # chips would; the other boxes cleared.
     tid(page, "kelly-bet").focus()
     page.keyboard.press("Enter")
-    for box in BOXES:
-        expect(tid(page, f"bet-amount-{box}")).to_have_text(coins(advised))
-    expect(tid(page, "bet-total")).to_have_text(f"Total {coins(advised * len(BOXES))}")
+    expect(tid(page, "bet-amount-0")).to_have_text(coins(advised))
+    for box in BOXES[1:]:
+        expect(tid(page, f"bet-clear-{box}")).to_have_count(0)
+    expect(tid(page, "bet-total")).to_have_text(f"Total {coins(advised)}")
     expect(tid(page, "round-status")).to_have_attribute("data-status", "settled")  # no deal
 
     # A deal stakes it.
@@ -154,8 +156,8 @@ def test_the_edge_and_the_kelly_bet_between_rounds(
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith(rounds)) as sent:
         view = deal(page, TABLE)
     body = json.loads(sent.value.post_data or "{}")
-    assert body["bets"] == [{"box": box, "amount": advised} for box in BOXES], body
-    assert [b["bet"] for b in user_boxes(view)] == [advised] * len(BOXES), view
+    assert body["bets"] == [{"box": 0, "amount": advised}], body
+    assert [b["bet"] for b in user_boxes(view)] == [advised], view
     if view["status"] != "settled":
         check_nothing_shown(page)
         view = play_out(page, TABLE, view)

@@ -223,7 +223,7 @@ function kellyButton(ctl) {
   const onclick = () => {
     const others = Object.keys(S.slip.bets).filter((b) => Number(b) !== box && Number(S.slip.bets[b]) > 0);
     for (const b of others) delete S.slip.bets[b];
-    placeBets(ctl, { [box]: Number(edge.bet.advised) }, { note: others.length ? kellyNote(box, others.length) : "" });
+    placeBets(ctl, { [box]: Number(edge.bet.advised) }, { note: others.length ? kellyNote(others) : "" });
   };
   return h(
     "button",

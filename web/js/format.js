@@ -63,15 +63,15 @@ export function formatEdgePercent(percent) {
 
 /**
  * The advised bet's button: "Kelly bet: 120"; the table's limit where Kelly's bet is outside
- * it, and why: "Table minimum: 10 (Kelly bet 5 is below it)"; the table minimum where the
+ * it, and why: "Table minimum 10: Kelly bet 5 is below it"; the table minimum where the
  * house has the edge.
  */
 export function kellyLabel(bet) {
   const kelly = Number(bet.kelly);
   const advised = Number(bet.advised);
   if (kelly <= 0) return `House edge: table minimum ${formatCoins(advised)}`;
-  if (kelly < advised) return `Table minimum: ${formatCoins(advised)} (Kelly bet ${formatCoins(kelly)} is below it)`;
-  if (kelly > advised) return `Table maximum: ${formatCoins(advised)} (Kelly bet ${formatCoins(kelly)} is above it)`;
+  if (kelly < advised) return `Table minimum ${formatCoins(advised)}: Kelly bet ${formatCoins(kelly)} is below it`;
+  if (kelly > advised) return `Table maximum ${formatCoins(advised)}: Kelly bet ${formatCoins(kelly)} is above it`;
   return `Kelly bet: ${formatCoins(advised)}`;
 }
 
@@ -81,9 +81,11 @@ export function kellyBox(bets) {
   return bet.length === 1 ? Number(bet[0]) : 0;
 }
 
-/** Said once the Kelly bet cleared other boxes: "Kelly's bet is one box's: on box 1 alone, 2 boxes cleared." */
-export function kellyNote(box, cleared) {
-  return `Kelly's bet is one box's: on box ${box + 1} alone, ${cleared} other box${cleared === 1 ? "" : "es"} cleared.`;
+/** Said once the Kelly bet cleared other boxes (0-based): "Kelly's bet is one box's: boxes 2 and 3 cleared." */
+export function kellyNote(cleared) {
+  const names = cleared.map((box) => String(Number(box) + 1));
+  const list = names.length > 1 ? `boxes ${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : `box ${names[0]}`;
+  return `Kelly's bet is one box's: ${list} cleared.`;
 }
 
 /** A round's variance per initial bet (the strategy card's): "variance 1.29 per round". */

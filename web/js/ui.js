@@ -115,11 +115,27 @@ export function sentence(text) {
   return /[.!?…]$/.test(t) ? t : `${t}.`;
 }
 
+/**
+ * The banner while the browser is offline (hidden online), naming what just failed for it
+ * (`failed`: "Could not deal").
+ */
+export function updateOfflineBanner(failed = "") {
+  const banner = document.getElementById("banner");
+  if (!banner) return;
+  banner.hidden = navigator.onLine;
+  if (navigator.onLine) banner.textContent = "";
+  else if (failed) banner.textContent = `${failed}: you are offline. Actions will be sent again when you retry.`;
+  else banner.textContent = "You are offline: actions will be sent again when you retry.";
+}
+
 // Problems that pass by themselves: once a request gets through, their toast is out of date.
 const PASSING = new Set(["network_error", "throttled"]);
 
 export function reportError(err, prefix = "") {
   if (err && err.status === 401) return; // handled by the unauthorized handler (back to login)
+  // Offline, the banner says what failed: a toast would say it again over the page (at a
+  // table, over the dealer's cards).
+  if (err?.code === "network_error" && !navigator.onLine) return updateOfflineBanner(prefix || "That did not go through");
   toast((prefix ? `${prefix}: ` : "") + errorText(err), { passing: PASSING.has(err?.code) });
 }
 
