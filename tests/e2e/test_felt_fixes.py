@@ -141,6 +141,14 @@ LEVEL_WORDS = {  # js/format.js GRADES' `words`
 }
 
 
+LEVEL_NAMES = {  # js/settings.js COACH_LEVELS
+    "medium": "Chart (medium)",
+    "hard": "Exact, fresh shoe (hard)",
+    "expert": "Perfect play for this shoe (expert)",
+    "counter": "Index plays (counter)",
+}
+
+
 def eleven_against_a_ten(shoe: list[str]) -> bool:
     """European, one box: a 3 and an 8 (the 1st and 3rd cards) against a ten-value up card
     (the 2nd). The chart doubles; exact play without a hole card checked hits (issue 32)."""
@@ -176,7 +184,10 @@ def test_the_trainer_grades_by_kind_at_the_coachs_level_and_says_how(
         page.goto("/#/lobby")
         page.goto("/#/trainer")
         intro = tid(page, "trainer-intro")
-        expect(intro).to_contain_text("graded at each of the coach's levels")
+        expect(intro.locator("p")).to_contain_text(
+            f"grade at your coach's level (a table's settings): {LEVEL_NAMES[level]}, by "
+        )
+        intro.locator("summary").click()
         expect(tid(page, f"trainer-grading-{level}")).to_contain_text("(your coach)")
         expect(intro.locator(".coach-level")).to_have_count(1)
         expect(tid(page, "trainer-grading-medium")).to_contain_text("by the move alone")

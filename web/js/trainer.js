@@ -429,9 +429,9 @@ function levelsNotes(s, moves) {
 }
 
 /**
- * What each level grades against, the coach's marked: every decision is graded at all four,
- * and the coach's level picks the one the marks, the recent accuracy, the latest mistakes and
- * "By kind" follow.
+ * What each level grades against: the coach's in a line, all four under "How each level
+ * grades" (every decision is graded at each; the coach's level picks the one the marks, the
+ * recent accuracy, the latest mistakes and "By kind" follow).
  */
 function gradingIntro(level) {
   const coach = gradeOf(level);
@@ -441,18 +441,23 @@ function gradingIntro(level) {
     h(
       "p",
       { class: "muted" },
-      `Every decision you take is graded at each of the coach's levels. Your coach's level (${COACH_LEVELS[coach]}, in a table's settings) sets the grade of the marks, the recent accuracy, the latest mistakes and the figures by kind.`,
+      `The marks, the recent accuracy, the latest mistakes and the figures by kind grade at your coach's level (a table's settings): ${COACH_LEVELS[coach]}, ${GRADES[coach].how}`,
     ),
     h(
-      "ul",
+      "details",
       { class: "muted small grading-levels" },
-      Object.entries(COACH_LEVELS).map(([name, title]) =>
-        h(
-          "li",
-          { testid: `trainer-grading-${name}`, class: name === coach ? "coach-level" : null },
-          h("strong", {}, title),
-          name === coach ? " (your coach)" : "",
-          `: ${GRADES[name].how}`,
+      h("summary", {}, "How each level grades: every decision is graded at all four"),
+      h(
+        "ul",
+        {},
+        Object.entries(COACH_LEVELS).map(([name, title]) =>
+          h(
+            "li",
+            { testid: `trainer-grading-${name}`, class: name === coach ? "coach-level" : null },
+            h("strong", {}, title),
+            name === coach ? " (your coach)" : "",
+            `: ${GRADES[name].how}`,
+          ),
         ),
       ),
     ),
@@ -526,10 +531,12 @@ function kindTable(s, level, kinds) {
       { class: "muted small", testid: "trainer-by-kind-note" },
       from === null
         ? "Counted over settled rounds; EV lost in coins; insurance counts insurance, even money and declining them."
-        : `Counted over your last ${from.toLocaleString("en-US")} decisions, the history's (the API counts kinds against exact play only)${GRADES[grade].loss === null ? "; graded by the move, so no EV lost" : "; EV lost in coins"}; insurance counts insurance, even money and declining them.`,
+        : `Counted over your last ${decisionsWord(from)}, the history's (the API counts kinds against exact play only)${GRADES[grade].loss === null ? "; graded by the move, so no EV lost" : "; EV lost in coins"}; insurance counts insurance, even money and declining them.`,
     ),
   ];
 }
+
+const decisionsWord = (n) => `${n.toLocaleString("en-US")} decision${n === 1 ? "" : "s"}`;
 
 function accuracyFigures(s, level, moves, kinds) {
   return h(
