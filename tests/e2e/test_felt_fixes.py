@@ -65,6 +65,18 @@ def page_at(contexts: Contexts, size: str, *storage: tuple[str, str]) -> Page:
     return page
 
 
+def seated(
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, size: str, shoe: Any, *storage: Any
+) -> tuple[Page, str]:
+    """A new player at casino, its first shoe one that satisfies `shoe` (each size its own),
+    `storage` remembered; the page and the player's token."""
+    seeds.use(shoes_by_size(shoe)[size])
+    page = page_at(contexts, size, *storage)
+    _, token = new_player(page, stack.api, "felt")
+    open_table(page, "casino")
+    return page, token
+
+
 # ---- 1. the Kelly bet ----------------------------------------------------------------
 
 
@@ -91,10 +103,9 @@ def kelly_below_the_minimum(shoe: list[str]) -> bool:
 def test_the_kelly_bet_is_bet_once_and_names_the_minimum(
     contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str
 ) -> None:
-    seeds.use(shoes_by_size(kelly_below_the_minimum)[size])
-    page = page_at(contexts, size, ("blackjack.show_count", "on"))
-    _, token = new_player(page, stack.api, "kel")
-    open_table(page, "casino")
+    page, token = seated(
+        contexts, stack, seeds, size, kelly_below_the_minimum, ("blackjack.show_count", "on")
+    )
     set_bet(page, 0, 10, 10)
     view = deal(page, "casino")
     play_out(page, "casino", view)
@@ -226,16 +237,14 @@ def twelve_against_a_3(shoe: list[str]) -> bool:
 def test_the_counter_says_what_would_change_the_play(
     contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str
 ) -> None:
-    seeds.use(shoes_by_size(twelve_against_a_3)[size])
-    page = page_at(contexts, size, ("blackjack.coach_level", "counter"))
-    _, token = new_player(page, stack.api, "why")
+    coach = ("blackjack.coach_level", "counter")  # the coach's level, remembered
+    page, token = seated(contexts, stack, seeds, size, twelve_against_a_3, coach)
     [index] = [
         ix
         for ix in stack.api.call("GET", "/v1/tables/casino/indices")["indices"]
         if (ix["section"], ix["row"], ix["up"]) == ("hard", "12", "3")
     ]
     assert (index["play"], index["index"], index["direction"]) == ("stand", 2, "at_or_above")
-    open_table(page, "casino")
     set_bet(page, 0, 10, 10)
     view = deal(page, "casino")
     tid(page, "coach-toggle").check()
