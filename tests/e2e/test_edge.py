@@ -1,8 +1,8 @@
 """The edge of the shoe between rounds (issue 31): beside the count badge, with the same
 setting, "Edge -0.51% · fresh -0.51%" (minus signs) as GET /v1/tables/{table_id}/edge
 answers it, and by the chips the advised bet one click (or key) away, which bets
-`advised` once, on box 1 when several are bet, as the chips would; neither shows during a round, nor
-with the badge off (and the edge is not even asked for then). At a laptop's and two
+`advised` once (on box 1 when several are bet) as the chips would; neither shows during
+a round, nor with the badge off (and the edge is not even asked for then). At a laptop's and two
 phones' sizes, axe finding nothing; and with the badge on, a small phone's round still
 fits its screen as test_viewport.py measures it. Screenshots: tests/artifacts/edge-*.png.
 """
@@ -66,9 +66,15 @@ def edge_line(answer: dict[str, Any]) -> str:
 
 
 def kelly_label(bet: dict[str, Any]) -> str:
-    if bet["kelly"] > 0:
-        return f"Kelly bet: {coins(bet['advised'])}"
-    return f"House edge: table minimum {coins(bet['advised'])}"
+    """web/js/format.js kellyLabel: the table's limit where Kelly's bet is outside it."""
+    kelly, advised = bet["kelly"], coins(bet["advised"])
+    if kelly <= 0:
+        return f"House edge: table minimum {advised}"
+    if kelly < bet["advised"]:
+        return f"Table minimum {advised}: Kelly bet {coins(kelly)} is below it"
+    if kelly > bet["advised"]:
+        return f"Table maximum {advised}: Kelly bet {coins(kelly)} is above it"
+    return f"Kelly bet: {advised}"
 
 
 def check_edge_shown(page: Page, stack: Stack, token: str) -> dict[str, Any]:
