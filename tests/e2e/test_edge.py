@@ -2,9 +2,9 @@
 setting, "Edge -0.51% · fresh -0.51%" (minus signs) as GET /v1/tables/{table_id}/edge
 answers it, and by the chips the advised bet one click (or key) away, which bets
 `advised` once (on box 1 when several are bet) as the chips would; neither shows during
-a round, nor with the badge off (and the edge is not even asked for then). At a laptop's and two
-phones' sizes, axe finding nothing; and with the badge on, a small phone's round still
-fits its screen as test_viewport.py measures it. Screenshots: tests/artifacts/edge-*.png.
+a round, nor with the badge off (and the edge is not even asked for then). At a laptop's
+and two phones' sizes, axe finding nothing; and with the badge on, a small phone's round
+still fits its screen as test_viewport.py measures it. Screenshots: tests/artifacts/edge-*.png.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from blackjack.rules import TABLES
 from blackjack.variance import variance
@@ -297,6 +297,43 @@ def test_the_offline_toast_leaves_the_dealers_cards_in_view(
     page.context.set_offline(False)
 
 
+def test_a_toast_at_a_wide_table_stands_beside_the_dealers_cards(
+    contexts: Contexts, stack: Stack, artifacts: Any
+) -> None:
+    """Online, a problem's toast (the server down) at 1280x800: beside the dealer's cards,
+    under the table's head (its Rules and Fair shoe in reach). A phone has no room beside
+    them: there the toast spans the screen under the head, as before."""
+    page = page_at(contexts, "laptop")
+    new_player(page, stack.api, "side")
+    open_table(page, "european")
+    for box in range(5):
+        set_bet(page, box, 10, 10)
+    play_out(page, "european", deal(page, "european"))
+    page.route("**/v1/tables/european/rounds", server_down)
+    tid(page, "deal").click()
+    expect(tid(page, "toast-error")).to_contain_text("The server could not answer")
+    covered = page.evaluate(DEALER_COVERED)
+    shot(page, artifacts, "toast-beside-laptop")
+    assert covered == [], f"the dealer's cards lie under the toast: {covered}"
+    for testid in ("open-rules", "open-fairness"):
+        expect(tid(page, testid)).to_be_visible()
+        box = tid(page, testid).bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        on_top = page.evaluate(f"document.elementFromPoint({x}, {y})?.dataset?.testid")
+        assert on_top == testid, f"{testid} lies under {on_top}"
+    check_axe(page, "a toast beside the dealer's cards")
+
+
+def server_down(route: Route) -> None:
+    problem = {"type": "about:blank", "title": "Service Unavailable", "status": 503}
+    route.fulfill(status=503, content_type="application/problem+json", body=json.dumps(problem))
+
+
+SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}  # js/format.js
+LABELS = {"T": "10"}
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_a_drill_dealing_one_card_twice_says_why(
     contexts: Contexts, stack: Stack, artifacts: Any, size: str
@@ -314,10 +351,15 @@ def test_a_drill_dealing_one_card_twice_says_why(
         expect(hand.nth(0)).to_have_attribute("data-card", card)
         expect(hand.nth(1)).to_have_attribute("data-card", card)
         expect(tid(page, "drill-dealer").locator("[data-card]")).to_have_attribute("data-card", up)
-        expect(tid(page, "drill-same-card")).to_contain_text(
-            "a shoe of six decks holds six of every card"
+        expect(tid(page, "drill-same-card")).to_have_text(
+            f"Two {LABELS.get(card[0], card[0])}{SUITS[card[1]]}: six decks hold six of each card."
         )
         shot(page, artifacts, f"drill-same-card-{size}")
         check_axe(page, f"a drill showing one card twice, {size}")
+        # answered, one screen still holds the hand (and the line), the verdict and Next
+        tid(page, "drill").locator("[data-testid^='drill-action-']").first.click()
+        for testid in ("drill-felt", "drill-same-card", "drill-next"):
+            expect(tid(page, testid)).to_be_in_viewport(ratio=1)
+        shot(page, artifacts, f"drill-same-card-answered-{size}")
     finally:
         restore()

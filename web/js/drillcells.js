@@ -325,7 +325,7 @@ export function sameCardWords(drill, decks) {
   const card = twice ? parseCard(twice) : null;
   if (!card) return null;
   const n = NUMBER_WORDS[decks] ?? String(decks);
-  return `Two ${card.label}${card.sym}: a shoe of ${n} decks holds ${n} of every card, so a casino deals the same card twice now and then.`;
+  return `Two ${card.label}${card.sym}: ${n} decks hold ${n} of each card.`;
 }
 
 /** A count of hands in words: "1 hand", "3 hands". */

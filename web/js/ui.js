@@ -33,10 +33,14 @@ export function toast(message, { tone = "error", timeout = tone === "error" ? 60
   if (timeout) toastTimer = setTimeout(() => el.remove(), timeout);
 }
 
+const TOAST_WIDTH = 520; // css/app.css .toasts
+const TOAST_BESIDE = 280; // the narrowest toast set beside the dealer's cards
+const DEALER_ROOM = 110; // px right of the dealer's cards kept for more of them
+
 /**
- * The toasts' top: below the sticky header and, while it shows, the offline banner; at a
+ * The toasts' place: below the sticky header and, while it shows, the offline banner; at a
  * table below its head too, so that Rules and Fair shoe (what a problem may send the player
- * to) stay in reach.
+ * to) stay in reach, and on a wide felt beside the dealer's cards.
  */
 function placeToasts() {
   const box = document.getElementById("toasts");
@@ -50,6 +54,16 @@ function placeToasts() {
     head && head.bottom > 0 ? head.bottom : 0,
   );
   box.style.top = `${Math.round(under + 6)}px`;
+  // On a wide felt the toast stands right of the dealer's cards, not over them, with room
+  // left for the cards still to come; on a narrow one it spans the screen as it can.
+  const felt = document.querySelector('[data-testid="felt"]')?.getBoundingClientRect();
+  const cards = document.querySelector('[data-testid="dealer"] .cards')?.getBoundingClientRect();
+  const room = felt && cards?.width ? felt.right - 12 - (cards.right + DEALER_ROOM) : 0;
+  const width = Math.min(TOAST_WIDTH, room);
+  const beside = width >= TOAST_BESIDE;
+  box.style.left = beside ? `${Math.round(felt.right - 12 - width)}px` : "";
+  box.style.width = beside ? `${Math.round(width)}px` : "";
+  box.style.transform = beside ? "none" : "";
 }
 
 if (typeof window !== "undefined") {
