@@ -327,6 +327,7 @@ def test_a_toast_at_a_wide_table_stands_beside_the_dealers_cards(
 
 def server_down(route: Route) -> None:
     problem = {"type": "about:blank", "title": "Service Unavailable", "status": 503}
+    problem |= {"code": "maintenance", "detail": "Down."}
     route.fulfill(status=503, content_type="application/problem+json", body=json.dumps(problem))
 
 
