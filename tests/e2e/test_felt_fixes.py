@@ -268,7 +268,8 @@ DEALER_COVERED = """() => [...document.querySelectorAll('[data-testid="dealer"] 
   .filter((card) => {
     const dealer = card.closest('[data-testid="dealer"]');
     const r = card.getBoundingClientRect();
-    return [[(r.left + r.right) / 2, (r.top + r.bottom) / 2], [r.left + 8, r.top + 8]]
+    const corner = [3, 8, 14].map((y) => [r.left + 8, r.top + y]);
+    return [[(r.left + r.right) / 2, (r.top + r.bottom) / 2], ...corner]
       .map(([x, y]) => document.elementFromPoint(x, y))
       .some((top) => top && !dealer.contains(top));
   })
