@@ -1,10 +1,10 @@
 """The edge of the shoe between rounds (issue 31): beside the count badge, with the same
 setting, "Edge -0.51% · fresh -0.51%" (minus signs) as GET /v1/tables/{table_id}/edge
 answers it, and by the chips the advised bet one click (or key) away, which bets
-`advised` on the player's boxes as the chips would; neither shows during a round, nor
-with the badge off (and the edge is not even asked for then). At a laptop's and two
-phones' sizes, axe finding nothing; and with the badge on, a small phone's round still
-fits its screen as test_viewport.py measures it. Screenshots: tests/artifacts/edge-*.png.
+`advised` once (on box 1 when several are bet) as the chips would; neither shows during
+a round, nor with the badge off (and the edge is not even asked for then). At a laptop's
+and two phones' sizes, axe finding nothing; and with the badge on, a small phone's round
+still fits its screen as test_viewport.py measures it. Screenshots: tests/artifacts/edge-*.png.
 """
 
 from __future__ import annotations
@@ -66,9 +66,15 @@ def edge_line(answer: dict[str, Any]) -> str:
 
 
 def kelly_label(bet: dict[str, Any]) -> str:
-    if bet["kelly"] > 0:
-        return f"Kelly bet: {coins(bet['advised'])}"
-    return f"House edge: table minimum {coins(bet['advised'])}"
+    """web/js/format.js kellyLabel: the table's limit where Kelly's bet is outside it."""
+    kelly, advised = bet["kelly"], coins(bet["advised"])
+    if kelly <= 0:
+        return f"House edge: table minimum {advised}"
+    if kelly < bet["advised"]:
+        return f"Table minimum {advised}: Kelly bet {coins(kelly)} is below it"
+    if kelly > bet["advised"]:
+        return f"Table maximum {advised}: Kelly bet {coins(kelly)} is above it"
+    return f"Kelly bet: {advised}"
 
 
 def check_edge_shown(page: Page, stack: Stack, token: str) -> dict[str, Any]:
@@ -141,12 +147,14 @@ def test_the_edge_and_the_kelly_bet_between_rounds(
     page.screenshot(path=str(artifacts / f"edge-{size}-settled.png"))
     check_axe(page, f"edge after a round, {size}")
 
-    # One key from the keyboard: every box of the player's bets `advised`, as chips would.
+    # One key from the keyboard: Kelly's bet, one box's, on box 1 alone (issue 42), as
+    # chips would; the other boxes cleared.
     tid(page, "kelly-bet").focus()
     page.keyboard.press("Enter")
-    for box in BOXES:
-        expect(tid(page, f"bet-amount-{box}")).to_have_text(coins(advised))
-    expect(tid(page, "bet-total")).to_have_text(f"Total {coins(advised * len(BOXES))}")
+    expect(tid(page, "bet-amount-0")).to_have_text(coins(advised))
+    for box in BOXES[1:]:
+        expect(tid(page, f"bet-clear-{box}")).to_have_count(0)
+    expect(tid(page, "bet-total")).to_have_text(f"Total {coins(advised)}")
     expect(tid(page, "round-status")).to_have_attribute("data-status", "settled")  # no deal
 
     # A deal stakes it.
@@ -154,8 +162,8 @@ def test_the_edge_and_the_kelly_bet_between_rounds(
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith(rounds)) as sent:
         view = deal(page, TABLE)
     body = json.loads(sent.value.post_data or "{}")
-    assert body["bets"] == [{"box": box, "amount": advised} for box in BOXES], body
-    assert [b["bet"] for b in user_boxes(view)] == [advised] * len(BOXES), view
+    assert body["bets"] == [{"box": 0, "amount": advised}], body
+    assert [b["bet"] for b in user_boxes(view)] == [advised], view
     if view["status"] != "settled":
         check_nothing_shown(page)
         view = play_out(page, TABLE, view)

@@ -11,7 +11,7 @@ import { showLogin } from "./login.js";
 import { showStrategy } from "./strategy.js";
 import { leaveTable, showTable } from "./table.js";
 import { showTrainer } from "./trainer.js";
-import { go, toast } from "./ui.js";
+import { go, toast, updateOfflineBanner } from "./ui.js";
 import { showVerify } from "./verify.js";
 
 const main = document.getElementById("main");
@@ -116,14 +116,9 @@ function afterLogin() {
   go(next && !next.startsWith("#/login") ? next : "#/lobby");
 }
 
-const banner = document.getElementById("banner");
-function showConnectivity() {
-  banner.hidden = navigator.onLine;
-  banner.textContent = navigator.onLine ? "" : "You are offline: actions will be sent again when you retry.";
-}
-window.addEventListener("online", showConnectivity);
-window.addEventListener("offline", showConnectivity);
-showConnectivity();
+window.addEventListener("online", () => updateOfflineBanner());
+window.addEventListener("offline", () => updateOfflineBanner());
+updateOfflineBanner();
 
 window.addEventListener("hashchange", route);
 // Another tab logging out never affects this one (sessionStorage is per tab).

@@ -58,12 +58,13 @@ export function chartCell(cards, up, rules, chart) {
 /** Whether an index play holds at true count `t`. */
 export const indexApplies = (index, t) => (index.direction === "at_or_below" ? Number(t) <= index.index : Number(t) >= index.index);
 
-/** "true count +1.3 is at or above 0", "… is below +2": where a count stands against an index. */
+/** "true count +1.3 is at or above 0": a count where the index applies, against it. */
 function against(index, t) {
-  const down = index.direction === "at_or_below";
-  const where = indexApplies(index, t) ? (down ? "is at or below" : "is at or above") : down ? "is above" : "is below";
-  return `true count ${trueWords(t)} ${where} ${formatSigned(index.index)}`;
+  return `true count ${trueWords(t)} is ${index.direction === "at_or_below" ? "at or below" : "at or above"} ${formatSigned(index.index)}`;
 }
+
+/** Where an index play holds: "−6 or below", "+3 or above". */
+const onlyAt = (index) => `${formatSigned(index.index)} or ${index.direction === "at_or_below" ? "below" : "above"}`;
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const isInsurance = (legal) => legal.includes("decline_insurance");
@@ -136,7 +137,7 @@ function counterWhy(spot) {
   }
   if (isInsurance(legal)) {
     const ix = (indices || []).find((x) => x.section === "insurance");
-    if (ix) return `${capital(against(ix, t))}, the insurance index: the chart declines it.`;
+    if (ix) return `The chart declines insurance: take it only at ${onlyAt(ix)}, and the true count is ${trueWords(t)}.`;
     return indices ? "This table has no insurance index: the chart declines it." : `No index applies at true count ${trueWords(t)}: the chart declines it.`;
   }
   const cell = chartCell(spot.cards, spot.up, spot.rules, spot.chart);
@@ -152,5 +153,7 @@ function counterWhy(spot) {
   if (own.length === 0)
     return indices ? `The chart's play for ${name}, which has no index.` : `The chart's play for ${name}: no index applies at true count ${trueWords(t)}.`;
   const nearest = own.reduce((a, b) => (Math.abs(a.index - t) <= Math.abs(b.index - t) ? a : b));
-  return `The chart's play for ${name}: ${against(nearest, t)}, its index to ${actionLabel(nearest.play, legal).toLowerCase()}.`;
+  // What would change the play, not the count against the index: "is above −6, its index
+  // to hit" read as if the index applied.
+  return `The chart's play for ${name}: ${actionLabel(nearest.play, legal).toLowerCase()} only at ${onlyAt(nearest)}, and the true count is ${trueWords(t)}.`;
 }

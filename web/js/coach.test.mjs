@@ -122,7 +122,13 @@ test("counter: where no index applies, the chart's play and why", () => {
   const docs = { chart: CHART, indices: INDICES };
   assert.equal(
     coachWhy(spot({ level: "counter", action: "hit", count: count(-0.4), index: null }, docs)),
-    "The chart's play for 16 against a ten: true count −0.4 is below 0, its index to stand.",
+    "The chart's play for 16 against a ten: stand only at 0 or above, and the true count is −0.4.",
+  );
+  const twelve = { cards: ["TS", "2D"], up: "4C", legal: ["hit", "stand"] };
+  assert.equal(
+    coachWhy(spot({ level: "counter", action: "stand", count: count(1.5), index: null }, { ...docs, ...twelve })),
+    "The chart's play for 12 against a 4: hit only at 0 or below, and the true count is +1.5.",
+    "issue 42: what would change the play, not 'true count +1.5 is above 0, its index to hit'",
   );
   const nine = { up: "9C" };
   assert.equal(
@@ -137,7 +143,7 @@ test("counter: where no index applies, the chart's play and why", () => {
   const ace = { up: "AC", legal: ["insurance", "decline_insurance"] };
   assert.equal(
     coachWhy(spot({ level: "counter", action: "decline_insurance", count: count(1.2), index: null }, { ...docs, ...ace })),
-    "True count +1.2 is below +3, the insurance index: the chart declines it.",
+    "The chart declines insurance: take it only at +3 or above, and the true count is +1.2.",
   );
   assert.equal(
     coachWhy(spot({ level: "counter", action: "decline_insurance", count: count(1.2), index: null }, { ...docs, indices: [], ...ace })),

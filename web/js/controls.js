@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { coachWhy } from "./coach.js";
 import { h } from "./dom.js";
-import { ACTIONS, actionLabel, CHIP_KEYS, evLabel, formatCoins, kellyLabel } from "./format.js";
+import { ACTIONS, actionLabel, CHIP_KEYS, evLabel, formatCoins, kellyBox, kellyLabel, kellyNote } from "./format.js";
 import { buildRoundRequest, capBet, chipValues, fundsReason, insuranceAmounts } from "./input.js";
 
 export function renderActions(ctl) {
@@ -212,16 +212,19 @@ export function renderBetting(ctl) {
 
 /**
  * The advised bet one click away, with the edge (GET …/edge) between rounds while the count
- * is shown: it bets `advised` on each of the user's boxes (box 1 when none has a bet).
+ * is shown. Kelly's bet is one round's at one box (API.md: the edge is one box's), so it is
+ * bet once: on the box bet when one is, else on box 1, and the other boxes are cleared.
  */
 function kellyButton(ctl) {
   const edge = ctl.edgeShown();
   if (!edge) return null;
-  const advised = Number(edge.bet.advised);
-  const boxes = Object.entries(ctl.state.slip.bets)
-    .filter(([, v]) => Number(v) > 0)
-    .map(([box]) => Number(box));
-  const onclick = () => placeBets(ctl, Object.fromEntries((boxes.length ? boxes : [0]).map((box) => [box, advised])));
+  const S = ctl.state;
+  const box = kellyBox(S.slip.bets);
+  const onclick = () => {
+    const others = Object.keys(S.slip.bets).filter((b) => Number(b) !== box && Number(S.slip.bets[b]) > 0);
+    for (const b of others) delete S.slip.bets[b];
+    placeBets(ctl, { [box]: Number(edge.bet.advised) }, { note: others.length ? kellyNote(others) : "" });
+  };
   return h(
     "button",
     { type: "button", class: "btn btn-small kelly-bet", testid: "kelly-bet", "data-lock": "on", "aria-describedby": "edge-line", onclick },
@@ -233,7 +236,7 @@ function kellyButton(ctl) {
  * Sets the bets of some boxes (box -> wanted amount), each capped at the table maximum with a
  * word: what a chip placed on a circle, ×2 and the Kelly bet all do to the slip.
  */
-export function placeBets(ctl, wanted, { chipBox = null } = {}) {
+export function placeBets(ctl, wanted, { chipBox = null, note = "" } = {}) {
   const S = ctl.state;
   const max = S.table.max_bet;
   const capped = [];
@@ -243,7 +246,7 @@ export function placeBets(ctl, wanted, { chipBox = null } = {}) {
     delete S.slip.ai[box];
     if (bet.capped) capped.push(`Box ${Number(box) + 1}`);
   }
-  S.betNote = capped.length ? `${capped.join(", ")}: capped at the table maximum, ${formatCoins(max)}.` : "";
+  S.betNote = capped.length ? `${capped.join(", ")}: capped at the table maximum, ${formatCoins(max)}.` : note;
   if (chipBox !== null) S.fresh = { chipBox };
   ctl.chipSound();
   ctl.render();

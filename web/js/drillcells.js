@@ -1,7 +1,18 @@
 // The Drills page's cells, pure (tested with node): a cell's key, its square on the heat map
 // (state, sign, words), the accuracy per section, the progress after an answer, the keys, a
 // drill's question and verdict, the hands dealt here for a square or a miss, the misses.
-import { ACTION_BY_KEY, ACTION_LABEL, ACTIONS, betterPlay, CHART_LETTER, chartRowLabel, chartRowOfHand, decisionHandLabel, isMistake } from "./format.js";
+import {
+  ACTION_BY_KEY,
+  ACTION_LABEL,
+  ACTIONS,
+  betterPlay,
+  CHART_LETTER,
+  chartRowLabel,
+  chartRowOfHand,
+  decisionHandLabel,
+  isMistake,
+  parseCard,
+} from "./format.js";
 import { indexWords, signedCount, upWord } from "./indexplays.js";
 import { savedObject } from "./settings.js";
 import { accuracy, KINDS } from "./stats.js";
@@ -299,6 +310,22 @@ export const missedCells = (progress) => (progress?.cells || []).filter((c) => h
 export function afterMiss(queue, key, right) {
   const rest = queue.filter((k) => k !== key);
   return right ? rest : [...rest, key];
+}
+
+const NUMBER_WORDS = { 2: "two", 4: "four", 6: "six", 8: "eight" };
+
+/**
+ * Why a drill shows one card twice ("K♦ K♦"), which looks odd to a player: `next` deals as a
+ * shoe of the table's decks would (API.md), and a shoe of several decks holds that many of
+ * every card. Null when no card shows twice.
+ */
+export function sameCardWords(drill, decks) {
+  const codes = [...(drill?.cards || []), drill?.up_card];
+  const twice = codes.find((code, i) => code && codes.indexOf(code) !== i);
+  const card = twice ? parseCard(twice) : null;
+  if (!card) return null;
+  const n = NUMBER_WORDS[decks] ?? String(decks);
+  return `Two ${card.label}${card.sym}: ${n} decks hold ${n} of each card.`;
 }
 
 /** A count of hands in words: "1 hand", "3 hands". */

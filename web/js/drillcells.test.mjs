@@ -278,3 +278,10 @@ test("a cell's hand comes as a fresh deck deals it: hard 12 is mostly a ten and 
     "T,T",
   );
 });
+
+test("a card dealt twice is explained: a shoe of several decks holds several of it", () => {
+  assert.equal(drills.sameCardWords({ cards: ["KD", "KD"], up_card: "5S" }, 6), "Two K♦: six decks hold six of each card.");
+  assert.equal(drills.sameCardWords({ cards: ["TH", "6C"], up_card: "TH" }, 8), "Two 10♥: eight decks hold eight of each card.");
+  assert.equal(drills.sameCardWords({ cards: ["KD", "KS"], up_card: "KH" }, 6), null);
+  assert.equal(drills.sameCardWords(null, 6), null);
+});

@@ -61,9 +61,31 @@ export function formatEdgePercent(percent) {
   return `${v > 0 ? "+" : "−"}${Math.abs(v).toFixed(2)}%`;
 }
 
-/** The advised bet's button: "Kelly bet: 120", or the table minimum where the house has the edge. */
+/**
+ * The advised bet's button: "Kelly bet: 120"; the table's limit where Kelly's bet is outside
+ * it, and why: "Table minimum 10: Kelly bet 5 is below it"; the table minimum where the
+ * house has the edge.
+ */
 export function kellyLabel(bet) {
-  return Number(bet.kelly) > 0 ? `Kelly bet: ${formatCoins(bet.advised)}` : `House edge: table minimum ${formatCoins(bet.advised)}`;
+  const kelly = Number(bet.kelly);
+  const advised = Number(bet.advised);
+  if (kelly <= 0) return `House edge: table minimum ${formatCoins(advised)}`;
+  if (kelly < advised) return `Table minimum ${formatCoins(advised)}: Kelly bet ${formatCoins(kelly)} is below it`;
+  if (kelly > advised) return `Table maximum ${formatCoins(advised)}: Kelly bet ${formatCoins(kelly)} is above it`;
+  return `Kelly bet: ${formatCoins(advised)}`;
+}
+
+/** The box Kelly's bet goes on (box -> amount in the slip): the one bet when one is, else box 1 (0). */
+export function kellyBox(bets) {
+  const bet = Object.keys(bets).filter((box) => Number(bets[box]) > 0);
+  return bet.length === 1 ? Number(bet[0]) : 0;
+}
+
+/** Said once the Kelly bet cleared other boxes (0-based): "Kelly's bet is one box's: boxes 2 and 3 cleared." */
+export function kellyNote(cleared) {
+  const names = cleared.map((box) => String(Number(box) + 1));
+  const list = names.length > 1 ? `boxes ${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : `box ${names[0]}`;
+  return `Kelly's bet is one box's: ${list} cleared.`;
 }
 
 /** A round's variance per initial bet (the strategy card's): "variance 1.29 per round". */
@@ -183,10 +205,36 @@ export const MISTAKE = 0.0005;
  * values by no EV: against those a decision is right or wrong by its move alone.
  */
 export const GRADES = {
-  hard: { best: "best", loss: "loss", words: "against exact play for a fresh shoe", note: "exact play, fresh shoe" },
-  expert: { best: "expert_best", loss: "expert_loss", words: "against perfect play for the shoe", note: "perfect play for this shoe" },
-  counter: { best: "counter_best", loss: null, words: "against the counter's indices", note: "the counter's indices", play: "the counter's play" },
-  medium: { best: "medium_best", loss: null, words: "against the chart", note: "the chart", play: "the chart's play" },
+  hard: {
+    best: "best",
+    loss: "loss",
+    words: "against exact play for a fresh shoe",
+    note: "exact play, fresh shoe",
+    how: "by the exact EV of each action for your very hand off a fresh shoe: a mistake gives up 0.0005 of the bet or more.",
+  },
+  expert: {
+    best: "expert_best",
+    loss: "expert_loss",
+    words: "against perfect play for the shoe",
+    note: "perfect play for this shoe",
+    how: "by the exact EV of each action for the cards still unseen in the shoe: a mistake gives up 0.0005 of the bet or more.",
+  },
+  counter: {
+    best: "counter_best",
+    loss: null,
+    words: "against the counter's indices",
+    note: "the counter's indices",
+    play: "the counter's play",
+    how: "by the move alone: right when it is the chart's play, or the index play the true count calls for.",
+  },
+  medium: {
+    best: "medium_best",
+    loss: null,
+    words: "against the chart",
+    note: "the chart",
+    play: "the chart's play",
+    how: "by the move alone: right when it is the table's chart's play.",
+  },
 };
 export const gradeOf = (level) => (Object.hasOwn(GRADES, level) ? level : "hard");
 

@@ -28,7 +28,9 @@ import {
   handTotalLabel,
   insuranceSentence,
   isMistake,
+  kellyBox,
   kellyLabel,
+  kellyNote,
   netSentence,
   parseCard,
   resultLabel,
@@ -250,8 +252,15 @@ test("the edge between rounds: percent with two decimals and its sign, the Kelly
   assert.equal(formatEdgePercent(0.75), "+0.75%");
   assert.equal(formatEdgePercent(-0.4), "−0.40%");
   assert.equal(kellyLabel({ kelly: 120, advised: 120 }), "Kelly bet: 120");
-  assert.equal(kellyLabel({ kelly: 1500, advised: 1000 }), "Kelly bet: 1,000");
+  assert.equal(kellyLabel({ kelly: 1500, advised: 1000 }), "Table maximum 1,000: Kelly bet 1,500 is above it");
+  assert.equal(kellyLabel({ kelly: 5, advised: 10 }), "Table minimum 10: Kelly bet 5 is below it");
   assert.equal(kellyLabel({ kelly: 0, advised: 10 }), "House edge: table minimum 10");
+  assert.equal(kellyBox({}), 0);
+  assert.equal(kellyBox({ 2: 10 }), 2);
+  assert.equal(kellyBox({ 0: 10, 2: 10 }), 0);
+  assert.equal(kellyBox({ 1: 0, 3: 20 }), 3);
+  assert.equal(kellyNote(["2"]), "Kelly's bet is one box's: box 3 cleared.");
+  assert.equal(kellyNote(["1", "2", "4"]), "Kelly's bet is one box's: boxes 2, 3 and 5 cleared.");
   assert.equal(varianceLabel(1.2874), "variance 1.29 per round");
   assert.equal(varianceLabel(1.3), "variance 1.30 per round");
   assert.equal(varianceLabel(undefined), "");

@@ -3,7 +3,7 @@
 // the counter's mistakes, accuracy over recent windows, the deviation spots and the count at
 // each of them.
 
-import { GRADES, isMistake } from "./format.js";
+import { GRADES, graded, gradeOf, isMistake } from "./format.js";
 import { freshCount, roundCards, shiftCount } from "./hilo.js";
 
 /** The kinds of decision, as `stats.by_kind` names them, with their labels. */
@@ -85,19 +85,40 @@ export function countAt(decks, earlier, round, d) {
 const twoDecimals = (x) => Math.round(x * 100) / 100;
 
 /**
+ * Some decisions' count, mistakes and EV lost (in coins) at `level`; the EV lost null at the
+ * levels graded by the move alone (the chart's, the counter's: the hint values no play).
+ */
+function figures(ds, level) {
+  const valued = GRADES[gradeOf(level)].loss !== null;
+  return {
+    decisions: ds.length,
+    mistakes: ds.filter((d) => isMistake(d, level)).length,
+    ev_lost: valued ? twoDecimals(ds.reduce((sum, d) => sum + graded(d, level).loss * d.bet, 0)) : null,
+  };
+}
+
+/** `by_kind` as GET /v1/me counts it at `hard`, over some decisions and at any level. */
+export function kindFigures(decisions, level = "hard") {
+  return Object.fromEntries(
+    KINDS.map((k) => [
+      k.name,
+      figures(
+        decisions.filter((d) => d.kind === k.name),
+        level,
+      ),
+    ]),
+  );
+}
+
+/**
  * GET /v1/me's trainer figures (API.md) over some decisions, as the server counts them over
  * all: for the Trainer filtered to one table, whose figures the server does not split.
  */
 export function statsOf(decisions) {
-  const count = (ds) => ({
-    decisions: ds.length,
-    mistakes: ds.filter(isMistake).length,
-    ev_lost: twoDecimals(ds.reduce((sum, d) => sum + Number(d.loss) * d.bet, 0)),
-  });
   const deviations = deviationsOf(decisions);
   return {
-    ...count(decisions),
-    by_kind: Object.fromEntries(KINDS.map((k) => [k.name, count(decisions.filter((d) => d.kind === k.name))])),
+    ...figures(decisions, "hard"),
+    by_kind: kindFigures(decisions),
     expert_mistakes: decisions.filter(isExpertMistake).length,
     expert_ev_lost: twoDecimals(decisions.reduce((sum, d) => sum + Number(d.expert_loss ?? 0) * d.bet, 0)),
     deviations: deviations.length,

@@ -12,6 +12,7 @@ import {
   deviationsOf,
   deviationWorth,
   isExpertMistake,
+  kindFigures,
   moveFigures,
   recentAccuracy,
   rollingAccuracy,
@@ -130,6 +131,29 @@ test("the trainer's figures over one table's decisions count as the server's ove
   assert.deepEqual(s.by_kind.hard, { decisions: 2, mistakes: 1, ev_lost: 2.7 });
   assert.deepEqual(s.by_kind.pairs, { decisions: 0, mistakes: 0, ev_lost: 0 });
   assert.deepEqual([s.expert_mistakes, s.expert_ev_lost, s.deviations, s.deviations_taken], [2, 2.6, 2, 1]);
+});
+
+test("by kind at the coach's level: the chart's and the counter's by the move, with no EV lost", () => {
+  const ds = [
+    {
+      kind: "hard",
+      loss: 0.0232,
+      bet: 100,
+      action: "double",
+      best: "hit",
+      expert_best: "hit",
+      expert_loss: 0.0145,
+      counter_best: "hit",
+      medium_best: "double",
+    },
+    { kind: "soft", loss: 0, bet: 10, action: "stand", best: "stand", expert_best: "stand", expert_loss: 0, counter_best: "stand", medium_best: "hit" },
+  ];
+  assert.deepEqual(kindFigures(ds).hard, { decisions: 1, mistakes: 1, ev_lost: 2.32 });
+  assert.deepEqual(kindFigures(ds, "expert").hard, { decisions: 1, mistakes: 1, ev_lost: 1.45 });
+  assert.deepEqual(kindFigures(ds, "medium").hard, { decisions: 1, mistakes: 0, ev_lost: null });
+  assert.deepEqual(kindFigures(ds, "medium").soft, { decisions: 1, mistakes: 1, ev_lost: null });
+  assert.deepEqual(kindFigures(ds, "counter").hard, { decisions: 1, mistakes: 1, ev_lost: null });
+  assert.deepEqual(kindFigures(ds, "counter").pairs, { decisions: 0, mistakes: 0, ev_lost: null });
 });
 
 test("the counter's and the chart's mistakes: any move but their own, a decision graded before them read at `best`", () => {

@@ -1,7 +1,8 @@
 // The Trainer page: every decision graded by its exact EV (API.md, hand `decisions`), at a
 // fresh shoe (`best`, `loss`) and against perfect play for the shoe (`expert_best`,
 // `expert_loss`), and by its move against the counter's and the chart's (`counter_best`,
-// `medium_best`). Reads GET /v1/me `stats` and the history (GET /v1/rounds);
+// `medium_best`); the coach's level picks the grade the marks, the mistakes and "By kind"
+// follow. Reads GET /v1/me `stats` and the history (GET /v1/rounds);
 // `#/trainer/{round_id}` shows one round's graded decisions. The figures below the stats
 // come from stats.js, pure functions over the history's decisions.
 import { api, loadTables } from "./api.js";
@@ -14,15 +15,17 @@ import {
   formatCoins,
   formatLoss,
   formatSigned,
+  GRADES,
   graded,
   gradedAs,
   gradeOf,
+  gradeWords,
   isMistake,
   levelPlay,
   parseCard,
 } from "./format.js";
 import { formatCount } from "./hilo.js";
-import { settings } from "./settings.js";
+import { COACH_LEVELS, settings } from "./settings.js";
 import {
   accuracy,
   countAt,
@@ -31,6 +34,7 @@ import {
   deviationWorth,
   isExpertMistake,
   KINDS,
+  kindFigures,
   moveFigures,
   recentAccuracy,
   rollingAccuracy,
@@ -76,11 +80,7 @@ export async function showTrainer(main, roundId, isCurrent) {
       "div",
       { class: "trainer", testid: "trainer" },
       h("h1", {}, "Trainer"),
-      h(
-        "p",
-        { class: "muted" },
-        "Every decision you take is graded against the exact expected value of your very hand at its table, as the coach computes it. A mistake is a decision that gives up 0.0005 of the bet or more.",
-      ),
+      gradingIntro(level),
       h("label", { class: "field trainer-filter" }, "Table", filter),
       statsBox,
       h("div", { class: "trainer-grid" }, chartBox, mistakesBox),
@@ -106,12 +106,12 @@ export async function showTrainer(main, roundId, isCurrent) {
     // The server's figures (GET /v1/me, or the history's at one table), and the counter's
     // and the chart's, which only the history gives (API.md counts neither's mistakes):
     // each shown once known.
-    const shown = { stats: null, where: null, moves: null };
+    const shown = { stats: null, where: null, moves: null, kinds: null };
     const putStats = (fields) => {
       Object.assign(shown, fields);
       if (!shown.stats) return;
       const note = () => (shown.where ? h("p", { class: "muted small" }, shown.where) : null);
-      put(statsBox, "trainer-stats-title", "Accuracy", note(), accuracyFigures(shown.stats, level, shown.moves));
+      put(statsBox, "trainer-stats-title", "Accuracy", note(), accuracyFigures(shown.stats, level, shown.moves, shown.kinds));
       put(perfectBox, "trainer-perfect-title", "Perfect play", note(), perfectPlayFigures(shown.stats));
     };
     if (!table) {
@@ -148,8 +148,8 @@ export async function showTrainer(main, roundId, isCurrent) {
     if (!current()) return;
     if (table) {
       const where = `At ${names[table] || table}: your last ${decisions.length.toLocaleString("en-US")} decisions there (the history's, up to ${WINDOWS.at(-1).toLocaleString("en-US")}).`;
-      putStats({ stats: statsOf(decisions), where, moves: moveFigures(decisions) });
-    } else putStats({ moves: moveFigures(decisions) });
+      putStats({ stats: statsOf(decisions), where, moves: moveFigures(decisions), kinds: kindFigures(decisions, level) });
+    } else putStats({ moves: moveFigures(decisions), kinds: kindFigures(decisions, level) });
     put(
       chartBox,
       "trainer-recent-title",
@@ -428,32 +428,88 @@ function levelsNotes(s, moves) {
   return notes.map((text) => h("p", { class: "muted small" }, text));
 }
 
-function accuracyFigures(s, level, moves) {
-  const byKind = s.by_kind || {};
+/**
+ * What each level grades against: the coach's in a line, all four under "How each level
+ * grades" (every decision is graded at each; the coach's level picks the one the marks, the
+ * recent accuracy, the latest mistakes and "By kind" follow).
+ */
+function gradingIntro(level) {
+  const coach = gradeOf(level);
+  return h(
+    "div",
+    { class: "trainer-intro", testid: "trainer-intro" },
+    h(
+      "p",
+      { class: "muted" },
+      `The marks, the recent accuracy, the latest mistakes and the figures by kind grade at your coach's level (a table's settings): ${COACH_LEVELS[coach]}, ${GRADES[coach].how}`,
+    ),
+    h(
+      "details",
+      { class: "muted small grading-levels" },
+      h("summary", {}, "How each level grades: every decision is graded at all four"),
+      h(
+        "ul",
+        {},
+        Object.entries(COACH_LEVELS).map(([name, title]) =>
+          h(
+            "li",
+            { testid: `trainer-grading-${name}`, class: name === coach ? "coach-level" : null },
+            h("strong", {}, title),
+            name === coach ? " (your coach)" : "",
+            `: ${GRADES[name].how}`,
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * The figures by kind at the coach's level: at `hard` as the figures count them (GET
+ * /v1/me's `by_kind`, or the history's at one table); at the other levels over the history's
+ * decisions (`kinds`, from kindFigures; null while loading), the API counting them at `hard`
+ * only. The chart and the counter have no EV lost.
+ */
+function kindTable(s, level, kinds) {
+  const grade = gradeOf(level);
+  const byKind = grade === "hard" ? s.by_kind || {} : kinds;
+  const shown = (text) => (byKind ? text() : "…");
   const row = (label, g, testid) =>
     h(
       "tr",
       { testid },
       h("th", { scope: "row" }, label),
-      h("td", {}, String(g?.decisions ?? 0)),
-      h("td", {}, String(g?.mistakes ?? 0)),
-      h("td", { testid: `${testid}-accuracy` }, formatAccuracy(accuracy(g?.decisions ?? 0, g?.mistakes ?? 0))),
-      h("td", {}, formatCoins(g?.ev_lost ?? 0)),
+      h(
+        "td",
+        { testid: `${testid}-decisions` },
+        shown(() => String(g?.decisions ?? 0)),
+      ),
+      h(
+        "td",
+        { testid: `${testid}-mistakes` },
+        shown(() => String(g?.mistakes ?? 0)),
+      ),
+      h(
+        "td",
+        { testid: `${testid}-accuracy` },
+        shown(() => formatAccuracy(accuracy(g?.decisions ?? 0, g?.mistakes ?? 0))),
+      ),
+      h(
+        "td",
+        { testid: `${testid}-ev-lost` },
+        shown(() => (g?.ev_lost === null ? "—" : formatCoins(g?.ev_lost ?? 0))),
+      ),
     );
-  return h(
-    "div",
-    {},
-    h("dl", { class: "stat-grid" }, h("div", { class: "stat" }, h("dt", {}, "Decisions"), h("dd", { testid: "trainer-decisions" }, String(s.decisions ?? 0)))),
-    levelsTable(s, level, moves),
-    levelsNotes(s, moves),
-    h("h3", { class: "by-kind-title" }, "By kind, against exact play (hard)"),
+  const from = grade !== "hard" && kinds ? Object.values(kinds).reduce((n, g) => n + g.decisions, 0) : null;
+  return [
+    h("h3", { class: "by-kind-title", testid: "trainer-by-kind-title" }, `By kind, ${gradeWords(grade)} (${grade}, your coach)`),
     h(
       "div",
       { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of accuracy by kind of decision" },
       h(
         "table",
         { class: "trainer-table", testid: "trainer-by-kind" },
-        h("caption", { class: "sr-only" }, "Accuracy by kind of decision"),
+        h("caption", { class: "sr-only" }, `Accuracy by kind of decision, ${gradeWords(grade)}`),
         h(
           "thead",
           {},
@@ -466,11 +522,30 @@ function accuracyFigures(s, level, moves) {
         h(
           "tbody",
           {},
-          KINDS.map((k) => row(k.label, byKind[k.name], `trainer-kind-${k.name}`)),
+          KINDS.map((k) => row(k.label, byKind?.[k.name], `trainer-kind-${k.name}`)),
         ),
       ),
     ),
-    h("p", { class: "muted small" }, "Counted over settled rounds; EV lost in coins; insurance counts insurance, even money and declining them."),
+    h(
+      "p",
+      { class: "muted small", testid: "trainer-by-kind-note" },
+      from === null
+        ? "Counted over settled rounds; EV lost in coins; insurance counts insurance, even money and declining them."
+        : `Counted over your last ${decisionsWord(from)}, the history's (the API counts kinds against exact play only)${GRADES[grade].loss === null ? "; graded by the move, so no EV lost" : "; EV lost in coins"}; insurance counts insurance, even money and declining them.`,
+    ),
+  ];
+}
+
+const decisionsWord = (n) => `${n.toLocaleString("en-US")} decision${n === 1 ? "" : "s"}`;
+
+function accuracyFigures(s, level, moves, kinds) {
+  return h(
+    "div",
+    {},
+    h("dl", { class: "stat-grid" }, h("div", { class: "stat" }, h("dt", {}, "Decisions"), h("dd", { testid: "trainer-decisions" }, String(s.decisions ?? 0)))),
+    levelsTable(s, level, moves),
+    levelsNotes(s, moves),
+    kindTable(s, level, kinds),
   );
 }
 

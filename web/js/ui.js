@@ -33,10 +33,14 @@ export function toast(message, { tone = "error", timeout = tone === "error" ? 60
   if (timeout) toastTimer = setTimeout(() => el.remove(), timeout);
 }
 
+const TOAST_WIDTH = 520; // css/app.css .toasts
+const TOAST_BESIDE = 280; // the narrowest toast set beside the dealer's cards
+const DEALER_ROOM = 110; // px right of the dealer's cards kept for more of them
+
 /**
- * The toasts' top: below the sticky header and, while it shows, the offline banner; at a
+ * The toasts' place: below the sticky header and, while it shows, the offline banner; at a
  * table below its head too, so that Rules and Fair shoe (what a problem may send the player
- * to) stay in reach.
+ * to) stay in reach, and on a wide felt beside the dealer's cards.
  */
 function placeToasts() {
   const box = document.getElementById("toasts");
@@ -50,6 +54,16 @@ function placeToasts() {
     head && head.bottom > 0 ? head.bottom : 0,
   );
   box.style.top = `${Math.round(under + 6)}px`;
+  // On a wide felt the toast stands right of the dealer's cards, not over them, with room
+  // left for the cards still to come; on a narrow one it spans the screen as it can.
+  const felt = document.querySelector('[data-testid="felt"]')?.getBoundingClientRect();
+  const cards = document.querySelector('[data-testid="dealer"] .cards')?.getBoundingClientRect();
+  const room = felt && cards?.width ? felt.right - 12 - (cards.right + DEALER_ROOM) : 0;
+  const width = Math.min(TOAST_WIDTH, room);
+  const beside = width >= TOAST_BESIDE;
+  box.style.left = beside ? `${Math.round(felt.right - 12 - width)}px` : "";
+  box.style.width = beside ? `${Math.round(width)}px` : "";
+  box.style.transform = beside ? "none" : "";
 }
 
 if (typeof window !== "undefined") {
@@ -115,11 +129,27 @@ export function sentence(text) {
   return /[.!?…]$/.test(t) ? t : `${t}.`;
 }
 
+/**
+ * The banner while the browser is offline (hidden online), naming what just failed for it
+ * (`failed`: "Could not deal").
+ */
+export function updateOfflineBanner(failed = "") {
+  const banner = document.getElementById("banner");
+  if (!banner) return;
+  banner.hidden = navigator.onLine;
+  if (navigator.onLine) banner.textContent = "";
+  else if (failed) banner.textContent = `${failed}: you are offline. Actions will be sent again when you retry.`;
+  else banner.textContent = "You are offline: actions will be sent again when you retry.";
+}
+
 // Problems that pass by themselves: once a request gets through, their toast is out of date.
 const PASSING = new Set(["network_error", "throttled"]);
 
 export function reportError(err, prefix = "") {
   if (err && err.status === 401) return; // handled by the unauthorized handler (back to login)
+  // Offline, the banner says what failed: a toast would say it again over the page (at a
+  // table, over the dealer's cards).
+  if (err?.code === "network_error" && !navigator.onLine) return updateOfflineBanner(prefix || "That did not go through");
   toast((prefix ? `${prefix}: ` : "") + errorText(err), { passing: PASSING.has(err?.code) });
 }
 
