@@ -47,7 +47,18 @@ from ..actions import Action
 from ..cards import Card
 from ..rules import Peek, Rules, Split
 from ..turn import may_split, play_actions
-from .dealer import ACE, RANKS, TEN, Comp, add, outcome_chances, stand_values, total
+from .dealer import (
+    ACE,
+    RANKS,
+    TEN,
+    Comp,
+    Counts,
+    add,
+    capacity,
+    outcome_chances,
+    stand_values,
+    total,
+)
 
 EMPTY: Comp = (0,) * RANKS
 
@@ -122,9 +133,9 @@ class UpCardSolver:
 
     rules: Rules
     up: int
-    pool: Comp | None = None
-    counts: Comp = field(init=False)
-    size: int = field(init=False)
+    pool: Counts | None = None
+    counts: Counts = field(init=False)
+    size: float = field(init=False)
     peeked: bool = field(init=False)
     _natural_loss: float = field(init=False)
     _stand: dict[tuple[Comp, int], float] = field(default_factory=dict, init=False)
@@ -141,14 +152,14 @@ class UpCardSolver:
 
     # ---- probabilities ------------------------------------------------------------
 
-    def left(self, removed: Comp, rank: int) -> int:
+    def left(self, removed: Comp, rank: int) -> float:
         return self.counts[rank] - removed[rank]
 
     def draw(self, removed: Comp) -> list[tuple[int, float]]:
         """Each rank that can come next, with its probability."""
         remaining = self.size - sum(removed)
         return [
-            (rank, n / remaining) for rank, n in enumerate(map(sub, self.counts, removed)) if n > 0
+            (rank, n / remaining) for rank, n in enumerate(map(sub, self.counts, removed)) if n != 0
         ]
 
     def natural_chance(self, removed: Comp) -> float:
@@ -183,7 +194,7 @@ class UpCardSolver:
         for extra, hand in shallow:
             want(merge(extra, hand), hand)
         seen = self._explored
-        counts = self.counts
+        most = capacity(self.counts)
         stack = [hand for hand in hands if hand not in seen and total(hand)[0] <= 21]
         while stack:
             hand = stack.pop()
@@ -193,7 +204,7 @@ class UpCardSolver:
             if not stand_dominated(hand):
                 want(hand, hand)
             if total(hand)[0] < 21:
-                stack.extend(more for rank, more in unbusted(hand) if counts[rank] > hand[rank])
+                stack.extend(more for rank, more in unbusted(hand) if hand[rank] < most[rank])
         if wanted:
             self._stand.update(
                 stand_values(

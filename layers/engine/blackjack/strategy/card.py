@@ -11,7 +11,7 @@ from typing import Any
 
 from ..rules import TABLES, Rules
 from .analysis import UpCardSolver, of_ranks, pair_rank, reference_solver
-from .dealer import ACE, RANKS, TEN, Comp, total
+from .dealer import ACE, RANKS, TEN, Counts, total
 from .solvers import solver
 
 DATA = Path(__file__).parent / "data"
@@ -35,7 +35,7 @@ def two_card_hands() -> list[tuple[int, int]]:
     return [(a, b) for i, a in enumerate(RANK_ORDER) for b in RANK_ORDER[i:]]
 
 
-def deal_chance(counts: Comp, first: int, second: int) -> float:
+def deal_chance(counts: Counts, first: int, second: int) -> float:
     """The chance of being dealt these two ranks from `counts` (the shoe less the up card)."""
     size = sum(counts)
     if first == second:
@@ -75,7 +75,7 @@ def analyse_with(rules: Rules, solvers: Iterable[UpCardSolver]) -> list[UpCardRe
     return results
 
 
-def _possible(counts: Comp, hand: tuple[int, int]) -> bool:
+def _possible(counts: Counts, hand: tuple[int, int]) -> bool:
     """The hand can be dealt: at whole counts, the pool holds its cards; at fractional
     counts (`card_at`), its chance is positive."""
     return deal_chance(counts, *hand) > 0
@@ -144,8 +144,8 @@ def card_at(rules: Rules, composition: Sequence[float]) -> dict[str, Any]:
     unseen cards of a shoe part-dealt, or an index generator's average shoe, whose counts
     may be fractional): `player_ev`, the EV in percent of a round dealt from it with
     perfect play for it, the `chart` of its best plays and the `ev` of every first
-    decision. By the analysis kernel where it is loaded (then fractional counts work, see
-    `native`), else by the Python reference (whole counts only): `solvers` chooses."""
+    decision. By the analysis kernel where it is loaded, else by the Python reference
+    (the same values, fractional counts included): `solvers` chooses."""
     return _card(rules, _analysis_at(rules, composition))
 
 
