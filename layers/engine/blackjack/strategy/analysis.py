@@ -29,7 +29,9 @@ non-pair card and of those that drew a pair card when no resplit was allowed any
 n_other * E[hand | non-pair card] + n_pair * E[pair hand, no split]. Measured against
 published exact figures the whole approximation moves the house edge by under 0.001
 percentage points (tests/unit/strategy/test_analysis.py); ignoring the sibling's card
-altogether would move the one-deck figure by 0.014.
+altogether would move the one-deck figure by 0.014. At `same_rank` tables the ten pair
+valued here is two tens of one rank; two unequal tens, dealt as often as
+`one_rank_chance` leaves, play it without the split (`card.UpCardResult`).
 
 `classic`: naturals and any 21 of three or more cards win 3:2 at once, whatever the
 dealer holds. Early surrender (`casino`, not against an ace) returns half the bet before
@@ -161,6 +163,14 @@ class UpCardSolver:
         return [
             (rank, n / remaining) for rank, n in enumerate(map(sub, self.counts, removed)) if n != 0
         ]
+
+    def one_rank_chance(self) -> float:
+        """The chance that two ten-value cards dealt from the pool are of one rank (a pair
+        that `same_rank` tables split), a quarter of the shoe's tens being of each rank:
+        with `a` of each (the up card counted back in), (a - 1) / (4a - 1), whether the up
+        card is a ten or not."""
+        a = (self.counts[TEN] + (self.up == TEN)) / 4
+        return (a - 1) / (4 * a - 1)
 
     def natural_chance(self, removed: Comp) -> float:
         """The chance the dealer's (hole or second) card makes a natural."""

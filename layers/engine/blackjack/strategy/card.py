@@ -9,8 +9,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..rules import TABLES, Rules
-from .analysis import UpCardSolver, of_ranks, pair_rank, reference_solver
+from ..rules import TABLES, Rules, Split
+from .analysis import SPLIT, UpCardSolver, of_ranks, pair_rank, reference_solver
 from .dealer import ACE, RANKS, TEN, Counts, total
 from .solvers import solver
 
@@ -50,9 +50,16 @@ class UpCardResult:
     values: dict[tuple[int, int], dict[str, float]]  # U of each first decision
 
     def unconditional_best(self, hand: tuple[int, int]) -> float:
-        """The EV of the best first decision before the dealer checks for a natural."""
+        """The EV of the best first decision before the dealer checks for a natural, over
+        the hands dealt as these two ranks: at `same_rank` tables two ten-value cards of
+        unequal ranks are dealt as (T, T) too, and may not split."""
         comp = of_ranks(*hand)
-        best = max(self.values[hand].values())
+        options = self.values[hand]
+        best = max(options.values())
+        if SPLIT in options and hand == (TEN, TEN) and self.solver.rules.split is Split.SAME_RANK:
+            one_rank = self.solver.one_rank_chance()
+            unsplit = max(value for action, value in options.items() if action != SPLIT)
+            best = one_rank * best + (1.0 - one_rank) * unsplit
         if self.solver.peeked and total(comp)[0] != 21:
             best -= self.solver.natural_chance(comp)  # a dealer natural takes the bet
         return best
