@@ -59,7 +59,7 @@ def _cold() -> None:
     analysis.split_hand_counts.cache_clear()
     dealer.dealer_finals.cache_clear()
     dealer.total.cache_clear()
-    dealer._falling_table.cache_clear()
+    dealer._falling_row.cache_clear()
     dealer._inverse_falling.cache_clear()
     native._finals.cache_clear()
     native._split_table.cache_clear()

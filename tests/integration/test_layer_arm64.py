@@ -167,7 +167,7 @@ def _queries() -> Iterator[tuple[native.KernelSolver, str]]:
             part = tuple(n - n // 3 for n in full)
             average = tuple(n * 0.83 + 0.25 for n in full)
             for pool in (None, part, average):
-                s = native.KernelSolver(rules, up, pool=pool)  # type: ignore[arg-type]
+                s = native.KernelSolver(rules, up, pool=pool)
                 for comp in comps:
                     yield s, "dealer " + _numbers(comp)
                 for hand in comps[1:]:

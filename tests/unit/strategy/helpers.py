@@ -9,14 +9,14 @@ from functools import cache
 import pytest
 
 from blackjack.strategy import native
-from blackjack.strategy.dealer import BUST, NATURAL, OUTCOMES, RANKS, Comp
+from blackjack.strategy.dealer import BUST, NATURAL, OUTCOMES, RANKS, Comp, Counts
 
 needs_kernel = pytest.mark.skipif(
     native.library() is None, reason="the analysis kernel is not built: `make` builds it"
 )
 
 
-def brute_force(counts: Comp, up: int, removed: Comp, h17: bool = False) -> list[float]:
+def brute_force(counts: Counts, up: int, removed: Comp, h17: bool = False) -> list[float]:
     """P(outcome) by drawing card after card from what is left."""
     left = [n - r for n, r in zip(counts, removed, strict=True)]
 

@@ -2,6 +2,7 @@
 strategy cells, and its own building blocks."""
 
 import dataclasses
+import itertools
 from functools import cache
 
 import pytest
@@ -127,6 +128,20 @@ def test_a_split_ten_pair_at_bicycle_draws_each_of_the_13_ranks(up: int) -> None
     ]
     expected = 2 * sum(n * v for n, v in zip(left.values(), values, strict=True))
     assert split == pytest.approx(expected / sum(left.values()), abs=1e-12)
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+@pytest.mark.parametrize("up", [0, 5, 9])
+def test_two_tens_are_of_one_rank_as_often_as_the_shoes_cards_say(decks: int, up: int) -> None:
+    """The share of ten pairs a `same_rank` table splits, counted card by card: every two
+    ten-value cards of the shoe less the up card (a king, where it is a ten)."""
+    rules = dataclasses.replace(TABLES["bicycle"].rules, decks=decks)
+    tens = [rank for rank in "TJQK" for _ in range(4 * decks)]
+    if up == TEN:
+        tens.remove("K")
+    pairs = list(itertools.permutations(tens, 2))
+    one_rank = sum(a == b for a, b in pairs) / len(pairs)
+    assert reference_solver(rules, up).one_rank_chance() == pytest.approx(one_rank, abs=1e-15)
 
 
 def test_insurance_is_never_worth_it_off_the_top() -> None:

@@ -2,15 +2,17 @@
 true counts as the definition says, and shaped as API.md says (test_generate: equal to a
 fresh computation)."""
 
+import dataclasses
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
 import pytest
 
-from blackjack.rules import TABLES, Insurance
+from blackjack.rules import TABLES, Insurance, Split
 from blackjack.strategy import strategy_card
-from blackjack.strategy.card import card_at
+from blackjack.strategy.card import card_at, label
+from blackjack.strategy.dealer import ACE, RANKS, TEN
 from blackjack.strategy.indices import (
     TRUE_COUNTS,
     Direction,
@@ -122,3 +124,46 @@ def test_document_shape(table_id: str) -> None:
 def test_unknown_table() -> None:
     with pytest.raises(KeyError):
         indices_document("nowhere")
+
+
+# Issue 43: bicycle's edge at +7..+10 by an independent analysis of RULES.md's model, in
+# which only a pair of one rank splits (K+K, not K+Q).
+INDEPENDENT_BICYCLE_EDGE = {7: 3.0862, 8: 3.5176, 9: 3.9387, 10: 4.3496}
+
+
+def test_bicycles_edge_by_true_count_is_the_independent_analysiss() -> None:
+    edge = {e["true_count"]: e["edge"] for e in indices_document("bicycle")["edge"]}
+    for t, figure in INDEPENDENT_BICYCLE_EDGE.items():
+        assert edge[t] == pytest.approx(figure, abs=0.0005), t
+
+
+@needs_kernel
+@pytest.mark.parametrize("t", [0, 8])
+def test_at_bicycle_two_unequal_tens_give_up_their_split(t: int) -> None:
+    """The edge at t where every two tens split (the same rules by value) less bicycle's
+    is, summed over the up cards, the chance of two tens against it, times the share of
+    them of unequal ranks (a quarter of the tens of each rank: with `a` of each, 3a of
+    the other 4a - 1), times what splitting gains over the best other play (the card's
+    EVs, at a peek table times the chance of no dealer natural)."""
+    rules = TABLES["bicycle"].rules
+    assert rules.split is Split.SAME_RANK
+    composition = composition_at(rules, t)
+    card = card_at(rules, composition)
+    by_value = card_at(dataclasses.replace(rules, split=Split.SAME_VALUE), composition)
+    size = sum(composition)
+    a = composition[TEN] / 4
+    gain = 0.0
+    for up in range(RANKS):
+        tens = composition[TEN] - (up == TEN)
+        two_tens = tens * (tens - 1) / ((size - 1) * (size - 2))
+        ev = card["ev"]["T,T"][label(up)]
+        best_other = max(value for action, value in ev.items() if action != "split")
+        need = {ACE: TEN, TEN: ACE}.get(up)
+        no_natural = 1.0
+        if need is not None:  # the dealer peeks: the card's EVs are given no natural
+            no_natural -= (composition[need] - 2 * (need == TEN)) / (size - 3)
+        unequal = 3 * a / (4 * a - 1)
+        share = composition[up] / size * two_tens * unequal
+        gain += share * max(0.0, ev["split"] - best_other) * no_natural
+    assert by_value["player_ev"] - card["player_ev"] == pytest.approx(100 * gain, abs=3e-6)
+    assert (gain > 0.001) is (t == 8)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from blackjack import drills
 from blackjack.actions import Action, Phase
 from blackjack.rules import TABLES, Rules, Split
 from blackjack.strategy import native, solvers
@@ -159,11 +160,11 @@ def test_fractional_counts_draw_as_whole_ones_do(up: int) -> None:
     card-by-card draw, fractional counts and all."""
     rng = random.Random(up)
     pool = tuple(rng.uniform(12, 30) for _ in range(RANKS))
-    kernel = native.KernelSolver(TABLES["european"].rules, up, pool=pool)  # type: ignore[arg-type]
+    kernel = native.KernelSolver(TABLES["european"].rules, up, pool=pool)
     for removed in (EMPTY, of_ranks(9, 6), of_ranks(0, 0, 1, 2)):
         chances = kernel.dealer(removed)
         assert math.fsum(chances) == pytest.approx(1.0, abs=TOLERANCE)
-        for got, want in zip(chances, brute_force(pool, up, removed), strict=True):  # type: ignore[arg-type]
+        for got, want in zip(chances, brute_force(pool, up, removed), strict=True):
             assert got == pytest.approx(want, abs=TOLERANCE)
 
 
@@ -174,7 +175,7 @@ def test_values_are_continuous_in_the_counts() -> None:
     pool = add(shoe_counts(6), 5, -1)
     nudged = tuple(n + 1e-7 * (rank % 3) for rank, n in enumerate(pool))
     whole = native.KernelSolver(rules, 5, pool=pool)
-    near = native.KernelSolver(rules, 5, pool=nudged)  # type: ignore[arg-type]
+    near = native.KernelSolver(rules, 5, pool=nudged)
     for hand in (of_ranks(9, 2), of_ranks(0, 5), of_ranks(7, 7)):
         for (name, a), (_, b) in zip(
             values(whole, rules, hand), values(near, rules, hand), strict=True
@@ -228,9 +229,9 @@ def test_a_library_that_does_not_load_logs_one_line_and_python_runs(
             "analysis kernel not loaded, the Python analysis runs"
         ]
         rules = TABLES["european"].rules
-        s = solvers.solver(rules, 9, add(shoe_counts(6), 9, -1))
-        assert type(s) is UpCardSolver
-        hint = expert_values(view(rules, "T6", "T", (Action.HIT, Action.STAND)), s.counts)
+        unseen = add(shoe_counts(6), 9, -1)
+        assert type(solvers.solver(rules, 9, unseen)) is UpCardSolver
+        hint = expert_values(view(rules, "T6", "T", (Action.HIT, Action.STAND)), unseen)
         assert hint is not None and set(hint) == {Action.HIT, Action.STAND}
     finally:
         native._loaded.cache_clear()
@@ -279,3 +280,33 @@ def test_the_card_of_a_fractional_composition() -> None:
     between = tuple((a + b) / 2 for a, b in zip(full, rich, strict=True))
     edges = [card_at(rules, c)["player_ev"] for c in (full, between, rich)]
     assert edges[0] < edges[1] < edges[2]
+
+
+@needs_kernel
+def test_an_index_drill_is_graded_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The unseen cards at a true count have fractional counts (3.4 of each small rank at
+    +6 at bicycle: the falling factorials of a hand or a dealer draw of four 2s go
+    negative): the Python reference grades an index drill there as the kernel does."""
+    table = TABLES["bicycle"]
+    asked = [
+        (("KS", "KH"), "5D", Action.STAND),  # pairs T against a 5: split from +6
+        (("KS", "KH"), "5D", Action.SPLIT),
+        (("TS", "6H"), "TD", Action.HIT),  # hard 16 against a ten: stand from +4
+        (("9S", "9H"), "AD", Action.STAND),
+    ]
+
+    def graded() -> list[drills.Graded]:
+        drills._ev_at.cache_clear()  # the card at a true count, kept per process
+        return [drills.grade_index(table, cards, up, action, 6) for cards, up, action in asked]
+
+    by_kernel = graded()
+    monkeypatch.setenv(native.FORCE_PYTHON, "python")
+    try:
+        by_python = graded()
+    finally:
+        drills._ev_at.cache_clear()
+    for question, k, p in zip(asked, by_kernel, by_python, strict=True):
+        assert (k.cell, k.best, k.right, k.loss) == (p.cell, p.best, p.right, p.loss), question
+        assert k.ev.keys() == p.ev.keys()
+        for action, value in k.ev.items():
+            assert value == pytest.approx(p.ev[action], abs=1e-8), (question, action)

@@ -29,7 +29,9 @@ non-pair card and of those that drew a pair card when no resplit was allowed any
 n_other * E[hand | non-pair card] + n_pair * E[pair hand, no split]. Measured against
 published exact figures the whole approximation moves the house edge by under 0.001
 percentage points (tests/unit/strategy/test_analysis.py); ignoring the sibling's card
-altogether would move the one-deck figure by 0.014.
+altogether would move the one-deck figure by 0.014. At `same_rank` tables the ten pair
+valued here is two tens of one rank; two unequal tens, dealt as often as
+`one_rank_chance` leaves, play it without the split (`card.UpCardResult`).
 
 `classic`: naturals and any 21 of three or more cards win 3:2 at once, whatever the
 dealer holds. Early surrender (`casino`, not against an ace) returns half the bet before
@@ -47,7 +49,18 @@ from ..actions import Action
 from ..cards import Card
 from ..rules import Peek, Rules, Split
 from ..turn import may_split, play_actions
-from .dealer import ACE, RANKS, TEN, Comp, add, outcome_chances, stand_values, total
+from .dealer import (
+    ACE,
+    RANKS,
+    TEN,
+    Comp,
+    Counts,
+    add,
+    capacity,
+    outcome_chances,
+    stand_values,
+    total,
+)
 
 EMPTY: Comp = (0,) * RANKS
 
@@ -122,9 +135,9 @@ class UpCardSolver:
 
     rules: Rules
     up: int
-    pool: Comp | None = None
-    counts: Comp = field(init=False)
-    size: int = field(init=False)
+    pool: Counts | None = None
+    counts: Counts = field(init=False)
+    size: float = field(init=False)
     peeked: bool = field(init=False)
     _natural_loss: float = field(init=False)
     _stand: dict[tuple[Comp, int], float] = field(default_factory=dict, init=False)
@@ -141,15 +154,23 @@ class UpCardSolver:
 
     # ---- probabilities ------------------------------------------------------------
 
-    def left(self, removed: Comp, rank: int) -> int:
+    def left(self, removed: Comp, rank: int) -> float:
         return self.counts[rank] - removed[rank]
 
     def draw(self, removed: Comp) -> list[tuple[int, float]]:
         """Each rank that can come next, with its probability."""
         remaining = self.size - sum(removed)
         return [
-            (rank, n / remaining) for rank, n in enumerate(map(sub, self.counts, removed)) if n > 0
+            (rank, n / remaining) for rank, n in enumerate(map(sub, self.counts, removed)) if n != 0
         ]
+
+    def one_rank_chance(self) -> float:
+        """The chance that two ten-value cards dealt from the pool are of one rank (a pair
+        that `same_rank` tables split), a quarter of the shoe's tens being of each rank:
+        with `a` of each (the up card counted back in), (a - 1) / (4a - 1), whether the up
+        card is a ten or not."""
+        a = (self.counts[TEN] + (self.up == TEN)) / 4
+        return (a - 1) / (4 * a - 1)
 
     def natural_chance(self, removed: Comp) -> float:
         """The chance the dealer's (hole or second) card makes a natural."""
@@ -183,7 +204,7 @@ class UpCardSolver:
         for extra, hand in shallow:
             want(merge(extra, hand), hand)
         seen = self._explored
-        counts = self.counts
+        most = capacity(self.counts)
         stack = [hand for hand in hands if hand not in seen and total(hand)[0] <= 21]
         while stack:
             hand = stack.pop()
@@ -193,7 +214,7 @@ class UpCardSolver:
             if not stand_dominated(hand):
                 want(hand, hand)
             if total(hand)[0] < 21:
-                stack.extend(more for rank, more in unbusted(hand) if counts[rank] > hand[rank])
+                stack.extend(more for rank, more in unbusted(hand) if hand[rank] < most[rank])
         if wanted:
             self._stand.update(
                 stand_values(

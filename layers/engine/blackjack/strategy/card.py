@@ -9,9 +9,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..rules import TABLES, Rules
-from .analysis import UpCardSolver, of_ranks, pair_rank, reference_solver
-from .dealer import ACE, RANKS, TEN, Comp, total
+from ..rules import TABLES, Rules, Split
+from .analysis import SPLIT, UpCardSolver, of_ranks, pair_rank, reference_solver
+from .dealer import ACE, RANKS, TEN, Counts, total
 from .solvers import solver
 
 DATA = Path(__file__).parent / "data"
@@ -35,7 +35,7 @@ def two_card_hands() -> list[tuple[int, int]]:
     return [(a, b) for i, a in enumerate(RANK_ORDER) for b in RANK_ORDER[i:]]
 
 
-def deal_chance(counts: Comp, first: int, second: int) -> float:
+def deal_chance(counts: Counts, first: int, second: int) -> float:
     """The chance of being dealt these two ranks from `counts` (the shoe less the up card)."""
     size = sum(counts)
     if first == second:
@@ -50,9 +50,16 @@ class UpCardResult:
     values: dict[tuple[int, int], dict[str, float]]  # U of each first decision
 
     def unconditional_best(self, hand: tuple[int, int]) -> float:
-        """The EV of the best first decision before the dealer checks for a natural."""
+        """The EV of the best first decision before the dealer checks for a natural, over
+        the hands dealt as these two ranks: at `same_rank` tables two ten-value cards of
+        unequal ranks are dealt as (T, T) too, and may not split."""
         comp = of_ranks(*hand)
-        best = max(self.values[hand].values())
+        options = self.values[hand]
+        best = max(options.values())
+        if SPLIT in options and hand == (TEN, TEN) and self.solver.rules.split is Split.SAME_RANK:
+            one_rank = self.solver.one_rank_chance()
+            unsplit = max(value for action, value in options.items() if action != SPLIT)
+            best = one_rank * best + (1.0 - one_rank) * unsplit
         if self.solver.peeked and total(comp)[0] != 21:
             best -= self.solver.natural_chance(comp)  # a dealer natural takes the bet
         return best
@@ -75,7 +82,7 @@ def analyse_with(rules: Rules, solvers: Iterable[UpCardSolver]) -> list[UpCardRe
     return results
 
 
-def _possible(counts: Comp, hand: tuple[int, int]) -> bool:
+def _possible(counts: Counts, hand: tuple[int, int]) -> bool:
     """The hand can be dealt: at whole counts, the pool holds its cards; at fractional
     counts (`card_at`), its chance is positive."""
     return deal_chance(counts, *hand) > 0
@@ -144,8 +151,8 @@ def card_at(rules: Rules, composition: Sequence[float]) -> dict[str, Any]:
     unseen cards of a shoe part-dealt, or an index generator's average shoe, whose counts
     may be fractional): `player_ev`, the EV in percent of a round dealt from it with
     perfect play for it, the `chart` of its best plays and the `ev` of every first
-    decision. By the analysis kernel where it is loaded (then fractional counts work, see
-    `native`), else by the Python reference (whole counts only): `solvers` chooses."""
+    decision. By the analysis kernel where it is loaded, else by the Python reference
+    (the same values, fractional counts included): `solvers` chooses."""
     return _card(rules, _analysis_at(rules, composition))
 
 

@@ -1,7 +1,10 @@
 """The dealer's final outcome with exact removal, for many player compositions at once.
 
 A composition is a tuple of ten counts indexed by rank: 0 is the ace, 1..8 the ranks 2..9,
-9 every ten-value card. Removal matters only through these counts.
+9 every ten-value card. Removal matters only through these counts. The shoe's counts may
+be real numbers (an index generator's average shoe): every chance below is then the same
+rational function of the counts as at whole ones, a falling factorial of a real count
+included, so a rank of fractional count can give any number of cards (kernel.h).
 
 For one up card, the dealer's play is a set of *final multisets* K of drawn cards (hole card
 and hits): every K has one outcome (a total of 17..21, bust, or a natural) and a number
@@ -23,6 +26,7 @@ This is the Python reference (the analysis kernel, `native`, is the fast path): 
 come in a fixed order, so `generate --check` finds the shipped data unchanged to the bit.
 """
 
+import math
 import operator
 from collections import defaultdict
 from collections.abc import Iterable
@@ -31,6 +35,7 @@ from functools import cache
 from ..cards import best_total
 
 Comp = tuple[int, ...]
+Counts = tuple[float, ...]  # a shoe's counts by rank: whole, or real (an average shoe)
 
 ACE = 0
 TEN = 9
@@ -60,34 +65,34 @@ def add(comp: Comp, rank: int, count: int = 1) -> Comp:
     return (*comp[:rank], comp[rank] + count, *comp[rank + 1 :])
 
 
-def falling(n: int, k: int) -> int:
-    product = 1
+def falling(n: float, k: int) -> float:
+    product: float = 1
     for i in range(k):
         product *= n - i
     return product
 
 
-@cache
-def _falling_table(n: int) -> tuple[tuple[int, ...], ...]:
-    """ff(n - a, k) for a in 0..n and k in 0..21 (a dealer never draws more cards)."""
-    rows = []
-    for a in range(n + 1):
-        row = [1]
-        for k in range(1, 22):
-            row.append(row[-1] * (n - a - k + 1))
-        rows.append(tuple(row))
-    return tuple(rows)
+def capacity(counts: Counts) -> Counts:
+    """The most cards of each rank a composition removed from `counts` may hold: a whole
+    count's own, any number of a fractional count's (its falling factorials are never 0)."""
+    return tuple(n if n == int(n) else math.inf for n in counts)
 
 
 @cache
-def _inverse_falling(size: int) -> dict[tuple[int, int], float]:
-    """1 / ff(size - s, m) for s player cards gone and m dealer cards drawn."""
-    return {
-        (s, m): 1.0 / falling(size - s, m)
-        for s in range(size + 1)
-        for m in range(22)
-        if m <= size - s
-    }
+def _falling_row(n: float, a: int) -> tuple[float, ...]:
+    """ff(n - a, k) for k in 0..21 (a dealer never draws more cards), in the kernel's
+    order of products."""
+    row: list[float] = [1]
+    for k in range(1, 22):
+        row.append(row[-1] * ((n - a) - (k - 1)))
+    return tuple(row)
+
+
+@cache
+def _inverse_falling(rest: float) -> tuple[float, ...]:
+    """1 / ff(rest, m) for m in 0..21, 0 where ff is 0 (more cards than a whole shoe
+    holds: their chance is 0 too)."""
+    return tuple(0.0 if f == 0 else 1.0 / f for f in (falling(rest, m) for m in range(22)))
 
 
 @cache
@@ -165,7 +170,7 @@ def _stages(
 
 
 def _contract(  # noqa: C901 -- the inner loop of every analysis, kept whole for speed
-    counts: Comp,
+    counts: Counts,
     up: int,
     hits_soft_17: bool,
     finals: Iterable[tuple[int, float]],
@@ -188,7 +193,7 @@ def _contract(  # noqa: C901 -- the inner loop of every analysis, kept whole for
         extend: dict[tuple[int, ...], set[int]] = defaultdict(set)
         for comp in comps:
             extend[tuple(comp[r] for r in order[:stage])].add(comp[rank])
-        factors = _falling_table(counts[rank])
+        n = counts[rank]
         first, rest_of = stages[stage]
         new: dict[tuple[int, ...], dict[int, float]] = {}
         for prefix, suffixes in tables.items():
@@ -199,7 +204,7 @@ def _contract(  # noqa: C901 -- the inner loop of every analysis, kept whole for
             for suffix, weight in suffixes.items():
                 by_count[first[suffix]][rest_of[suffix]] = weight
             for a in options:
-                row = factors[a]
+                row = _falling_row(n, a)
                 target: dict[int, float] = {}
                 get = target.get
                 for k, rests in by_count.items():
@@ -210,13 +215,13 @@ def _contract(  # noqa: C901 -- the inner loop of every analysis, kept whole for
                 if target:
                     new[(*prefix, a)] = target
         tables = new
-    inverse = _inverse_falling(sum(counts))
+    size = sum(counts)
     back = [order.index(r) for r in range(RANKS)]
     result: dict[Comp, float] = {}
     for ordered, by_m in tables.items():
-        s = sum(ordered)
+        inverse = _inverse_falling(size - sum(ordered))
         comp = tuple(ordered[i] for i in back)
-        result[comp] = sum(weight * inverse[(s, cards[m])] for m, weight in by_m.items())
+        result[comp] = sum(weight * inverse[cards[m]] for m, weight in by_m.items())
     return result
 
 
@@ -230,12 +235,13 @@ def _outcome_weights(up: int, hits_soft_17: bool) -> tuple[list[tuple[int, float
 
 
 def outcome_chances(
-    counts: Comp, up: int, hits_soft_17: bool, comps: Iterable[Comp]
+    counts: Counts, up: int, hits_soft_17: bool, comps: Iterable[Comp]
 ) -> dict[Comp, list[float]]:
     """The dealer's chance of each outcome (17..21, bust, natural) with each composition
     of `comps` the shoe can hold removed from `counts` (the shoe without the up card): one
     contraction per outcome, all compositions at once."""
-    feasible = [c for c in set(comps) if all(map(operator.le, c, counts))]
+    most = capacity(counts)
+    feasible = [c for c in set(comps) if all(map(operator.le, c, most))]
     result = {comp: [0.0] * OUTCOMES for comp in feasible}
     for outcome, weighted in enumerate(_outcome_weights(up, hits_soft_17)):
         for comp, chance in _contract(counts, up, hits_soft_17, weighted, feasible).items():
@@ -280,7 +286,7 @@ def _weights(
 
 
 def stand_values(
-    counts: Comp,
+    counts: Counts,
     up: int,
     hits_soft_17: bool,
     wanted: dict[int, set[Comp]],
@@ -292,8 +298,9 @@ def stand_values(
     `natural_loss` (1 when it takes the stake, 0 when the analysis is conditioned on the
     dealer having checked for one and the natural outcome is left out of the sum)."""
     result: dict[tuple[Comp, int], float] = {}
+    most = capacity(counts)
     for player_total, comps in wanted.items():
-        feasible = [c for c in comps if all(map(operator.le, c, counts))]
+        feasible = [c for c in comps if all(map(operator.le, c, most))]
         if not feasible:
             continue
         offset, weighted = _weights(up, hits_soft_17, player_total, natural_loss)

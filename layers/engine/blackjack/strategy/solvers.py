@@ -1,17 +1,16 @@
 """The one place that chooses how the analysis runs: by the kernel (`native`, the fast
-path) where it is loaded, else by the Python reference (`analysis.UpCardSolver`), which
-takes whole counts only. Both answer the reference's methods, and the kernel is tested
-equal to it. The shipped data is computed by the reference alone (`card.analyse`), whose
+path) where it is loaded, else by the Python reference (`analysis.UpCardSolver`). Both
+answer the reference's methods, whole counts or real, and the kernel is tested equal to
+it. The shipped data is computed by the reference alone (`card.analyse`), whose
 sums come in the fixed order `generate --check` compares to the bit."""
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from typing import cast
 
 from ..rules import Rules
 from . import native
 from .analysis import UpCardSolver, reference_solver
-from .dealer import Comp
+from .dealer import Counts
 
 
 def solver(rules: Rules, up: int, pool: Sequence[float] | None = None) -> UpCardSolver:
@@ -31,11 +30,10 @@ def kept_solver(rules: Rules, up: int, pool: Sequence[float] | None = None) -> U
     return _kept_fresh(rules, up, None, True) if kernel else reference_solver(rules, up)
 
 
-def _new(rules: Rules, up: int, pool: tuple[float, ...] | None, kernel: bool) -> UpCardSolver:
-    counts = cast(Comp | None, pool)  # the kernel reads the counts as reals
+def _new(rules: Rules, up: int, pool: Counts | None, kernel: bool) -> UpCardSolver:
     if kernel:
-        return native.KernelSolver(rules, up, pool=counts)
-    return UpCardSolver(rules, up, pool=counts)
+        return native.KernelSolver(rules, up, pool=pool)
+    return UpCardSolver(rules, up, pool=pool)
 
 
 _kept = lru_cache(maxsize=16)(_new)
