@@ -33,7 +33,6 @@ from blackjack.rules import TABLES, Table
 from blackjack.shoe import Shoe
 from blackjack.strategy import native, solvers
 from blackjack.strategy.advisor import best_of, expert_values
-from blackjack.strategy.analysis import reference_solver
 from blackjack.strategy.dealer import Comp
 from blackjack.turn import PlayerView
 
@@ -141,9 +140,7 @@ def analysis(path: str) -> Iterator[None]:
     before = os.environ.pop(native.FORCE_PYTHON, None)
     if path == "python":
         os.environ[native.FORCE_PYTHON] = "python"
-    solvers._kept.cache_clear()
-    solvers._kept_fresh.cache_clear()
-    reference_solver.cache_clear()
+    solvers.forget()
     try:
         yield
     finally:

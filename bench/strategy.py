@@ -53,9 +53,7 @@ ANCHORS: list[tuple[str, Rules, float]] = [
 
 def _cold() -> None:
     """Forget every memo: the next analysis starts from nothing."""
-    analysis.reference_solver.cache_clear()
-    solvers._kept.cache_clear()
-    solvers._kept_fresh.cache_clear()
+    solvers.forget()
     analysis.split_hand_counts.cache_clear()
     dealer.dealer_finals.cache_clear()
     dealer.total.cache_clear()

@@ -27,7 +27,7 @@ def kept_solver(rules: Rules, up: int, pool: Sequence[float] | None = None) -> U
     kernel = native.library() is not None
     if pool is not None:
         return _kept(rules, up, tuple(pool), kernel)
-    return _kept_fresh(rules, up, None, True) if kernel else reference_solver(rules, up)
+    return _fresh_kernel_solver(rules, up) if kernel else reference_solver(rules, up)
 
 
 def _new(rules: Rules, up: int, pool: Counts | None, kernel: bool) -> UpCardSolver:
@@ -37,4 +37,16 @@ def _new(rules: Rules, up: int, pool: Counts | None, kernel: bool) -> UpCardSolv
 
 
 _kept = lru_cache(maxsize=16)(_new)
-_kept_fresh = cache(_new)
+
+
+@cache
+def _fresh_kernel_solver(rules: Rules, up: int) -> UpCardSolver:
+    return native.KernelSolver(rules, up)
+
+
+def forget() -> None:
+    """Drop every kept solver with its memo, so the next analysis starts cold (as the
+    benchmarks measure it)."""
+    _kept.cache_clear()
+    _fresh_kernel_solver.cache_clear()
+    reference_solver.cache_clear()
