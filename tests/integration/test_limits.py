@@ -13,8 +13,9 @@ import pytest
 
 from local_stack.events import HttpRequest, HttpResponse
 from local_stack.in_process import InProcessApi
+from local_stack.template import rate_limits_lifted
 
-from .harness import TEMPLATE, Gateway, Reply
+from .harness import ROOT, TEMPLATE, Gateway, Reply
 from .helpers import Player, problem
 
 
@@ -171,3 +172,14 @@ def test_the_per_token_rules_cover_every_route_that_runs_the_analysis_and_no_oth
         for operation, _, _ in _routes_counted(rule)
     }
     assert covered == ANALYSIS_OPERATIONS
+
+
+@pytest.mark.parametrize("web_acl", ["ApiWebAcl", "WebWebAcl"])
+def test_the_limits_lifted_for_one_address_are_every_limit_of_the_web_acls(web_acl: str) -> None:
+    # The shared test stack and the load test lift them all: a rule's limit left out would
+    # throttle them.
+    limits = {
+        rule["Statement"]["RateBasedStatement"]["Limit"]["Ref"]
+        for rule in TEMPLATE.properties(web_acl)["Rules"]
+    }
+    assert limits == set(rate_limits_lifted(ROOT / "template.yaml"))
