@@ -16,6 +16,7 @@ from pathlib import Path
 
 from local_stack.server import start_server, stop_server
 from local_stack.stack import LocalStack
+from local_stack.template import rate_limits_lifted
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
@@ -48,14 +49,6 @@ def run_locust(host: str, users: int, spawn_rate: float, duration: str) -> int:
     return subprocess.run(command, check=False).returncode
 
 
-ONE_ADDRESS_LIMITS = {
-    "WafRequestsPerIpPer5Minutes": "1000000",
-    "WafLoginsPerIpPerMinute": "10000",
-    "WafRegistrationsPerIpPer10Minutes": "10000",
-    "WafPlayRequestsPerTokenPerMinute": "10000",  # a robot plays faster than a person
-}
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default=os.environ.get("URL") or None)
@@ -68,9 +61,10 @@ def main() -> int:
     if args.url:
         return run_locust(args.url, args.users, args.spawn_rate, args.duration)
     with tempfile.TemporaryDirectory(prefix="blackjack-load-") as data_dir:
-        # Every player here comes from 127.0.0.1: the web ACL's per-address limits are
-        # raised past the run, as for players at addresses of their own.
-        stack = LocalStack(ROOT / "template.yaml", Path(data_dir), parameters=ONE_ADDRESS_LIMITS)
+        # Every player here comes from 127.0.0.1 and plays faster than a person: the web
+        # ACL's limits are raised past the run, as for players at addresses of their own.
+        template = ROOT / "template.yaml"
+        stack = LocalStack(template, Path(data_dir), parameters=rate_limits_lifted(template))
         stack.start()
         try:
             server, thread = start_server(stack)

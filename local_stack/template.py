@@ -36,6 +36,11 @@ PSEUDO_PARAMETERS: dict[str, str] = {
 }
 
 
+# The web ACLs' rate limits: a parameter each, named for what it counts per key and period
+# (`WafLoginsPerIpPerMinute`).
+RATE_LIMIT_PARAMETER = re.compile(r"Waf\w+Per\w+")
+
+
 class TemplateError(Exception):
     """The template cannot be served locally (missing, malformed or unsupported)."""
 
@@ -76,6 +81,14 @@ def load_template(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise TemplateError(f"template {path} is not a mapping")
     return dict(_plain(data))
+
+
+def rate_limits_lifted(path: Path, limit: int = 1_000_000) -> dict[str, str]:
+    """Every web ACL rate limit of the template at `path` set to `limit`: the parameters of
+    a stack whose clients all call from one address with few tokens (the shared test stack,
+    the load test), past what they send together; a new limit is lifted with the others."""
+    names = (load_template(path).get("Parameters") or {}).keys()
+    return {name: str(limit) for name in names if RATE_LIMIT_PARAMETER.fullmatch(name)}
 
 
 def merge_globals(global_value: Any, own_value: Any) -> Any:

@@ -65,18 +65,6 @@ def stopping_signals_kept() -> Iterator[None]:
     assert after == before, f"a test left handlers for SIGINT, SIGTERM, SIGHUP: {after}"
 
 
-# Every user of the shared stack calls from 127.0.0.1: the web ACL's per-address and
-# per-token limits stay on, raised past what the browser tests and the contract's fuzzer
-# send together (the limits' own tests are apart).
-SHARED_STACK_RATE_LIMITS = {
-    "WafRequestsPerIpPer5Minutes": "1000000",
-    "WafLoginsPerIpPerMinute": "10000",
-    "WafExpertRequestsPerTokenPerMinute": "10000",
-    "WafPlayRequestsPerTokenPerMinute": "10000",
-    "WafRegistrationsPerIpPer10Minutes": "10000",
-}
-
-
 @pytest.fixture(scope="session")
 def shared_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """The local stack (repository's template.yaml and web/) on a free loopback port, in
@@ -85,13 +73,18 @@ def shared_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     and each of its functions its first environment."""
     from local_stack.server import start_server, stop_server
     from local_stack.stack import LocalStack
+    from local_stack.template import rate_limits_lifted
     from tests.e2e.environment import Stack
     from tests.integration.harness import ROOT
 
+    # Every user of the shared stack calls from 127.0.0.1: the web ACL's per-address and
+    # per-token limits stay on, raised past what the browser tests and the contract's
+    # fuzzer send together (the limits' own tests are apart).
+    template = ROOT / "template.yaml"
     local = LocalStack(
-        ROOT / "template.yaml",
+        template,
         tmp_path_factory.mktemp("shared_stack_data"),
-        parameters=SHARED_STACK_RATE_LIMITS,
+        parameters=rate_limits_lifted(template),
     )
     local.start()
     try:

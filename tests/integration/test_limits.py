@@ -13,8 +13,9 @@ import pytest
 
 from local_stack.events import HttpRequest, HttpResponse
 from local_stack.in_process import InProcessApi
+from local_stack.template import rate_limits_lifted
 
-from .harness import TEMPLATE, Gateway, Reply
+from .harness import ROOT, TEMPLATE, Gateway, Reply
 from .helpers import Player, problem
 
 
@@ -56,13 +57,51 @@ def test_the_authorization_varies_only_as_the_per_token_rule_ignores(
 PLAYS_PER_MINUTE = int(TEMPLATE.parameter_default("WafPlayRequestsPerTokenPerMinute"))
 REGISTRATIONS = int(TEMPLATE.parameter_default("WafRegistrationsPerIpPer10Minutes"))
 TABLE = "classic"
-# Every route of the rule: the seat, the edge, a bet and an action (a body each route
-# refuses costs no analysis, and the rule counts it all the same).
+# The routes' path parameters: a made-up id is 404 without a read (and a body each route
+# refuses costs no analysis), and the rules count them all the same.
+PATH_PARAMETERS = {"table_id": TABLE, "round_id": "made-up", "shoe_id": "made-up"}
+# The operations (template events) whose answer runs the analysis on the user's cards: a
+# hint, the drills, the edge, an action (graded against perfect play) and, through an
+# expert AI box's decisions, a bet, the seat and the history's rounds (which play them
+# again).
+ANALYSIS_OPERATIONS = {
+    "Hint",
+    "Drill",
+    "Answer",
+    "Drills",
+    "Edge",
+    "Act",
+    "Bet",
+    "Seat",
+    "History",
+    "Round",
+}
+
+
+def _per_token_rules(web_acl: str) -> dict[str, re.Pattern[str]]:
+    """The web ACL's rules keyed by the bearer token, by name: the paths each counts."""
+    rules = {}
+    for rule in TEMPLATE.properties(web_acl)["Rules"]:
+        rate = rule["Statement"]["RateBasedStatement"]
+        keys = [key.get("Header", {}).get("Name") for key in rate.get("CustomKeys", [])]
+        if keys == ["Authorization"]:
+            regex = rate["ScopeDownStatement"]["RegexMatchStatement"]["RegexString"]
+            rules[rule["Name"]] = re.compile(regex)
+    return rules
+
+
+def _routes_counted(rule: re.Pattern[str]) -> list[tuple[str, str, str]]:
+    """The operation, method and path (on the stage) of each route `rule` counts."""
+    routes = [
+        (route.operation, route.method, route.path.format_map(PATH_PARAMETERS))
+        for route in TEMPLATE.api_routes()
+    ]
+    return [route for route in routes if rule.search("/prod" + route[2])]
+
+
 PLAYS: list[tuple[str, str, dict[str, Any] | None]] = [
-    ("GET", f"/v1/tables/{TABLE}", None),
-    ("GET", f"/v1/tables/{TABLE}/edge", None),
-    ("POST", f"/v1/tables/{TABLE}/rounds", {}),
-    ("POST", f"/v1/tables/{TABLE}/round/actions", {}),
+    (method, path, {} if method == "POST" else None)
+    for _, method, path in _routes_counted(_per_token_rules("ApiWebAcl")["PlayRequestsPerToken"])
 ]
 
 
@@ -91,8 +130,9 @@ def test_one_users_plays_are_refused_past_the_per_token_rate_and_not_another_use
     for method, path, body in PLAYS:
         _throttled_by_the_web_acl(guarded.request(method, path, body, token=alice.token))
     # another spelling is another key, which the authorizer refuses
-    problem(guarded.request("GET", PLAYS[1][1], token=f"{alice.token}="), 401, "unauthorized")
-    assert guarded.request("GET", PLAYS[1][1], token=bob.token).status == 200
+    edge = f"/v1/tables/{TABLE}/edge"
+    problem(guarded.request("GET", edge, token=f"{alice.token}="), 401, "unauthorized")
+    assert guarded.request("GET", edge, token=bob.token).status == 200
 
 
 def _register(guarded: InProcessApi, login: str, address: str) -> HttpResponse:
@@ -120,23 +160,26 @@ def test_registrations_are_limited_per_address_and_not_for_another_address(
     assert _register(guarded, "someone1", "127.0.0.3").status == 201
 
 
-# The operations (template events) whose answer runs the analysis on the user's cards: a
-# hint, the drills, the edge, an action (graded against perfect play) and, through an
-# expert AI box's decisions, a bet and the seat (which plays the round in play again).
-ANALYSIS_OPERATIONS = {"Hint", "Drill", "Answer", "Drills", "Edge", "Act", "Bet", "Seat"}
-
-
-def test_the_per_token_rules_cover_every_route_that_runs_the_analysis_and_no_other() -> None:
-    rules = TEMPLATE.properties("ApiWebAcl")["Rules"]
-    per_token = [
-        re.compile(rate["ScopeDownStatement"]["RegexMatchStatement"]["RegexString"])
-        for rate in (rule["Statement"]["RateBasedStatement"] for rule in rules)
-        if [key.get("Header", {}).get("Name") for key in rate.get("CustomKeys", [])]
-        == ["Authorization"]
-    ]
+@pytest.mark.parametrize("web_acl", ["ApiWebAcl", "WebWebAcl"])
+def test_the_per_token_rules_cover_every_route_that_runs_the_analysis_and_no_other(
+    web_acl: str,
+) -> None:
+    # Issue 43: the history's rounds, which play an expert AI box's decisions again as the
+    # seat does, were not counted.
     covered = {
-        route.operation
-        for route in TEMPLATE.api_routes()
-        if any(rule.search("/prod" + route.path.replace("{table_id}", TABLE)) for rule in per_token)
+        operation
+        for rule in _per_token_rules(web_acl).values()
+        for operation, _, _ in _routes_counted(rule)
     }
     assert covered == ANALYSIS_OPERATIONS
+
+
+@pytest.mark.parametrize("web_acl", ["ApiWebAcl", "WebWebAcl"])
+def test_the_limits_lifted_for_one_address_are_every_limit_of_the_web_acls(web_acl: str) -> None:
+    # The shared test stack and the load test lift them all: a rule's limit left out would
+    # throttle them.
+    limits = {
+        rule["Statement"]["RateBasedStatement"]["Limit"]["Ref"]
+        for rule in TEMPLATE.properties(web_acl)["Rules"]
+    }
+    assert limits == set(rate_limits_lifted(ROOT / "template.yaml"))

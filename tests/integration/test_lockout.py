@@ -5,6 +5,7 @@ the right password is never let in past the fifth failure, whatever the timing."
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -14,8 +15,8 @@ import pytest
 from moto.core.botocore_stubber import BotocoreStubber
 
 from blackjack_service import factories
-from blackjack_service.accounts import MAX_FAILURES
-from blackjack_service.errors import ServiceError
+from blackjack_service.accounts import LOCK_SECONDS, MAX_FAILURES, WAIT_SECONDS
+from blackjack_service.errors import ServiceError, TooManyAttempts
 from blackjack_service.models import SessionRequest
 from blackjack_service.records import LoginAttempts
 
@@ -138,7 +139,8 @@ def test_a_right_password_past_five_in_flight_waits_for_their_success(
     # has read the window full; the sixth then waits for them to clear it, and gets in.
     Player(api, "olga1234")
     accounts, store = factories.accounts(), factories.store()
-    read_full, held = threading.Event(), threading.Barrier(MAX_FAILURES + 1)
+    # a regression fails on the barrier's timeout instead of hanging
+    read_full, held = threading.Event(), threading.Barrier(MAX_FAILURES + 1, timeout=30)
     get_login, password_matches = store.get_login, accounts._password_matches
 
     def reading(account_id: str) -> Any:
@@ -162,6 +164,34 @@ def test_a_right_password_past_five_in_flight_waits_for_their_success(
         sixth = pool.submit(accounts.login, request)
         for login in [*five, sixth]:
             assert login.result()["user"]["login"] == "olga1234"
+
+
+def test_a_wait_for_a_full_window_ends_by_its_deadline_however_slow_the_table(
+    api: Gateway, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 43: the wait was a number of polls, not a time, so a slow table could hold a
+    # login past the function's Timeout (a 502). Five attempts counted and never done keep
+    # the window full; each poll of the count takes a second.
+    Player(api, "pia12345")
+    accounts, store = factories.accounts(), factories.store()
+    for _ in range(MAX_FAILURES):
+        store.add_login_attempt("pia12345", int(accounts.clock()), LOCK_SECONDS)
+    polls: list[float] = []
+    get_login_attempts = store.get_login_attempts
+
+    def slowly(account_id: str) -> LoginAttempts | None:
+        time.sleep(1)
+        polls.append(time.monotonic())
+        return get_login_attempts(account_id)
+
+    monkeypatch.setattr(store, "get_login_attempts", slowly)
+    started = time.monotonic()
+    with pytest.raises(TooManyAttempts) as refused:
+        accounts.login(SessionRequest(login="pia12345", password="password1"))
+    assert refused.value.headers == {"Retry-After": "1"}
+    print(f"{len(polls)} polls, refused after {time.monotonic() - started:.2f} s")
+    # every poll began before the deadline: a poll takes a second
+    assert 1 <= len(polls) <= WAIT_SECONDS + 1
 
 
 def test_wrong_passwords_at_once_are_refused_for_the_lock_they_made(aws: None) -> None:

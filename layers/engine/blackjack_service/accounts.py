@@ -7,8 +7,9 @@ answer time does not tell whether a login exists.
 
 Every attempt is counted (one atomic update) before its password is checked, so parallel
 attempts cannot outrun the lockout: a window checks at most five passwords. An attempt
-counted past the fifth waits for those before it (polling, a few seconds at most): a
-success clears the count, and the attempt counts again; a fifth failure locks the login.
+counted past the fifth waits for those before it (polling the count, WAIT_SECONDS at
+most): a success clears the count, and the attempt counts again; a fifth failure locks
+the login.
 So attempts at once are refused only for failures, as API.md says. A login that is
 locked is refused without a hash: from this environment's memory once it has seen the
 lock, else from the one read every login makes.
@@ -39,9 +40,14 @@ CENT = Decimal("0.01")
 MAX_FAILURES = 5
 LOCK_SECONDS = 15 * 60
 LOCKS_REMEMBERED = 10_000  # by an environment: 1.4 MB at most, of logins of 32 characters
-# An attempt past a full window waits for the checks before it (a hash each, tens of ms)
-# between reads of the count: about three seconds in all, well within a Lambda's ten.
-WAITS_SECONDS = (0.02, 0.04, 0.08, 0.16, 0.32, 0.5, 0.5, 0.5, 0.5, 0.5)
+# An attempt past a full window polls the count until the five logins before it are
+# done: about 0.12 s each on the function (template.yaml, SessionsThrottlingRateLimit),
+# so the window clears or locks well within a second unless the table is slow. It gives
+# up 3 s after the login's first read: the function's 10 s Timeout leaves 7 s for the
+# poll in flight and the calls after the wait (the count, the clear or the lock, tens of
+# ms each; a call the store gives up on after its 3 s is a 503, not the Timeout's 502).
+WAIT_SECONDS = 3.0
+POLL_SECONDS = (0.02, 0.5)  # the first pause between polls, doubling up to the second
 
 _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 
@@ -73,25 +79,13 @@ class AccountService:
     def login(self, request: SessionRequest) -> dict[str, Any]:
         """A token for the right password. Every attempt is counted before its password is
         checked, so parallel attempts cannot outrun the count: a window checks at most
-        MAX_FAILURES passwords, and a success clears it. An attempt that finds the window
-        full waits for it to be cleared (then counts in a new one) or locked."""
+        MAX_FAILURES passwords, and a success clears it."""
         account_id = request.login.lower()
-        for wait in (*WAITS_SECONDS, None):
-            now = int(self.clock())
-            if self._locks.get(account_id, 0) > now:
-                raise _locked(self._locks[account_id] - now)
-            profile, attempts, player = self.store.get_login(account_id)
-            # a login the table refuses costs this one read, no hash
-            if attempts is None or not self._window_full(account_id, attempts, 0, now):
-                counted = self.store.add_login_attempt(account_id, now, LOCK_SECONDS)
-                if not self._window_full(account_id, counted, 1, now):
-                    break
-            if wait is None:
-                raise TooManyAttempts(
-                    "too many attempts at once; try again in a second",
-                    headers={"Retry-After": "1"},
-                )
-            time.sleep(wait)
+        self._refuse_if_locked(account_id, None, int(self.clock()))
+        # One read: a login the table says is locked costs no more, no hash. The profile
+        # and the player are as they were then; a wait past it polls the count alone.
+        profile, attempts, player = self.store.get_login(account_id)
+        counted, now = self._count_attempt(account_id, attempts)
         if not self._password_matches(profile, request.password):
             if counted.failures == MAX_FAILURES and self.store.lock_login(
                 account_id, counted, until=now + LOCK_SECONDS
@@ -135,16 +129,40 @@ class AccountService:
             },
         }
 
-    def _window_full(self, account_id: str, attempts: LoginAttempts, own: int, now: int) -> bool:
-        """Whether the login's window already counts MAX_FAILURES attempts besides `own`
-        (this attempt's count in `attempts`, 0 or 1): those still checking their password
-        lock the login if the fifth fails, or clear the count if one succeeds. Raises
-        TooManyAttempts while the login is locked."""
-        if attempts.locked_until > now:
+    def _count_attempt(
+        self, account_id: str, attempts: LoginAttempts | None
+    ) -> tuple[LoginAttempts, int]:
+        """This attempt counted in a window with room for it, and the time it was counted
+        at. While the window is full, the attempt waits for it to be cleared (then counts
+        in a new one) or locked, polling the count alone, WAIT_SECONDS at most. Raises
+        TooManyAttempts while the login is locked, or when the wait is over."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        pause, longest_pause = POLL_SECONDS
+        while True:
+            now = int(self.clock())
+            self._refuse_if_locked(account_id, attempts, now)
+            if attempts is None or not _window_full(attempts, 0, now):
+                counted = self.store.add_login_attempt(account_id, now, LOCK_SECONDS)
+                self._refuse_if_locked(account_id, counted, now)
+                if not _window_full(counted, 1, now):
+                    return counted, now
+            if time.monotonic() + pause > deadline:
+                raise TooManyAttempts(
+                    "too many attempts at once; try again in a second",
+                    headers={"Retry-After": "1"},
+                )
+            time.sleep(pause)
+            pause = min(2 * pause, longest_pause)
+            attempts = self.store.get_login_attempts(account_id)
+
+    def _refuse_if_locked(self, account_id: str, attempts: LoginAttempts | None, now: int) -> None:
+        """Raises TooManyAttempts while the login is locked: as this environment remembers,
+        else as `attempts` says (remembered from then on)."""
+        if self._locks.get(account_id, 0) > now:
+            raise _locked(self._locks[account_id] - now)
+        if attempts is not None and attempts.locked_until > now:
             self._remember_lock(account_id, attempts.locked_until, now)
             raise _locked(attempts.locked_until - now)
-        window_open = attempts.window_start + LOCK_SECONDS > now
-        return window_open and attempts.failures - own >= MAX_FAILURES
 
     def _remember_lock(self, account_id: str, until: int, now: int) -> None:
         if len(self._locks) >= LOCKS_REMEMBERED:  # a flood of many logins: keep what holds
@@ -161,6 +179,14 @@ class AccountService:
         except (VerificationError, InvalidHashError):
             return False
         return profile is not None
+
+
+def _window_full(attempts: LoginAttempts, own: int, now: int) -> bool:
+    """Whether the login's window already counts MAX_FAILURES attempts besides `own` (this
+    attempt's count in `attempts`, 0 or 1): those still checking their password lock the
+    login if the fifth fails, or clear the count if one succeeds."""
+    window_open = attempts.window_start + LOCK_SECONDS > now
+    return window_open and attempts.failures - own >= MAX_FAILURES
 
 
 def _locked(retry: int) -> TooManyAttempts:

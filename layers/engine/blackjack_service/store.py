@@ -261,6 +261,16 @@ class Store:
             None if player is None else player_codec.from_attributes(player),
         )
 
+    def get_login_attempts(self, account_id: str) -> LoginAttempts | None:
+        """The login's count alone, strongly consistent: what a login waiting for the
+        attempts before it polls."""
+        item = self.client.get_item(
+            TableName=self.table_name,
+            Key=_item_key(f"LOGIN#{account_id}", ATTEMPTS),
+            ConsistentRead=True,
+        ).get("Item")
+        return None if item is None else attempts_codec.from_attributes(_from_item(item))
+
     def add_login_attempt(self, account_id: str, now: int, window_seconds: int) -> LoginAttempts:
         """Count one more attempt at the login, atomically (an `ADD`, so parallel attempts
         each get a count of their own), and return the count with it: in the window under
