@@ -101,8 +101,16 @@ class ExecutionEnvironment:
         connection, child = multiprocessing.Pipe()
         self._connection = connection
         self._process = subprocess.Popen(
-            # the function's name is for `ps`: which function each worker serves
-            [sys.executable, "-c", _WORKER, str(child.fileno()), self.function.logical_id],
+            # the function's name and its stack's id are for `ps`: which function of
+            # which stack each worker serves
+            [
+                sys.executable,
+                "-c",
+                _WORKER,
+                str(child.fileno()),
+                self.function.logical_id,
+                self.function.stack_id,
+            ],
             stdin=subprocess.DEVNULL,
             stdout=2,  # the function's output is its log: on stderr, as `sam local` has it
             pass_fds=[child.fileno()],

@@ -51,6 +51,11 @@ COLD_STARTS_AT_ONCE = (
 )
 
 
+def new_stack_id() -> str:
+    """An id for a stack, unique on this machine: its workers' command lines carry it."""
+    return uuid.uuid4().hex[:12]
+
+
 class Throttled(Exception):
     """Every execution environment of the function is busy and the cap is reached."""
 
@@ -79,6 +84,10 @@ class LambdaFunction:
     # what the environments' StackCalls call, by key (LocalStack.stack_call)
     stack_calls: dict[str, Callable[..., Any]] = field(default_factory=dict)
     aws_environment: dict[str, str] = field(default_factory=dict)
+    # the stack it belongs to, on its workers' command lines: `ps` shows which stack each
+    # worker is of, and a stack's tests find its workers among the machine's (a function
+    # made alone is a stack of its own)
+    stack_id: str = field(default_factory=new_stack_id)
     _environments: list[ExecutionEnvironment] = field(default_factory=list)
     _free: list[ExecutionEnvironment] = field(default_factory=list)
     _waiting: int = 0  # invocations waiting for an environment, counted toward the cap

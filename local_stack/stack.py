@@ -20,6 +20,7 @@ from local_stack.runtime import (
     DEFAULT_MEMORY_MB,
     DEFAULT_TIMEOUT_S,
     LambdaFunction,
+    new_stack_id,
 )
 from local_stack.store import LocalData
 from local_stack.template import (
@@ -51,6 +52,7 @@ class LocalStack:
         parameters override the template's Parameter defaults; concurrency, when given,
         is every function's cap of execution environments (else its
         ReservedConcurrentExecutions, else 10)."""
+        self.id = new_stack_id()  # on its execution environments' command lines
         self.template_path = template_path
         self.throttling = throttling
         self.concurrency = concurrency
@@ -182,6 +184,7 @@ class LocalStack:
                 setups=list(self._setups),
                 stack_calls=self._stack_calls,
                 aws_environment=self.store.environment(),
+                stack_id=self.id,
             )
 
     def invoke(self, function: LambdaFunction, event: dict[str, Any], request_id: str) -> Any:

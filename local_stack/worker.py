@@ -110,7 +110,8 @@ class LambdaContext:
 
 def main() -> None:
     """The worker's command: its end of the stack's pipe is file descriptor argv[1] (the
-    function's logical id follows, for `ps`); the first message is its WorkerSpec."""
+    function's logical id and its stack's id follow, for `ps`); the first message is its
+    WorkerSpec."""
     connection = Connection(int(sys.argv[1]))
     try:
         (spec,) = connection.recv()

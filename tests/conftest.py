@@ -23,7 +23,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # The scopes whose fixture is set up again on each worker that runs one of its tests.
 _SHARED_SCOPES = ("module", "class")
-_ONE_WORKER = "tests/integration/local_stack/"
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
@@ -37,12 +36,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     for item in items:
         if not isinstance(item, pytest.Function):
-            continue
-        # The local stack's own tests find its execution environments among every process
-        # on the machine (/proc: by function name, by socket): another worker's stack of
-        # the same fixture template would be taken for theirs, so they run on one worker.
-        if item.nodeid.startswith(_ONE_WORKER):
-            item.add_marker(pytest.mark.xdist_group("local_stack"))
             continue
         definitions = item._fixtureinfo.name2fixturedefs.values()
         if any(d.scope in _SHARED_SCOPES for defs in definitions for d in defs):

@@ -68,6 +68,21 @@ class Client:
             connection.close()
 
 
+def stack_workers(stack_id: str) -> list[int]:
+    """The pids of the execution environments of stack `stack_id` that are running, found
+    as `ps` shows them among the machine's processes: by the stack's id on their command
+    lines (a stack of another test on another worker has an id of its own)."""
+    found: list[int] = []
+    for process in Path("/proc").glob("[0-9]*"):
+        try:
+            command = (process / "cmdline").read_bytes().split(b"\0")  # a zombie's is empty
+        except OSError:  # it has just ended
+            continue
+        if b"local_stack.worker" in b" ".join(command) and stack_id.encode() in command:
+            found.append(int(process.name))
+    return found
+
+
 @dataclass
 class Running:
     stack: LocalStack

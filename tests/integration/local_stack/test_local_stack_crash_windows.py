@@ -23,7 +23,13 @@ import pytest
 from blackjack.rules import TABLES
 from local_stack.forwarder import _ForwarderServer
 from local_stack.wire import Request
-from tests.integration.local_stack.harness import Client, Reply, Running, running_stack
+from tests.integration.local_stack.harness import (
+    Client,
+    Reply,
+    Running,
+    running_stack,
+    stack_workers,
+)
 from tests.integration.seeds import FixedSeeds, find_seed, use_stack_seeds, value
 
 REPO = Path(__file__).resolve().parents[3]
@@ -60,31 +66,33 @@ class Call:
         return cls(target.rpartition(".")[2], sk.partition("#")[0], move)
 
 
-def _worker_of(port: int, forwarder_port: int) -> int:
-    """The pid of the execution environment whose socket to the forwarder is `port`. Both
-    ends are matched: another process may connect from the same port to another server."""
+def _worker_of(stack_id: str, port: int, forwarder_port: int) -> int:
+    """The pid of the stack's execution environment whose socket to the forwarder is
+    `port`. Both ends are matched: another process may connect from the same port to
+    another server."""
     inodes = set()
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
         local, remote = (int(end.split(":")[1], 16) for end in fields[1:3])
         if (local, remote) == (port, forwarder_port):
             inodes.add(fields[9])
-    for pid in filter(str.isdigit, os.listdir("/proc")):
+    for pid in stack_workers(stack_id):
         try:
             for fd in os.listdir(f"/proc/{pid}/fd"):
-                socket = os.readlink(f"/proc/{pid}/fd/{fd}").strip("socket:[]")
-                if socket in inodes and pid != str(os.getpid()):
-                    return int(pid)
+                if os.readlink(f"/proc/{pid}/fd/{fd}").strip("socket:[]") in inodes:
+                    return pid
         except OSError:
             continue
-    raise AssertionError(f"no process has the socket of port {port}")
+    raise AssertionError(f"no environment of stack {stack_id} has the socket of port {port}")
 
 
 @dataclass
 class Tap:
-    """Orders the functions' DynamoDB calls: each waits at the forwarder until `may_go`
-    says so, and a call that `kills` names kills its environment once it has landed."""
+    """Orders the functions' DynamoDB calls of stack `stack_id`: each waits at the
+    forwarder until `may_go` says so, and a call that `kills` names kills its environment
+    once it has landed."""
 
+    stack_id: str
     may_go: Callable[[Tap, Call], bool] = lambda tap, call: True
     kills: Callable[[Tap, Call], bool] = lambda tap, call: False
     done: list[Call] = field(default_factory=list)
@@ -111,7 +119,7 @@ class Tap:
             self.done.append(call)
             self.turn.notify_all()
         if self.kills(self, call):
-            pid = _worker_of(request.peer[1], server.server_address[1])
+            pid = _worker_of(self.stack_id, request.peer[1], server.server_address[1])
             os.kill(pid, signal.SIGKILL)  # before its answer: the write landed unanswered
             self.killed.append(pid)
         return answer
@@ -124,8 +132,8 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
 
 
 @pytest.fixture
-def tap(monkeypatch: pytest.MonkeyPatch) -> Tap:
-    tapped = Tap()
+def tap(real: Running, monkeypatch: pytest.MonkeyPatch) -> Tap:
+    tapped = Tap(real.stack.id)
     original = _ForwarderServer.signed
 
     def signed(server: Any, request: Request) -> Any:

@@ -19,7 +19,7 @@ import pytest
 from local_stack.execution_environment import FunctionError
 from local_stack.runtime import COLD_STARTS_AT_ONCE, INIT_TIMEOUT_S, LambdaFunction, Throttled
 from local_stack.worker import EnvironmentSetup, StackCall
-from tests.integration.local_stack.harness import FIXTURES
+from tests.integration.local_stack.harness import FIXTURES, stack_workers
 
 CODE_DIR = FIXTURES / "functions" / "pool"
 LAYER_DIR = FIXTURES / "layers" / "shared"
@@ -55,20 +55,9 @@ def pool_function() -> Iterator[Factory]:
     yield make
     for function in made:
         function.stop()
-    assert not _workers(), "every environment ended with its function"
-
-
-def _workers() -> list[int]:
-    """The pool function's worker processes that are running (what `ps` would show)."""
-    found: list[int] = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            command = (proc / "cmdline").read_bytes().split(b"\0")  # a zombie's is empty
-        except OSError:  # it has just ended
-            continue
-        if b"local_stack.worker" in b" ".join(command) and b"PoolFunction" in command:
-            found.append(int(proc.name))
-    return found
+    assert not [pid for f in made for pid in stack_workers(f.stack_id)], (
+        "every environment ended with its function"
+    )
 
 
 def _overlapping(function: LambdaFunction, count: int, folder: Path) -> tuple[list[Any], Any]:
@@ -169,7 +158,7 @@ def test_an_environment_whose_init_fails_is_discarded(pool_function: Factory) ->
         assert raised.value.error_type == "Runtime.HandlerNotFound"
         assert str(raised.value) == "Handler 'missing' missing on module 'pool'"
     assert function.environments() == []
-    assert not _workers()
+    assert not stack_workers(function.stack_id)
 
 
 def test_an_invocation_past_its_timeout_is_stopped_with_its_environment(
@@ -181,7 +170,7 @@ def test_an_invocation_past_its_timeout_is_stopped_with_its_environment(
         function.invoke({"n": 2, "sleep": 30})
     assert raised.value.error_type == "Sandbox.Timedout"
     assert "Task timed out after 1.00 seconds" in str(raised.value)
-    assert not _workers()
+    assert not stack_workers(function.stack_id)
     # the next invocation is a cold start in a new environment
     assert function.invoke({"n": 3})["pid"] != warm
     assert [e.pid for e in function.environments()] != [warm]
@@ -190,9 +179,9 @@ def test_an_invocation_past_its_timeout_is_stopped_with_its_environment(
 def test_stop_ends_every_environment(pool_function: Factory, tmp_path: Path) -> None:
     function = pool_function(concurrency=2)
     _overlapping(function, 2, tmp_path)
-    assert len(_workers()) == 2
+    assert len(stack_workers(function.stack_id)) == 2
     function.stop()
-    assert not _workers()
+    assert not stack_workers(function.stack_id)
     with pytest.raises(RuntimeError, match="stopped"):
         function.invoke({})
 
@@ -263,4 +252,4 @@ def test_an_init_that_never_ends_in_time_times_the_invocation_out(
     assert raised.value.error_type == "Sandbox.Timedout"
     assert "Task timed out after 2.00 seconds" in str(raised.value)
     assert len(_pids(inits, "started")) == 2 and not _pids(inits, "beside")
-    assert function.environments() == [] and not _workers()
+    assert function.environments() == [] and not stack_workers(function.stack_id)
