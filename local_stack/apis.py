@@ -3,9 +3,8 @@
 This is where SAM's conventions for APIs are read: `AWS::Serverless::Api`, the functions'
 `Events` of `Type: Api`, the Api's `Auth`, `GatewayResponses`, `MethodSettings`,
 `BinaryMediaTypes` and `Cors`, the `AWS::WAFv2::WebACL` associated with its stage, and the
-implicit `ServerlessRestApi` of events without a
-RestApiId. Who runs the functions is the caller's: the local stack's execution
-environments, or this process (local_stack.in_process).
+implicit `ServerlessRestApi` of events without a RestApiId. Who runs the functions is the
+caller's: the local stack's execution environments, or this process (local_stack.in_process).
 """
 
 from __future__ import annotations

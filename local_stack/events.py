@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import base64
 import time
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import parse_qsl
 
 from local_stack.template import ACCOUNT_ID, REGION
 
@@ -27,17 +28,12 @@ class HttpRequest:
     headers: list[tuple[str, str]]
     body: bytes
     source_ip: str = "127.0.0.1"
-    request_id: str = ""
+    request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
     time_epoch_ms: int = field(default_factory=lambda: int(time.time() * 1000))
 
     def header(self, name: str) -> str | None:
         """The last value of a header, matched ignoring case (as API Gateway's headers)."""
-        lowered = name.lower()
-        found = None
-        for key, value in self.headers:
-            if key.lower() == lowered:
-                found = value
-        return found
+        return next((v for k, v in reversed(self.headers) if k.lower() == name.lower()), None)
 
 
 def printable(text: str) -> str:
@@ -59,8 +55,7 @@ class HttpResponse:
     body: bytes
 
     def header(self, name: str) -> str | None:
-        lowered = name.lower()
-        return next((v for k, v in self.headers if k.lower() == lowered), None)
+        return next((v for k, v in self.headers if k.lower() == name.lower()), None)
 
 
 @dataclass
@@ -172,11 +167,6 @@ def method_arn(api: ApiContext, method: str, path: str) -> str:
 
 def token_authorizer_event(token: str, arn: str) -> dict[str, Any]:
     return {"type": "TOKEN", "authorizationToken": token, "methodArn": arn}
-
-
-def decode_path_parameter(value: str) -> str:
-    """REST APIs pass path parameters percent-decoded (and `path` still encoded)."""
-    return unquote(value)
 
 
 def proxy_response(result: Any) -> HttpResponse:

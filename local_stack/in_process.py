@@ -17,7 +17,6 @@ import importlib
 import json
 import sys
 import threading
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -68,10 +67,7 @@ class Reply:
         return json.loads(self.text) if self.text else None
 
     def header(self, name: str) -> str | None:
-        for key, value in self.headers.items():
-            if key.lower() == name.lower():
-                return value
-        return None
+        return next((v for k, v in self.headers.items() if k.lower() == name.lower()), None)
 
 
 class InProcessApi:
@@ -121,7 +117,6 @@ class InProcessApi:
             query=parts.query,
             headers=list(sent.items()),
             body=(text or "").encode(),
-            request_id=str(uuid.uuid4()),
         )
         response = self.handle(request)
         received: dict[str, str] = {}

@@ -138,12 +138,8 @@ def with_behaviour_headers(
 
 
 def content_type(path: Path) -> str:
-    suffix = path.suffix.lower()
-    return (
-        CONTENT_TYPES.get(suffix)
-        or mimetypes.guess_type(path.name)[0]
-        or "application/octet-stream"
-    )
+    known = CONTENT_TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0]
+    return known or "application/octet-stream"
 
 
 def static_file(web_dir: Path | None, raw_path: str) -> Path | None:
@@ -226,7 +222,6 @@ class LocalServer(Server):
             headers=headers,
             body=request.body,
             source_ip=source_ip,
-            request_id=str(uuid.uuid4()),
         )
 
 

@@ -14,7 +14,6 @@ request meets them:
 
 from __future__ import annotations
 
-import uuid
 from typing import Any, Generic
 
 from local_stack.events import ApiContext, HttpRequest, HttpResponse
@@ -56,15 +55,11 @@ class Gateway(Generic[F]):
         self.integration = ProxyIntegration(api, invoke, binary_media_types or [], self.responses)
 
     def handle(self, request: HttpRequest) -> HttpResponse:
-        if not request.request_id:
-            request.request_id = str(uuid.uuid4())
         response = self._filtered(request) or self._handle(request)
         response.headers.append(("x-amzn-RequestId", request.request_id))
         return response
 
     def too_large(self, request: HttpRequest) -> HttpResponse:
-        if not request.request_id:
-            request.request_id = str(uuid.uuid4())
         response = self.responses.render("REQUEST_TOO_LARGE", request)
         response.headers.append(("x-amzn-RequestId", request.request_id))
         return response
