@@ -138,13 +138,13 @@ class LocalData:
         return {
             **REGION_ENVIRONMENT,
             **self.credentials.environment(),
-            "AWS_ENDPOINT_URL_DYNAMODB": self.forwarder.endpoint,
-            "AWS_ENDPOINT_URL_SECRETS_MANAGER": self.secrets.endpoint,
+            "AWS_ENDPOINT_URL_DYNAMODB": self.forwarder.url,
+            "AWS_ENDPOINT_URL_SECRETS_MANAGER": self.secrets.url,
         }
 
     def client(self, service: str) -> Any:
         """A boto3 client on the local service (DynamoDB Local or the secrets)."""
-        endpoint = self.forwarder.endpoint if service == "dynamodb" else self.secrets.endpoint
+        endpoint = self.forwarder.url if service == "dynamodb" else self.secrets.url
         session = boto3.session.Session(  # not the default one: the functions' own
             region_name=REGION,
             aws_access_key_id=self.credentials.access_key_id,

@@ -79,29 +79,28 @@ class _Upstream:
         self.sock.close()
 
 
-class Forwarder:
+class Forwarder(SignedServer):
     """Signed requests on a loopback port to DynamoDB Local, over a pool of connections."""
 
+    service = "dynamodb"
+    max_body = MAX_BODY
+
     def __init__(self, dynamodb: DynamoDBLocal, credentials: Credentials) -> None:
+        super().__init__(credentials, "dynamodb-forwarder")
         self.dynamodb = dynamodb
-        self.credentials = credentials
         self._idle: list[_Upstream] = []
         self._lock = threading.Lock()
-        self._server: _ForwarderServer | None = None
 
-    @property
-    def endpoint(self) -> str:
-        assert self._server is not None
-        return self._server.url
-
-    def start(self) -> None:
-        self._server = _ForwarderServer(self, self.credentials, "dynamodb-forwarder")
-        self._server.start()
+    def signed(self, request: Request) -> HttpResponse:
+        forwarded = [(k, v) for k, v in request.headers if k.lower() not in HOP_BY_HOP]
+        try:
+            answer = self.exchange(request.method, request.target, forwarded, request.body)
+        except Unavailable:
+            return self.aws_answer(UNAVAILABLE)
+        return HttpResponse(*answer)
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
+        super().stop()
         with self._lock:
             idle, self._idle = self._idle, []
         for connection in idle:
@@ -163,16 +162,3 @@ class Forwarder:
                 self._idle.append(connection)
                 return
         connection.close()
-
-
-class _ForwarderServer(SignedServer[Forwarder]):
-    service = "dynamodb"
-    max_body = MAX_BODY
-
-    def signed(self, request: Request) -> HttpResponse:
-        forwarded = [(k, v) for k, v in request.headers if k.lower() not in HOP_BY_HOP]
-        try:
-            answer = self.owner.exchange(request.method, request.target, forwarded, request.body)
-        except Unavailable:
-            return self.aws_answer(UNAVAILABLE)
-        return HttpResponse(*answer)

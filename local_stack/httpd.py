@@ -69,7 +69,8 @@ class Server(socketserver.ThreadingTCPServer):
     access_log = False  # whether each answered request is a line in the log
 
     def __init__(self, address: tuple[str, int], name: str) -> None:
-        super().__init__(address, _Connection)
+        # Bound when started: the stack's endpoints are made with it, and started with it.
+        super().__init__(address, _Connection, bind_and_activate=False)
         self.thread = threading.Thread(
             target=self.serve_forever, kwargs={"poll_interval": 0.1}, name=name, daemon=True
         )
@@ -77,12 +78,19 @@ class Server(socketserver.ThreadingTCPServer):
         self.bodies_lock = threading.Lock()
 
     def start(self) -> None:
+        try:
+            self.server_bind()
+            self.server_activate()
+        except BaseException:
+            self.server_close()
+            raise
         self.thread.start()
 
     def stop(self) -> None:
-        self.shutdown()
+        if self.thread.is_alive():
+            self.shutdown()
+            self.thread.join(timeout=10)
         self.server_close()
-        self.thread.join(timeout=10)
 
     @property
     def url(self) -> str:

@@ -82,20 +82,17 @@ def secret_arn(name: str) -> str:
     return f"arn:aws:secretsmanager:{REGION}:{ACCOUNT_ID}:secret:{name}-{suffix}"
 
 
-class SecretsManager:
+class SecretsManager(SignedServer):
     """The template's secrets, generated once, answered over HTTP on a loopback port."""
 
+    service = "secretsmanager"
+    content_type = "application/x-amz-json-1.1"
+
     def __init__(self, template: Template, data_dir: Path, credentials: Credentials) -> None:
+        super().__init__(credentials, "secrets-manager")
         self.template = template
-        self.credentials = credentials
         self.path = data_dir / SECRETS_FILE
         self.values: dict[str, tuple[str, str]] = {}  # ARN and name -> (ARN, value)
-        self._server: _SecretsServer | None = None
-
-    @property
-    def endpoint(self) -> str:
-        assert self._server is not None
-        return self._server.url
 
     def start(self) -> None:
         saved: dict[str, str] = json.loads(self.path.read_text()) if self.path.exists() else {}
@@ -115,15 +112,20 @@ class SecretsManager:
             self.template.physical[logical_id] = Physical(ref=arn, attributes={"Id": arn})
         if changed:
             atomic_write(self.path, json.dumps(saved, indent=1).encode())
-        self._server = _SecretsServer(self, self.credentials, "secrets-manager")
-        self._server.start()
+        super().start()
 
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
+    def signed(self, request: Request) -> HttpResponse:
+        try:
+            document = json.loads(request.body or b"{}")
+        except ValueError:
+            document = {}
+        target = next((v for k, v in request.headers if k.lower() == "x-amz-target"), "")
+        status, answer = self._answer(target, document if isinstance(document, dict) else {})
+        return HttpResponse(
+            status, [("Content-Type", self.content_type)], json.dumps(answer).encode()
+        )
 
-    def answer(self, target: str, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def _answer(self, target: str, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """(status, body) of one Secrets Manager JSON-protocol request."""
         operation = target.rpartition(".")[2]
         if operation not in ("GetSecretValue", "DescribeSecret"):
@@ -140,19 +142,3 @@ class SecretsManager:
         if operation == "GetSecretValue":
             body |= {"SecretString": value, "VersionId": "local", "VersionStages": ["AWSCURRENT"]}
         return 200, body
-
-
-class _SecretsServer(SignedServer[SecretsManager]):
-    service = "secretsmanager"
-    content_type = "application/x-amz-json-1.1"
-
-    def signed(self, request: Request) -> HttpResponse:
-        try:
-            document = json.loads(request.body or b"{}")
-        except ValueError:
-            document = {}
-        target = next((v for k, v in request.headers if k.lower() == "x-amz-target"), "")
-        status, answer = self.owner.answer(target, document if isinstance(document, dict) else {})
-        return HttpResponse(
-            status, [("Content-Type", self.content_type)], json.dumps(answer).encode()
-        )

@@ -19,7 +19,6 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Generic, TypeVar
 
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
@@ -181,7 +180,6 @@ def _signature(
     )
 
 
-Owner = TypeVar("Owner")
 # The AWS error codes of the refusals the server base makes (see Server.error_answer).
 _ERROR_CODES = {
     400: "SerializationException",
@@ -191,16 +189,15 @@ _ERROR_CODES = {
 }
 
 
-class SignedServer(Server, Generic[Owner]):
-    """A free loopback port of `owner`'s: a request signed for `service` with `credentials`
-    is answered by `signed`, any other gets its refusal."""
+class SignedServer(Server):
+    """A free loopback port: a request signed for `service` with `credentials` is answered
+    by `signed`, any other gets its refusal."""
 
     service = ""
     content_type = "application/x-amz-json-1.0"
 
-    def __init__(self, owner: Owner, credentials: Credentials, name: str) -> None:
+    def __init__(self, credentials: Credentials, name: str) -> None:
         super().__init__(("127.0.0.1", 0), name)
-        self.owner = owner
         self.credentials = credentials
 
     def signed(self, request: Request) -> HttpResponse:

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from blackjack.rules import TABLES
-from local_stack.forwarder import _ForwarderServer
+from local_stack.forwarder import Forwarder
 from local_stack.wire import Request
 from tests.integration.local_stack.harness import Client, Reply, Running, running_stack
 from tests.integration.seeds import FixedSeeds, find_seed, use_stack_seeds, value
@@ -126,12 +126,12 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
 @pytest.fixture
 def tap(monkeypatch: pytest.MonkeyPatch) -> Tap:
     tapped = Tap()
-    original = _ForwarderServer.signed
+    original = Forwarder.signed
 
     def signed(server: Any, request: Request) -> Any:
         return tapped.answer(server, original, request)
 
-    monkeypatch.setattr(_ForwarderServer, "signed", signed)
+    monkeypatch.setattr(Forwarder, "signed", signed)
     return tapped
 
 
