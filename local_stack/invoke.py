@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from local_stack import document
-from local_stack.events import method_arn, token_authorizer_event
+from local_stack.events import HttpRequest
 from local_stack.execution_environment import FunctionError
-from local_stack.gateway.authorizer import Authorizer, AuthorizerDenied, policy_allows
+from local_stack.gateway import Gateway
+from local_stack.gateway.authorizer import AuthorizerDenied
 from local_stack.gateway.routes import Route
 from local_stack.runtime import LambdaFunction
 from local_stack.stack import LocalStack
@@ -127,30 +128,13 @@ def mint_token(stack: LocalStack, function: LambdaFunction, login: str) -> str:
         minter.stop()  # not one of the stack's functions: its environment ends here
 
 
-def route_of(stack: LocalStack, event: dict[str, Any]) -> tuple[Route, str] | None:
-    """The route a proxy event came through, with its method ARN."""
-    method, path = str(event.get("httpMethod", "")), str(event.get("path", ""))
+def route_of(stack: LocalStack, request: HttpRequest) -> tuple[Gateway, Route] | None:
+    """The route a request goes to, with its gateway."""
     for gateway in stack.gateways:
-        found = gateway.routes.match(method, path)
+        found = gateway.routes.match(request.method, request.raw_path)
         if found is not None:
-            return found[0], method_arn(gateway.api, method, path)
+            return gateway, found[0]
     return None
-
-
-def authorizer_context(
-    stack: LocalStack, authorizer: Authorizer, arn: str, token: str
-) -> dict[str, str]:
-    """requestContext.authorizer as API Gateway fills it from a TOKEN authorizer's answer."""
-    function = authorizer.function
-    answer = stack.invoke(function, token_authorizer_event(token, arn), str(uuid.uuid4()))
-    try:
-        allowed = isinstance(answer, dict) and policy_allows(answer.get("policyDocument"), arn)
-    except AuthorizerDenied:
-        allowed = False
-    if not allowed:
-        raise InvokeError(f"{function.logical_id} does not allow this token on {arn}")
-    context = answer.get("context") or {}
-    return {"principalId": str(answer["principalId"]), **{k: str(v) for k, v in context.items()}}
 
 
 def with_login(
@@ -162,12 +146,12 @@ def with_login(
     if event.get("type") == "TOKEN":
         event["authorizationToken"] = bearer
         return event
-    found = route_of(stack, event)
+    method, path = str(event.get("httpMethod", "")), str(event.get("path", ""))
+    request = HttpRequest(method, path, "", [], b"")
+    found = route_of(stack, request)
     if found is None:
-        raise InvokeError(
-            f"--login: no route of the template for {event.get('httpMethod')} {event.get('path')}"
-        )
-    route, arn = found
+        raise InvokeError(f"--login: no route of the template for {method} {path}")
+    gateway, route = found
     authorizer = route.authorizer
     name = authorizer.identity_header if authorizer else "Authorization"
     headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != name.lower()}
@@ -177,9 +161,13 @@ def with_login(
         **{k: v for k, v in multi.items() if k.lower() != name.lower()},
         name: [bearer],
     }
-    if authorizer is not None:
-        context = event.setdefault("requestContext", {})
-        context["authorizer"] = authorizer_context(stack, authorizer, arn, bearer)
+    if authorizer is not None:  # its answer, as API Gateway puts it in the event
+        request.headers.append((name, bearer))
+        try:
+            context = gateway.authorization.authorize(authorizer, request)
+        except AuthorizerDenied as denied:
+            raise InvokeError(f"{authorizer.function.logical_id}: {denied.kind}") from denied
+        event.setdefault("requestContext", {})["authorizer"] = context
     return event
 
 
