@@ -1,8 +1,5 @@
-"""The messages API Gateway exchanges with Lambda: proxy events, authorizer events,
-and proxy responses turned back into HTTP.
-
-Shapes follow the REST API (payload format 1.0) Lambda proxy integration and the
-TOKEN authorizer input, as API Gateway sends them.
+"""The messages API Gateway exchanges with Lambda, as a REST API (payload format 1.0)
+sends them: proxy events, TOKEN authorizer events, and proxy responses back into HTTP.
 """
 
 from __future__ import annotations

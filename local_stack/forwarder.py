@@ -1,15 +1,12 @@
 """The DynamoDB endpoint the functions get: a loopback port that forwards signed requests.
 
-DynamoDB Local checks no credentials, so this is where they are checked: a request not
-signed with the stack's credentials (local_stack.sigv4) gets a 403 and never reaches the
-JVM; nor does a browser's preflight, which no page can sign, and no CORS header is ever
-sent. A signed request goes to the JVM unchanged over a pooled keep-alive connection
-(in its network namespace: a socket from the broker there) and its answer comes back
-unchanged. While the JVM is down or restarting, the answer is at once a 503
-`ServiceUnavailable`, which botocore takes for a retryable server error, so that the
-functions fail fast rather than wait on a dead port.
-
-The port stays the same through the JVM's restarts: the functions' environment holds it.
+DynamoDB Local checks no credentials, so this is where they are checked (local_stack.sigv4):
+nothing else reaches the JVM, not even a browser's preflight. A signed request goes to the
+JVM unchanged over a pooled keep-alive connection (a socket from the broker in its network
+namespace) and its answer comes back unchanged. While the JVM is down or restarting, the
+answer is at once a 503 `ServiceUnavailable`, which botocore retries, so that the functions
+fail fast rather than wait on a dead port. The port stays the same through the JVM's
+restarts: the functions' environment holds it.
 """
 
 from __future__ import annotations

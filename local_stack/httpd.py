@@ -1,14 +1,11 @@
 """The local stack's one HTTP server: the API's port (local_stack.server), and the
 DynamoDB forwarder's and the secrets endpoint's (local_stack.sigv4's SignedServer).
 
-A Server serves its port from a thread of its own, each connection in a thread, HTTP/1.1
-with keep-alive as h11 reads and writes it (local_stack.wire). A request runs only once
-it has arrived whole: one whose connection ends first is dropped unanswered. It is
-bounded as a whole, not read by read: it is answered 408 unless it arrives within
-REQUEST_S of its first byte, and 503 where its body would take the bodies the server
-holds at once, across its connections, over BODIES_HELD. A server says what it will to a
-request it does not run (`error_answer`), and may take a GET that asks to become a
-WebSocket (`websocket`, local_stack.websocket).
+A Server serves each connection in a thread of its own, HTTP/1.1 with keep-alive as h11
+reads and writes it (local_stack.wire). A request runs only once it has arrived whole,
+within REQUEST_S of its first byte (else 408), its body within what the server holds at
+once across its connections, BODIES_HELD (else 503). A server says what it will to a
+request it does not run (`error_answer`), and may take a WebSocket (`websocket`).
 """
 
 from __future__ import annotations

@@ -1,13 +1,11 @@
 """The template's APIs with their functions run in this very process, for the tests and
 benchmarks against moto or DynamoDB Local.
 
-The gateways are the local stack's own (local_stack.apis): routes, the TOKEN authorizer
-and its cache, the template's gateway responses, the proxy events. Only the functions
-differ: each handler module is imported once into this process (its CodeUri on sys.path;
-the layers' code must be on sys.path already) and called in the caller's thread, because
-moto's `mock_aws` patches this process's botocore and tests patch the service's objects
-(clocks, seeds) in place. The local stack gives each function execution environments of
-its own instead.
+The gateways are the local stack's own (local_stack.apis); only the functions differ: each
+handler module is imported once into this process (its CodeUri on sys.path; the layers'
+code must be on sys.path already) and called in the caller's thread, because moto's
+`mock_aws` patches this process's botocore and tests patch the service's objects (clocks,
+seeds) in place.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """The template's Secrets Manager secrets, kept in DATA_DIR and served on loopback.
 
-A secret's value is generated once, as CloudFormation's GenerateSecretString would,
-and kept in `DATA_DIR/secrets.json` (0600), so tokens signed before a restart stay
-valid. The functions read it with their own boto3 client, pointed here by
-`AWS_ENDPOINT_URL_SECRETS_MANAGER`: the JSON protocol's GetSecretValue and DescribeSecret.
-Loopback is open to every local user: only a request signed with the stack's
-credentials (local_stack.sigv4) is answered, any other gets a 403.
+A secret's value is generated once, as CloudFormation's GenerateSecretString would, and
+kept in `DATA_DIR/secrets.json` (0600), so tokens signed before a restart stay valid. The
+functions read it with their own boto3 client (`AWS_ENDPOINT_URL_SECRETS_MANAGER`):
+GetSecretValue and DescribeSecret, to requests signed with the stack's credentials only.
 """
 
 from __future__ import annotations
@@ -26,6 +24,13 @@ from local_stack.template import ACCOUNT_ID, REGION, Physical, Template
 from local_stack.wire import Request
 
 SECRETS_FILE = "secrets.json"
+# GenerateSecretString's groups of characters, each by the option that leaves it out.
+_GROUPS = {
+    "ExcludeLowercase": string.ascii_lowercase,
+    "ExcludeUppercase": string.ascii_uppercase,
+    "ExcludeNumbers": string.digits,
+    "ExcludePunctuation": string.punctuation,
+}
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -46,15 +51,7 @@ def generate_secret_string(spec: dict[str, Any]) -> str:
     """What Secrets Manager's GenerateSecretString would produce."""
     length = int(spec.get("PasswordLength", 32))
     exclude = set(str(spec.get("ExcludeCharacters", "")))
-    groups: list[str] = []
-    if not spec.get("ExcludeLowercase"):
-        groups.append(string.ascii_lowercase)
-    if not spec.get("ExcludeUppercase"):
-        groups.append(string.ascii_uppercase)
-    if not spec.get("ExcludeNumbers"):
-        groups.append(string.digits)
-    if not spec.get("ExcludePunctuation"):
-        groups.append(string.punctuation)
+    groups = [group for option, group in _GROUPS.items() if not spec.get(option)]
     if spec.get("IncludeSpace"):
         groups.append(" ")
     groups = [g for g in ("".join(c for c in g if c not in exclude) for g in groups) if g]

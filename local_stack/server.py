@@ -1,9 +1,8 @@
 """HTTP in front of the local stack: API routes go to the gateway, other GETs to web/.
 
-The API's port is a local_stack.httpd Server: one thread per connection, keep-alive
-(HTTP/1.1); the functions run side by side, each request in its connection's thread. Every
-answer the server makes itself (a request it will not run, a file it does not have) is a
-problem document as the API's, and no header names the server's software.
+Each request runs in its connection's thread (local_stack.httpd). Every answer the server
+makes itself (a request it will not run, a file it does not have) is a problem document as
+the API's, and no header names the server's software.
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
 """Who may talk to the stack's own services: whoever signs with the stack's credentials.
 
 The credentials are made afresh at each start and given to the stack's execution
-environments (and its own clients) alone. botocore signs every request with them
-(SigV4); an endpoint of the stack has botocore's signer compute the signature of what it
-received, over exactly the headers the request says it signed and at the time it says it
-was signed, and compares the two in constant time. Loopback
-is open to every local user, and a web page may send requests there too: neither has
-the secret key, so neither gets an answer but a refusal (403, an AWS JSON error).
-`SignedServer` is such an endpoint's HTTP side; it sends no CORS header, so no page may
-read even the refusal.
+environments (and its own clients) alone. botocore signs every request with them (SigV4);
+an endpoint of the stack has botocore's signer compute the signature of what it received,
+over the headers the request says it signed, at the time it says, and compares the two in
+constant time. A local user or a web page, without the secret key, gets only a refusal (403,
+an AWS JSON error), and `SignedServer` sends no CORS header: no page may read even that.
 """
 
 from __future__ import annotations
