@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import time
+import traceback
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,9 +41,10 @@ def printable(text: str) -> str:
     return text.encode("unicode_escape").decode("ascii")
 
 
-def printable_traceback(text: str) -> str:
-    """A traceback (which may quote a request) escaped line by line, its line breaks kept."""
-    return "\n".join(printable(line) for line in text.split("\n"))
+def printable_traceback() -> str:
+    """The traceback of the exception being handled (it may quote a request), escaped line
+    by line, its line breaks kept."""
+    return "\n".join(printable(line) for line in traceback.format_exc().split("\n"))
 
 
 @dataclass
@@ -99,15 +101,11 @@ def proxy_event(
     headers, multi_headers = _multi(request.headers)
     query_pairs = parse_qsl(request.query, keep_blank_values=True)
     query, multi_query = _multi(query_pairs)
-    if request.body:
-        body: str | None = (
-            base64.b64encode(request.body).decode()
-            if binary
-            else request.body.decode("utf-8", errors="replace")
-        )
-    else:
-        body = None
-    user_agent = request.header("User-Agent")
+    body = None
+    if request.body and binary:
+        body = base64.b64encode(request.body).decode()
+    elif request.body:
+        body = request.body.decode(errors="replace")
     return {
         "resource": resource,
         "path": path,
@@ -144,7 +142,7 @@ def proxy_event(
                 "cognitoAuthenticationType": None,
                 "cognitoAuthenticationProvider": None,
                 "userArn": None,
-                "userAgent": user_agent,
+                "userAgent": request.header("User-Agent"),
                 "user": None,
                 "clientCert": None,
             },

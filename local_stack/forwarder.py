@@ -32,6 +32,10 @@ HOP_BY_HOP = frozenset(
 UNAVAILABLE = Refusal("ServiceUnavailable", "DynamoDB Local is restarting", status=503)
 
 
+def _end_to_end(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(name, value) for name, value in headers if name.lower() not in HOP_BY_HOP]
+
+
 class Unavailable(Exception):
     """The JVM did not answer: it is down, or restarting."""
 
@@ -44,14 +48,14 @@ class _Upstream:
         self.sock = dynamodb.connect(UPSTREAM_TIMEOUT_S)
         self.http = h11.Connection(h11.CLIENT)
 
-    def exchange(
-        self, method: str, target: str, headers: list[tuple[str, str]], body: bytes
-    ) -> tuple[int, list[tuple[str, str]], bytes, bool]:
-        """The JVM's status, headers and body, and whether it closes the connection."""
+    def exchange(self, request: Request) -> tuple[HttpResponse, bool]:
+        """The JVM's answer, and whether it closes the connection."""
         try:
-            headers = [*headers, ("Content-Length", str(len(body)))]
-            request = h11.Request(method=method, target=target, headers=encoded(headers))
-            self.sock.sendall(message(self.http, request, body))
+            headers = [*_end_to_end(request.headers), ("Content-Length", str(len(request.body)))]
+            head = h11.Request(
+                method=request.method, target=request.target, headers=encoded(headers)
+            )
+            self.sock.sendall(message(self.http, head, request.body))
             answer: h11.Response | None = None
             data: list[bytes] = []
             while not isinstance(event := self.http.next_event(), h11.EndOfMessage):
@@ -70,7 +74,7 @@ class _Upstream:
         closes = self.http.our_state is not h11.DONE or self.http.their_state is not h11.DONE
         if not closes:
             self.http.start_next_cycle()
-        return answer.status_code, fields(answer), b"".join(data), closes
+        return HttpResponse(answer.status_code, _end_to_end(fields(answer)), b"".join(data)), closes
 
     def close(self) -> None:
         self.sock.close()
@@ -89,12 +93,10 @@ class Forwarder(SignedServer):
         self._lock = threading.Lock()
 
     def signed(self, request: Request) -> HttpResponse:
-        forwarded = [(k, v) for k, v in request.headers if k.lower() not in HOP_BY_HOP]
         try:
-            answer = self.exchange(request.method, request.target, forwarded, request.body)
+            return self.exchange(request)
         except Unavailable:
             return self.aws_answer(UNAVAILABLE)
-        return HttpResponse(*answer)
 
     def stop(self) -> None:
         super().stop()
@@ -103,16 +105,14 @@ class Forwarder(SignedServer):
         for connection in idle:
             connection.close()
 
-    def exchange(
-        self, method: str, target: str, headers: list[tuple[str, str]], body: bytes
-    ) -> tuple[int, list[tuple[str, str]], bytes]:
-        """The JVM's answer (status, headers, body) to a request; Unavailable if none."""
+    def exchange(self, request: Request) -> HttpResponse:
+        """The JVM's answer to a request; Unavailable if none."""
         if not self.dynamodb.available:
             raise Unavailable
         connection = self._take_idle()
         if connection is not None:
             try:
-                return self._send(connection, method, target, headers, body)
+                return self._send(connection, request)
             except (ConnectionResetError, BrokenPipeError, ConnectionAbortedError):
                 # The JVM closed this idle connection before reading the request (its idle
                 # timeout): the request did not run, and may go again on a fresh one.
@@ -120,20 +120,13 @@ class Forwarder(SignedServer):
             except (OSError, http.client.HTTPException) as exc:
                 raise Unavailable from exc  # it may have run (a timeout): not sent twice
         try:
-            return self._send(_Upstream(self.dynamodb), method, target, headers, body)
+            return self._send(_Upstream(self.dynamodb), request)
         except (OSError, http.client.HTTPException) as exc:
             raise Unavailable from exc
 
-    def _send(
-        self,
-        connection: _Upstream,
-        method: str,
-        target: str,
-        headers: list[tuple[str, str]],
-        body: bytes,
-    ) -> tuple[int, list[tuple[str, str]], bytes]:
+    def _send(self, connection: _Upstream, request: Request) -> HttpResponse:
         try:
-            status, answer, data, closes = connection.exchange(method, target, headers, body)
+            answer, closes = connection.exchange(request)
         except BaseException:
             connection.close()
             raise
@@ -141,7 +134,7 @@ class Forwarder(SignedServer):
             connection.close()
         else:
             self._put_idle(connection)
-        return status, [(k, v) for k, v in answer if k.lower() not in HOP_BY_HOP], data
+        return answer
 
     def _take_idle(self) -> _Upstream | None:
         """The most recently used connection to the JVM now running, if one is idle."""

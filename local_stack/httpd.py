@@ -16,7 +16,6 @@ import socketserver
 import sys
 import threading
 import time
-import traceback
 from http import HTTPStatus
 from typing import Any
 
@@ -133,9 +132,7 @@ class Server(socketserver.ThreadingTCPServer):
         error = sys.exc_info()[1]
         if isinstance(error, ConnectionError | TimeoutError):
             return
-        log.error(
-            "HTTP error with %s\n%s", client_address[0], printable_traceback(traceback.format_exc())
-        )
+        log.error("HTTP error with %s\n%s", client_address[0], printable_traceback())
 
 
 class _Connection(socketserver.BaseRequestHandler):
@@ -197,9 +194,7 @@ class _Connection(socketserver.BaseRequestHandler):
         try:
             response = self.server.answer(request)
         except Exception:
-            log.error(
-                "local stack error on %s\n%s", line, printable_traceback(traceback.format_exc())
-            )
+            log.error("local stack error on %s\n%s", line, printable_traceback())
             response = self.server.error_answer(500, "the local stack failed; see its log")
             closes = True
         response = self.server.outgoing(request, response)

@@ -16,7 +16,6 @@ import json
 import sys
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
@@ -136,15 +135,11 @@ class InProcessApi:
 
 
 def _in_process_function(template: Template, logical_id: str) -> InProcessFunction:
-    code_dir, handler = template.function_code(logical_id)
-    module, _, attribute = handler.rpartition(".")
-    return InProcessFunction(logical_id, _import_handler_module(code_dir, module), attribute)
-
-
-def _import_handler_module(code_dir: Path, name: str) -> ModuleType:
-    """A function's module, imported as Lambda's runtime imports it: its CodeUri on
+    """A function, its module imported as Lambda's runtime imports it: its CodeUri on
     sys.path. In one process the functions share sys.modules, so their handler modules
     must be named apart (the template's are)."""
+    code_dir, handler = template.function_code(logical_id)
+    module, _, attribute = handler.rpartition(".")
     if str(code_dir) not in sys.path:
         sys.path.insert(0, str(code_dir))
-    return importlib.import_module(name)
+    return InProcessFunction(logical_id, importlib.import_module(module), attribute)

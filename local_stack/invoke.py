@@ -1,16 +1,12 @@
 """`python -m local_stack invoke FUNCTION EVENT`: one function, one event, as
 `sam local invoke` runs them, without Docker.
 
-The function runs as the running stack runs it: a LocalStack on the same template and
-DATA_DIR (its tables, its secret, its data), with the function's template environment
-and layers, through `LocalStack.invoke`. The event is passed as it is, as SAM does. The
-Lambda response is printed as JSON on stdout; what the function and the stack log goes to
-stderr. A function that raises prints Lambda's error document and exits 1.
+The function runs as the running stack runs it, on the same template and DATA_DIR. The
+event is passed as it is, as SAM does; the response is printed as JSON on stdout, the logs
+go to stderr. A function that raises prints Lambda's error document and exits 1.
 
 `--login NAME` mints a session token for NAME with the local secret and puts it in the
-event: in its `Authorization` header and, for a route behind an authorizer, the
-authorizer's answer in `requestContext.authorizer`, as API Gateway does before it calls
-the function; in a TOKEN authorizer event, as its `authorizationToken`.
+event, with the authorizer's answer for a route behind one, as API Gateway does.
 """
 
 from __future__ import annotations
@@ -29,11 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from local_stack import document
+from local_stack.apis import gateway_for
 from local_stack.events import HttpRequest
 from local_stack.execution_environment import FunctionError
-from local_stack.gateway import Gateway
 from local_stack.gateway.authorizer import AuthorizerDenied
-from local_stack.gateway.routes import Route
 from local_stack.runtime import LambdaFunction
 from local_stack.stack import LocalStack
 from local_stack.template import TemplateError
@@ -128,15 +123,6 @@ def mint_token(stack: LocalStack, function: LambdaFunction, login: str) -> str:
         minter.stop()  # not one of the stack's functions: its environment ends here
 
 
-def route_of(stack: LocalStack, request: HttpRequest) -> tuple[Gateway, Route] | None:
-    """The route a request goes to, with its gateway."""
-    for gateway in stack.gateways:
-        found = gateway.routes.match(request.method, request.raw_path)
-        if found is not None:
-            return gateway, found[0]
-    return None
-
-
 def with_login(
     stack: LocalStack, function: LambdaFunction, event: dict[str, Any], login: str
 ) -> dict[str, Any]:
@@ -148,10 +134,11 @@ def with_login(
         return event
     method, path = str(event.get("httpMethod", "")), str(event.get("path", ""))
     request = HttpRequest(method, path, "", [], b"")
-    found = route_of(stack, request)
-    if found is None:
+    gateway = gateway_for(stack.gateways, request)
+    found = None if gateway is None else gateway.routes.match(method, path)
+    if gateway is None or found is None:
         raise InvokeError(f"--login: no route of the template for {method} {path}")
-    gateway, route = found
+    route = found[0]
     authorizer = route.authorizer
     name = authorizer.identity_header if authorizer else "Authorization"
     headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != name.lower()}

@@ -1,14 +1,6 @@
 """What API Gateway does in front of the functions, one module per phase, in the order a
-request meets them:
-
-- `waf`: the web ACL (AWS WAF) of the API's stage, which may block the request;
-- `routes`: the route table, which finds the request's route (and `cors` answers the
-  preflights of a path with none of its own);
-- `throttling`: the stage's MethodSettings limits;
-- `authorizer`: the route's Lambda TOKEN authorizer and its cache;
-- `integration`: the Lambda proxy integration, which calls the route's function;
-- `responses`: API Gateway's own answers (gateway responses), wherever a phase ends it.
-
+request meets them: `waf`, `routes` (and `cors` for preflights), `throttling`, `authorizer`,
+`integration`; `responses` are its own answers, wherever a phase ends the request.
 `Gateway`, below, runs them for one REST API.
 """
 

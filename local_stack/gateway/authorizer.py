@@ -8,7 +8,6 @@ import logging
 import re
 import threading
 import time
-import traceback
 from dataclasses import dataclass
 from typing import Any, Generic
 
@@ -118,11 +117,7 @@ class Authorization(Generic[F]):
             except Exception as exc:
                 if str(exc) == "Unauthorized":
                     raise AuthorizerDenied("UNAUTHORIZED") from exc
-                log.error(
-                    "%s raised:\n%s",
-                    authorizer.function.logical_id,
-                    printable_traceback(traceback.format_exc()),
-                )
+                log.error("%s raised:\n%s", authorizer.function.logical_id, printable_traceback())
                 raise AuthorizerDenied("AUTHORIZER_FAILURE") from exc
             if not isinstance(answer, dict) or "principalId" not in answer:
                 log.error("%s: no principalId in %r", authorizer.function.logical_id, answer)
