@@ -47,15 +47,8 @@ def gateways(
     for logical_id, function in functions.items():
         # what `!GetAtt AuthorizerFunction.Arn` in an Api's Auth resolves to
         template.physical.setdefault(logical_id, Physical(function.name, {"Arn": function.arn}))
-    return [
-        _gateway(
-            spec,
-            invoke,
-            throttling=throttling,
-            web_acl=_web_acl(template, spec.logical_id) if throttling else None,
-        )
-        for spec in _api_specs(template, functions)
-    ]
+    specs = _api_specs(template, functions)
+    return [_gateway(template, spec, invoke, throttling=throttling) for spec in specs]
 
 
 def gateway_for(gateways: list[Gateway[F]], request: HttpRequest) -> Gateway[F] | None:
@@ -171,7 +164,7 @@ def _function_by_arn(functions: Mapping[str, F], value: Any) -> F:
 
 
 def _gateway(
-    spec: ApiSpec[F], invoke: Invoker[F], *, throttling: bool, web_acl: WebAcl | None
+    template: Template, spec: ApiSpec[F], invoke: Invoker[F], *, throttling: bool
 ) -> Gateway[F]:
     stage = str(spec.properties.get("StageName", "Prod"))
     return Gateway(
@@ -182,5 +175,5 @@ def _gateway(
         invoke=invoke,
         binary_media_types=[str(t) for t in spec.properties.get("BinaryMediaTypes") or []],
         cors=Cors.parse(spec.properties.get("Cors")),
-        web_acl=web_acl,
+        web_acl=_web_acl(template, spec.logical_id) if throttling else None,
     )

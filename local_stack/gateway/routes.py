@@ -37,14 +37,12 @@ def match_resource(
     rank: list[int] = []
     params: dict[str, str] = {}
     for i, part in enumerate(template):
+        if i >= len(segments):
+            return None
         if part.startswith("{") and part.endswith("+}"):
-            if i >= len(segments):
-                return None
             params[part[1:-2]] = unquote("/".join(segments[i:]))
             rank.append(2)
             return tuple(rank), params
-        if i >= len(segments):
-            return None
         if part.startswith("{") and part.endswith("}"):
             params[part[1:-1]] = unquote(segments[i])
             rank.append(1)
