@@ -1,10 +1,7 @@
 """The gateways a template describes: one per REST API, in front of the template's functions.
 
-This is where SAM's conventions for APIs are read: `AWS::Serverless::Api`, the functions'
-`Events` of `Type: Api`, the Api's `Auth`, `GatewayResponses`, `MethodSettings`,
-`BinaryMediaTypes` and `Cors`, the `AWS::WAFv2::WebACL` associated with its stage, and the
-implicit `ServerlessRestApi` of events without a RestApiId. Who runs the functions is the
-caller's: the local stack's execution environments, or this process (local_stack.in_process).
+This is where SAM's conventions for APIs are read (the README lists what is served). Who
+runs the functions is the caller's: the stack's execution environments, or this process.
 """
 
 from __future__ import annotations

@@ -25,8 +25,6 @@ from local_stack.template import ACCOUNT_ID, REGION, Physical, Template
 
 DYNAMODB_DIR = "dynamodb"
 
-REGION_ENVIRONMENT = {"AWS_DEFAULT_REGION": REGION, "AWS_REGION": REGION}
-
 
 def table_request(name: str, props: dict[str, Any]) -> dict[str, Any]:
     """The CreateTable request for an `AWS::DynamoDB::Table`'s resolved Properties."""
@@ -136,7 +134,8 @@ class LocalData:
     def environment(self) -> dict[str, str]:
         """What a function's environment needs to reach these services, and only them."""
         return {
-            **REGION_ENVIRONMENT,
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_REGION": REGION,
             **self.credentials.environment(),
             "AWS_ENDPOINT_URL_DYNAMODB": self.forwarder.url,
             "AWS_ENDPOINT_URL_SECRETS_MANAGER": self.secrets.url,

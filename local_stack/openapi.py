@@ -2,11 +2,10 @@
 
 Each function's resolver knows its own routes as its handlers declare them (their
 parameters, bodies, answers and errors: `blackjack_service.openapi.operation`); Powertools'
-OpenAPIMerge joins them. The template adds what only it knows: each route's authorizer
-(then its security, and 401) and its event's name (the operation's id, in lower case, as
-the links call it). What holds on every route is added last: API Gateway's rate limit
-(429) and, on a route with a body, the body checks every function makes (400, 413, 415,
-422). The layer's build runs this module and ships the document (layers/engine/Makefile).
+OpenAPIMerge joins them. The template adds each route's authorizer (its security, and 401)
+and its event's name (the operation's id, in lower case); then what holds on every route:
+API Gateway's rate limit (429) and, with a body, the body checks every function makes.
+The layer's build runs this module and ships the document (layers/engine/Makefile).
 """
 
 import importlib.util

@@ -202,14 +202,8 @@ class SignedServer(Server):
         raise NotImplementedError
 
     def answer(self, request: Request) -> HttpResponse:
-        refused = check(
-            self.credentials,
-            self.service,
-            request.method,
-            request.target,
-            request.headers,
-            request.body,
-        )
+        parts = (request.method, request.target, request.headers, request.body)
+        refused = check(self.credentials, self.service, *parts)
         return self.signed(request) if refused is None else self.aws_answer(refused)
 
     def error_answer(self, status: int, detail: str) -> HttpResponse:
