@@ -65,7 +65,8 @@ class Server(socketserver.ThreadingTCPServer):
     access_log = False  # whether each answered request is a line in the log
 
     def __init__(self, address: tuple[str, int], name: str) -> None:
-        # Bound when started: the stack's endpoints are made with it, and started with it.
+        # Bound when started, not when made: the stack makes its endpoints with it
+        # (local_stack.data_dir) and starts them with it.
         super().__init__(address, _Connection, bind_and_activate=False)
         self.thread = threading.Thread(
             target=self.serve_forever, kwargs={"poll_interval": 0.1}, name=name, daemon=True
