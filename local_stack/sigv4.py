@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import UTC, datetime, timedelta
 
 from botocore.auth import SigV4Auth
@@ -142,36 +142,22 @@ def check(
         return MISMATCH
     if not set(signed) <= fields.keys():  # a header it says it signed and did not send
         return MISMATCH
-    expected = _signature(
-        credentials, region, service, stamp, method, target, headers, signed, body
-    )
+    # The request as received, over the headers it says it signed, at its own time. A URL
+    # whose path and query botocore splits off as received: the target alone would be read
+    # as a host where it starts with `//`. The Host signed is the header's.
+    received = AWSRequest(method=method, url=f"http://host{target}", data=body)
+    for name, value in headers:
+        if name.lower() in signed:
+            received.headers[name] = value  # added, as a header sent twice is signed twice
+    received.context["timestamp"] = stamp
+    expected = _signature(credentials, region, service, received)
     return None if _same(expected, signature) else MISMATCH
 
 
-def _signature(
-    credentials: Credentials,
-    region: str,
-    service: str,
-    stamp: str,
-    method: str,
-    target: str,
-    headers: list[tuple[str, str]],
-    signed: list[str],
-    body: bytes,
-) -> str:
-    """The signature botocore's signer gives the request as received, at its own time
-    (`stamp`), over the headers it says it signed: as moto's access control computes it."""
-    # A URL whose path and query botocore splits off as received: the target alone would
-    # be read as a host where it starts with `//`. The Host signed is the header's.
-    request = AWSRequest(method=method, url=f"http://host{target}", data=body)
-    for name, value in headers:
-        if name.lower() in signed:
-            request.headers[name] = value  # added, as a header sent twice is signed twice
-    request.context["timestamp"] = stamp
-    keys = BotoCredentials(
-        credentials.access_key_id, credentials.secret_access_key, credentials.session_token
-    )
-    signer = SigV4Auth(keys, service, region)
+def _signature(credentials: Credentials, region: str, service: str, request: AWSRequest) -> str:
+    """The signature botocore's signer gives the request, at the time of its context: as
+    moto's access control computes it."""
+    signer = SigV4Auth(BotoCredentials(*astuple(credentials)), service, region)
     return signer.signature(
         signer.string_to_sign(request, signer.canonical_request(request)), request
     )
