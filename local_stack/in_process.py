@@ -1,11 +1,6 @@
-"""The template's APIs with their functions run in this very process, for the tests and
-benchmarks against moto or DynamoDB Local.
-
-The gateways are the local stack's own (local_stack.apis); only the functions differ: each
-handler module is imported once into this process (its CodeUri on sys.path; the layers'
-code must be on sys.path already) and called in the caller's thread, because moto's
-`mock_aws` patches this process's botocore and tests patch the service's objects (clocks,
-seeds) in place.
+"""The template's APIs (local_stack.apis) with their functions' handlers imported into this
+very process and called in the caller's thread, for the tests and benchmarks: moto's
+`mock_aws` patches this process's botocore, and tests patch the service's objects in place.
 """
 
 from __future__ import annotations
