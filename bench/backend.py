@@ -96,7 +96,7 @@ def moto_backend() -> Iterator[None]:
     from moto import mock_aws
 
     from blackjack_service import factories
-    from local_stack.store import create_table
+    from local_stack.data_dir import create_table
     from local_stack.template import load_template
 
     with mock_aws():

@@ -6,7 +6,7 @@ handlers, behind the local stack's API Gateway run in this process
 (local_stack.in_process, unthrottled), sent the way the web client sends them (every
 POST with an `Idempotency-Key`), against DynamoDB Local, Amazon's own engine
 (node_modules, `npm ci`). The table is created from template.yaml by the local stack's
-own code (local_stack.store), and the token secret is the local stack's too. Before any
+own code (local_stack.data_dir), and the token secret is the local stack's too. Before any
 function loads, the process gets the environment template.yaml's Globals give every
 function, pointed at those two (AWS_ENDPOINT_URL_DYNAMODB and
 AWS_ENDPOINT_URL_SECRETS_MANAGER, dummy credentials; Powertools' logs, traces and
@@ -328,7 +328,7 @@ def _rounds(template: Any, rounds_per_table: int) -> list[Request]:
 def _play(out: Path) -> None:
     """Start DynamoDB Local and the secret as the local stack does, set the functions'
     environment, play, and write the requests to out as JSON."""
-    from local_stack.store import LocalData
+    from local_stack.data_dir import LocalData
     from local_stack.template import Template
 
     template = Template.from_file(TEMPLATE)

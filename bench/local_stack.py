@@ -50,8 +50,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from local_stack.data_dir import LocalData
 from local_stack.dynamodb_local import free_port
-from local_stack.store import LocalData
 from local_stack.template import Template
 
 REPO = Path(__file__).resolve().parent.parent

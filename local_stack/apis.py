@@ -1,11 +1,7 @@
 """The gateways a template describes: one per REST API, in front of the template's functions.
 
-This is where SAM's conventions for APIs are read: `AWS::Serverless::Api`, the functions'
-`Events` of `Type: Api`, the Api's `Auth`, `GatewayResponses`, `MethodSettings`,
-`BinaryMediaTypes` and `Cors`, the `AWS::WAFv2::WebACL` associated with its stage, and the
-implicit `ServerlessRestApi` of events without a
-RestApiId. Who runs the functions is the caller's: the local stack's execution
-environments, or this process (local_stack.in_process).
+This is where SAM's conventions for APIs are read (the README lists what is served). Who
+runs the functions is the caller's: the stack's execution environments, or this process.
 """
 
 from __future__ import annotations
@@ -48,15 +44,8 @@ def gateways(
     for logical_id, function in functions.items():
         # what `!GetAtt AuthorizerFunction.Arn` in an Api's Auth resolves to
         template.physical.setdefault(logical_id, Physical(function.name, {"Arn": function.arn}))
-    return [
-        _gateway(
-            spec,
-            invoke,
-            throttling=throttling,
-            web_acl=_web_acl(template, spec.logical_id) if throttling else None,
-        )
-        for spec in _api_specs(template, functions)
-    ]
+    specs = _api_specs(template, functions)
+    return [_gateway(template, spec, invoke, throttling=throttling) for spec in specs]
 
 
 def gateway_for(gateways: list[Gateway[F]], request: HttpRequest) -> Gateway[F] | None:
@@ -172,7 +161,7 @@ def _function_by_arn(functions: Mapping[str, F], value: Any) -> F:
 
 
 def _gateway(
-    spec: ApiSpec[F], invoke: Invoker[F], *, throttling: bool, web_acl: WebAcl | None
+    template: Template, spec: ApiSpec[F], invoke: Invoker[F], *, throttling: bool
 ) -> Gateway[F]:
     stage = str(spec.properties.get("StageName", "Prod"))
     return Gateway(
@@ -183,5 +172,5 @@ def _gateway(
         invoke=invoke,
         binary_media_types=[str(t) for t in spec.properties.get("BinaryMediaTypes") or []],
         cors=Cors.parse(spec.properties.get("Cors")),
-        web_acl=web_acl,
+        web_acl=_web_acl(template, spec.logical_id) if throttling else None,
     )

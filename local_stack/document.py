@@ -1,11 +1,9 @@
-"""The OpenAPI document written where the project's layer reads it in a checkout
-(`blackjack_service.openapi.DOCUMENT_FILE`): `make run`, `make invoke` and the tests write it
-before any function answers `GET /v1/openapi.json`, as `make build` does before `sam build`.
+"""The OpenAPI document written where the layer reads it in a checkout
+(`blackjack_service.openapi.DOCUMENT_FILE`), before a function answers `GET /v1/openapi.json`.
 
-It is put together (`local_stack.openapi`) in a process of its own, since that imports every
-function with placeholder settings, which the stack's process and the tests' must not keep.
-It replaces the file whole: a stack already running (another test's, under `make test`'s
-workers) may read it at any moment, and a half-written document would be its 500.
+It is put together (`local_stack.openapi`) in a process of its own, which imports every
+function with placeholder settings. It replaces the file whole: a stack already running
+(another test's) may read it at any moment, and a half-written document would be its 500.
 """
 
 import os

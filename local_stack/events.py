@@ -1,18 +1,17 @@
-"""The messages API Gateway exchanges with Lambda: proxy events, authorizer events,
-and proxy responses turned back into HTTP.
-
-Shapes follow the REST API (payload format 1.0) Lambda proxy integration and the
-TOKEN authorizer input, as API Gateway sends them.
+"""The messages API Gateway exchanges with Lambda, as a REST API (payload format 1.0)
+sends them: proxy events, TOKEN authorizer events, and proxy responses back into HTTP.
 """
 
 from __future__ import annotations
 
 import base64
 import time
+import traceback
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import parse_qsl
 
 from local_stack.template import ACCOUNT_ID, REGION
 
@@ -27,17 +26,12 @@ class HttpRequest:
     headers: list[tuple[str, str]]
     body: bytes
     source_ip: str = "127.0.0.1"
-    request_id: str = ""
+    request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
     time_epoch_ms: int = field(default_factory=lambda: int(time.time() * 1000))
 
     def header(self, name: str) -> str | None:
         """The last value of a header, matched ignoring case (as API Gateway's headers)."""
-        lowered = name.lower()
-        found = None
-        for key, value in self.headers:
-            if key.lower() == lowered:
-                found = value
-        return found
+        return next((v for k, v in reversed(self.headers) if k.lower() == name.lower()), None)
 
 
 def printable(text: str) -> str:
@@ -47,9 +41,10 @@ def printable(text: str) -> str:
     return text.encode("unicode_escape").decode("ascii")
 
 
-def printable_traceback(text: str) -> str:
-    """A traceback (which may quote a request) escaped line by line, its line breaks kept."""
-    return "\n".join(printable(line) for line in text.split("\n"))
+def printable_traceback() -> str:
+    """The traceback of the exception being handled (it may quote a request), escaped line
+    by line, its line breaks kept."""
+    return "\n".join(printable(line) for line in traceback.format_exc().split("\n"))
 
 
 @dataclass
@@ -59,8 +54,7 @@ class HttpResponse:
     body: bytes
 
     def header(self, name: str) -> str | None:
-        lowered = name.lower()
-        return next((v for k, v in self.headers if k.lower() == lowered), None)
+        return next((v for k, v in self.headers if k.lower() == name.lower()), None)
 
 
 @dataclass
@@ -107,15 +101,11 @@ def proxy_event(
     headers, multi_headers = _multi(request.headers)
     query_pairs = parse_qsl(request.query, keep_blank_values=True)
     query, multi_query = _multi(query_pairs)
-    if request.body:
-        body: str | None = (
-            base64.b64encode(request.body).decode()
-            if binary
-            else request.body.decode("utf-8", errors="replace")
-        )
-    else:
-        body = None
-    user_agent = request.header("User-Agent")
+    body = None
+    if request.body and binary:
+        body = base64.b64encode(request.body).decode()
+    elif request.body:
+        body = request.body.decode(errors="replace")
     return {
         "resource": resource,
         "path": path,
@@ -152,7 +142,7 @@ def proxy_event(
                 "cognitoAuthenticationType": None,
                 "cognitoAuthenticationProvider": None,
                 "userArn": None,
-                "userAgent": user_agent,
+                "userAgent": request.header("User-Agent"),
                 "user": None,
                 "clientCert": None,
             },
@@ -172,11 +162,6 @@ def method_arn(api: ApiContext, method: str, path: str) -> str:
 
 def token_authorizer_event(token: str, arn: str) -> dict[str, Any]:
     return {"type": "TOKEN", "authorizationToken": token, "methodArn": arn}
-
-
-def decode_path_parameter(value: str) -> str:
-    """REST APIs pass path parameters percent-decoded (and `path` still encoded)."""
-    return unquote(value)
 
 
 def proxy_response(result: Any) -> HttpResponse:

@@ -1,15 +1,12 @@
 """The DynamoDB endpoint the functions get: a loopback port that forwards signed requests.
 
-DynamoDB Local checks no credentials, so this is where they are checked: a request not
-signed with the stack's credentials (local_stack.sigv4) gets a 403 and never reaches the
-JVM; nor does a browser's preflight, which no page can sign, and no CORS header is ever
-sent. A signed request goes to the JVM unchanged over a pooled keep-alive connection
-(in its network namespace: a socket from the broker there) and its answer comes back
-unchanged. While the JVM is down or restarting, the answer is at once a 503
-`ServiceUnavailable`, which botocore takes for a retryable server error, so that the
-functions fail fast rather than wait on a dead port.
-
-The port stays the same through the JVM's restarts: the functions' environment holds it.
+DynamoDB Local checks no credentials, so this is where they are checked (local_stack.sigv4):
+nothing else reaches the JVM, not even a browser's preflight. A signed request goes to the
+JVM unchanged over a pooled keep-alive connection (a socket from the broker in its network
+namespace) and its answer comes back unchanged. While the JVM is down or restarting, the
+answer is at once a 503 `ServiceUnavailable`, which botocore retries, so that the functions
+fail fast rather than wait on a dead port. The port stays the same through the JVM's
+restarts: the functions' environment holds it.
 """
 
 from __future__ import annotations
@@ -35,6 +32,10 @@ HOP_BY_HOP = frozenset(
 UNAVAILABLE = Refusal("ServiceUnavailable", "DynamoDB Local is restarting", status=503)
 
 
+def _end_to_end(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(name, value) for name, value in headers if name.lower() not in HOP_BY_HOP]
+
+
 class Unavailable(Exception):
     """The JVM did not answer: it is down, or restarting."""
 
@@ -47,14 +48,14 @@ class _Upstream:
         self.sock = dynamodb.connect(UPSTREAM_TIMEOUT_S)
         self.http = h11.Connection(h11.CLIENT)
 
-    def exchange(
-        self, method: str, target: str, headers: list[tuple[str, str]], body: bytes
-    ) -> tuple[int, list[tuple[str, str]], bytes, bool]:
-        """The JVM's status, headers and body, and whether it closes the connection."""
+    def exchange(self, request: Request) -> tuple[HttpResponse, bool]:
+        """The JVM's answer, and whether it closes the connection."""
         try:
-            headers = [*headers, ("Content-Length", str(len(body)))]
-            request = h11.Request(method=method, target=target, headers=encoded(headers))
-            self.sock.sendall(message(self.http, request, body))
+            headers = [*_end_to_end(request.headers), ("Content-Length", str(len(request.body)))]
+            head = h11.Request(
+                method=request.method, target=request.target, headers=encoded(headers)
+            )
+            self.sock.sendall(message(self.http, head, request.body))
             answer: h11.Response | None = None
             data: list[bytes] = []
             while not isinstance(event := self.http.next_event(), h11.EndOfMessage):
@@ -73,50 +74,45 @@ class _Upstream:
         closes = self.http.our_state is not h11.DONE or self.http.their_state is not h11.DONE
         if not closes:
             self.http.start_next_cycle()
-        return answer.status_code, fields(answer), b"".join(data), closes
+        return HttpResponse(answer.status_code, _end_to_end(fields(answer)), b"".join(data)), closes
 
     def close(self) -> None:
         self.sock.close()
 
 
-class Forwarder:
+class Forwarder(SignedServer):
     """Signed requests on a loopback port to DynamoDB Local, over a pool of connections."""
 
+    service = "dynamodb"
+    max_body = MAX_BODY
+
     def __init__(self, dynamodb: DynamoDBLocal, credentials: Credentials) -> None:
+        super().__init__(credentials, "dynamodb-forwarder")
         self.dynamodb = dynamodb
-        self.credentials = credentials
         self._idle: list[_Upstream] = []
         self._lock = threading.Lock()
-        self._server: _ForwarderServer | None = None
 
-    @property
-    def endpoint(self) -> str:
-        assert self._server is not None
-        return self._server.url
-
-    def start(self) -> None:
-        self._server = _ForwarderServer(self, self.credentials, "dynamodb-forwarder")
-        self._server.start()
+    def signed(self, request: Request) -> HttpResponse:
+        try:
+            return self.exchange(request)
+        except Unavailable:
+            return self.aws_answer(UNAVAILABLE)
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
+        super().stop()
         with self._lock:
             idle, self._idle = self._idle, []
         for connection in idle:
             connection.close()
 
-    def exchange(
-        self, method: str, target: str, headers: list[tuple[str, str]], body: bytes
-    ) -> tuple[int, list[tuple[str, str]], bytes]:
-        """The JVM's answer (status, headers, body) to a request; Unavailable if none."""
+    def exchange(self, request: Request) -> HttpResponse:
+        """The JVM's answer to a request; Unavailable if none."""
         if not self.dynamodb.available:
             raise Unavailable
         connection = self._take_idle()
         if connection is not None:
             try:
-                return self._send(connection, method, target, headers, body)
+                return self._send(connection, request)
             except (ConnectionResetError, BrokenPipeError, ConnectionAbortedError):
                 # The JVM closed this idle connection before reading the request (its idle
                 # timeout): the request did not run, and may go again on a fresh one.
@@ -124,20 +120,13 @@ class Forwarder:
             except (OSError, http.client.HTTPException) as exc:
                 raise Unavailable from exc  # it may have run (a timeout): not sent twice
         try:
-            return self._send(_Upstream(self.dynamodb), method, target, headers, body)
+            return self._send(_Upstream(self.dynamodb), request)
         except (OSError, http.client.HTTPException) as exc:
             raise Unavailable from exc
 
-    def _send(
-        self,
-        connection: _Upstream,
-        method: str,
-        target: str,
-        headers: list[tuple[str, str]],
-        body: bytes,
-    ) -> tuple[int, list[tuple[str, str]], bytes]:
+    def _send(self, connection: _Upstream, request: Request) -> HttpResponse:
         try:
-            status, answer, data, closes = connection.exchange(method, target, headers, body)
+            answer, closes = connection.exchange(request)
         except BaseException:
             connection.close()
             raise
@@ -145,7 +134,7 @@ class Forwarder:
             connection.close()
         else:
             self._put_idle(connection)
-        return status, [(k, v) for k, v in answer if k.lower() not in HOP_BY_HOP], data
+        return answer
 
     def _take_idle(self) -> _Upstream | None:
         """The most recently used connection to the JVM now running, if one is idle."""
@@ -163,16 +152,3 @@ class Forwarder:
                 self._idle.append(connection)
                 return
         connection.close()
-
-
-class _ForwarderServer(SignedServer[Forwarder]):
-    service = "dynamodb"
-    max_body = MAX_BODY
-
-    def signed(self, request: Request) -> HttpResponse:
-        forwarded = [(k, v) for k, v in request.headers if k.lower() not in HOP_BY_HOP]
-        try:
-            answer = self.owner.exchange(request.method, request.target, forwarded, request.body)
-        except Unavailable:
-            return self.aws_answer(UNAVAILABLE)
-        return HttpResponse(*answer)

@@ -1,14 +1,11 @@
 """The local stack's one HTTP server: the API's port (local_stack.server), and the
 DynamoDB forwarder's and the secrets endpoint's (local_stack.sigv4's SignedServer).
 
-A Server serves its port from a thread of its own, each connection in a thread, HTTP/1.1
-with keep-alive as h11 reads and writes it (local_stack.wire). A request runs only once
-it has arrived whole: one whose connection ends first is dropped unanswered. It is
-bounded as a whole, not read by read: it is answered 408 unless it arrives within
-REQUEST_S of its first byte, and 503 where its body would take the bodies the server
-holds at once, across its connections, over BODIES_HELD. A server says what it will to a
-request it does not run (`error_answer`), and may take a GET that asks to become a
-WebSocket (`websocket`, local_stack.websocket).
+A Server serves each connection in a thread of its own, HTTP/1.1 with keep-alive as h11
+reads and writes it (local_stack.wire). A request runs only once it has arrived whole,
+within REQUEST_S of its first byte (else 408), its body within what the server holds at
+once across its connections, BODIES_HELD (else 503). A server says what it will to a
+request it does not run (`error_answer`), and may take a WebSocket (`websocket`).
 """
 
 from __future__ import annotations
@@ -19,7 +16,6 @@ import socketserver
 import sys
 import threading
 import time
-import traceback
 from http import HTTPStatus
 from typing import Any
 
@@ -69,7 +65,9 @@ class Server(socketserver.ThreadingTCPServer):
     access_log = False  # whether each answered request is a line in the log
 
     def __init__(self, address: tuple[str, int], name: str) -> None:
-        super().__init__(address, _Connection)
+        # Bound when started, not when made: the stack makes its endpoints with it
+        # (local_stack.data_dir) and starts them with it.
+        super().__init__(address, _Connection, bind_and_activate=False)
         self.thread = threading.Thread(
             target=self.serve_forever, kwargs={"poll_interval": 0.1}, name=name, daemon=True
         )
@@ -77,12 +75,19 @@ class Server(socketserver.ThreadingTCPServer):
         self.bodies_lock = threading.Lock()
 
     def start(self) -> None:
+        try:
+            self.server_bind()
+            self.server_activate()
+        except BaseException:
+            self.server_close()
+            raise
         self.thread.start()
 
     def stop(self) -> None:
-        self.shutdown()
+        if self.thread.is_alive():
+            self.shutdown()
+            self.thread.join(timeout=10)
         self.server_close()
-        self.thread.join(timeout=10)
 
     @property
     def url(self) -> str:
@@ -128,9 +133,7 @@ class Server(socketserver.ThreadingTCPServer):
         error = sys.exc_info()[1]
         if isinstance(error, ConnectionError | TimeoutError):
             return
-        log.error(
-            "HTTP error with %s\n%s", client_address[0], printable_traceback(traceback.format_exc())
-        )
+        log.error("HTTP error with %s\n%s", client_address[0], printable_traceback())
 
 
 class _Connection(socketserver.BaseRequestHandler):
@@ -192,9 +195,7 @@ class _Connection(socketserver.BaseRequestHandler):
         try:
             response = self.server.answer(request)
         except Exception:
-            log.error(
-                "local stack error on %s\n%s", line, printable_traceback(traceback.format_exc())
-            )
+            log.error("local stack error on %s\n%s", line, printable_traceback())
             response = self.server.error_answer(500, "the local stack failed; see its log")
             closes = True
         response = self.server.outgoing(request, response)

@@ -1,13 +1,6 @@
-"""The template's APIs with their functions run in this very process, for the tests and
-benchmarks against moto or DynamoDB Local.
-
-The gateways are the local stack's own (local_stack.apis): routes, the TOKEN authorizer
-and its cache, the template's gateway responses, the proxy events. Only the functions
-differ: each handler module is imported once into this process (its CodeUri on sys.path;
-the layers' code must be on sys.path already) and called in the caller's thread, because
-moto's `mock_aws` patches this process's botocore and tests patch the service's objects
-(clocks, seeds) in place. The local stack gives each function execution environments of
-its own instead.
+"""The template's APIs (local_stack.apis) with their functions' handlers imported into this
+very process and called in the caller's thread, for the tests and benchmarks: moto's
+`mock_aws` patches this process's botocore, and tests patch the service's objects in place.
 """
 
 from __future__ import annotations
@@ -17,9 +10,7 @@ import importlib
 import json
 import sys
 import threading
-import uuid
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
@@ -68,10 +59,7 @@ class Reply:
         return json.loads(self.text) if self.text else None
 
     def header(self, name: str) -> str | None:
-        for key, value in self.headers.items():
-            if key.lower() == name.lower():
-                return value
-        return None
+        return next((v for k, v in self.headers.items() if k.lower() == name.lower()), None)
 
 
 class InProcessApi:
@@ -121,7 +109,6 @@ class InProcessApi:
             query=parts.query,
             headers=list(sent.items()),
             body=(text or "").encode(),
-            request_id=str(uuid.uuid4()),
         )
         response = self.handle(request)
         received: dict[str, str] = {}
@@ -143,15 +130,11 @@ class InProcessApi:
 
 
 def _in_process_function(template: Template, logical_id: str) -> InProcessFunction:
-    code_dir, handler = template.function_code(logical_id)
-    module, _, attribute = handler.rpartition(".")
-    return InProcessFunction(logical_id, _import_handler_module(code_dir, module), attribute)
-
-
-def _import_handler_module(code_dir: Path, name: str) -> ModuleType:
-    """A function's module, imported as Lambda's runtime imports it: its CodeUri on
+    """A function, its module imported as Lambda's runtime imports it: its CodeUri on
     sys.path. In one process the functions share sys.modules, so their handler modules
     must be named apart (the template's are)."""
+    code_dir, handler = template.function_code(logical_id)
+    module, _, attribute = handler.rpartition(".")
     if str(code_dir) not in sys.path:
         sys.path.insert(0, str(code_dir))
-    return importlib.import_module(name)
+    return InProcessFunction(logical_id, importlib.import_module(module), attribute)

@@ -1,16 +1,12 @@
 """`python -m local_stack invoke FUNCTION EVENT`: one function, one event, as
 `sam local invoke` runs them, without Docker.
 
-The function runs as the running stack runs it: a LocalStack on the same template and
-DATA_DIR (its tables, its secret, its data), with the function's template environment
-and layers, through `LocalStack.invoke`. The event is passed as it is, as SAM does. The
-Lambda response is printed as JSON on stdout; what the function and the stack log goes to
-stderr. A function that raises prints Lambda's error document and exits 1.
+The function runs as the running stack runs it, on the same template and DATA_DIR. The
+event is passed as it is, as SAM does; the response is printed as JSON on stdout, the logs
+go to stderr. A function that raises prints Lambda's error document and exits 1.
 
 `--login NAME` mints a session token for NAME with the local secret and puts it in the
-event: in its `Authorization` header and, for a route behind an authorizer, the
-authorizer's answer in `requestContext.authorizer`, as API Gateway does before it calls
-the function; in a TOKEN authorizer event, as its `authorizationToken`.
+event, with the authorizer's answer for a route behind one, as API Gateway does.
 """
 
 from __future__ import annotations
@@ -29,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from local_stack import document
-from local_stack.events import method_arn, token_authorizer_event
+from local_stack.apis import gateway_for
+from local_stack.events import HttpRequest
 from local_stack.execution_environment import FunctionError
-from local_stack.gateway.authorizer import Authorizer, AuthorizerDenied, policy_allows
-from local_stack.gateway.routes import Route
+from local_stack.gateway.authorizer import AuthorizerDenied
 from local_stack.runtime import LambdaFunction
 from local_stack.stack import LocalStack
 from local_stack.template import TemplateError
@@ -127,32 +123,6 @@ def mint_token(stack: LocalStack, function: LambdaFunction, login: str) -> str:
         minter.stop()  # not one of the stack's functions: its environment ends here
 
 
-def route_of(stack: LocalStack, event: dict[str, Any]) -> tuple[Route, str] | None:
-    """The route a proxy event came through, with its method ARN."""
-    method, path = str(event.get("httpMethod", "")), str(event.get("path", ""))
-    for gateway in stack.gateways:
-        found = gateway.routes.match(method, path)
-        if found is not None:
-            return found[0], method_arn(gateway.api, method, path)
-    return None
-
-
-def authorizer_context(
-    stack: LocalStack, authorizer: Authorizer, arn: str, token: str
-) -> dict[str, str]:
-    """requestContext.authorizer as API Gateway fills it from a TOKEN authorizer's answer."""
-    function = authorizer.function
-    answer = stack.invoke(function, token_authorizer_event(token, arn), str(uuid.uuid4()))
-    try:
-        allowed = isinstance(answer, dict) and policy_allows(answer.get("policyDocument"), arn)
-    except AuthorizerDenied:
-        allowed = False
-    if not allowed:
-        raise InvokeError(f"{function.logical_id} does not allow this token on {arn}")
-    context = answer.get("context") or {}
-    return {"principalId": str(answer["principalId"]), **{k: str(v) for k, v in context.items()}}
-
-
 def with_login(
     stack: LocalStack, function: LambdaFunction, event: dict[str, Any], login: str
 ) -> dict[str, Any]:
@@ -162,12 +132,13 @@ def with_login(
     if event.get("type") == "TOKEN":
         event["authorizationToken"] = bearer
         return event
-    found = route_of(stack, event)
-    if found is None:
-        raise InvokeError(
-            f"--login: no route of the template for {event.get('httpMethod')} {event.get('path')}"
-        )
-    route, arn = found
+    method, path = str(event.get("httpMethod", "")), str(event.get("path", ""))
+    request = HttpRequest(method, path, "", [], b"")
+    gateway = gateway_for(stack.gateways, request)
+    found = None if gateway is None else gateway.routes.match(method, path)
+    if gateway is None or found is None:
+        raise InvokeError(f"--login: no route of the template for {method} {path}")
+    route = found[0]
     authorizer = route.authorizer
     name = authorizer.identity_header if authorizer else "Authorization"
     headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != name.lower()}
@@ -177,9 +148,13 @@ def with_login(
         **{k: v for k, v in multi.items() if k.lower() != name.lower()},
         name: [bearer],
     }
-    if authorizer is not None:
-        context = event.setdefault("requestContext", {})
-        context["authorizer"] = authorizer_context(stack, authorizer, arn, bearer)
+    if authorizer is not None:  # its answer, as API Gateway puts it in the event
+        request.headers.append((name, bearer))
+        try:
+            context = gateway.authorization.authorize(authorizer, request)
+        except AuthorizerDenied as denied:
+            raise InvokeError(f"{authorizer.function.logical_id}: {denied.kind}") from denied
+        event.setdefault("requestContext", {})["authorizer"] = context
     return event
 
 

@@ -2,19 +2,16 @@
 
 Each function's resolver knows its own routes as its handlers declare them (their
 parameters, bodies, answers and errors: `blackjack_service.openapi.operation`); Powertools'
-OpenAPIMerge joins them. The template adds what only it knows: each route's authorizer
-(then its security, and 401) and its event's name (the operation's id, in lower case, as
-the links call it). What holds on every route is added last: API Gateway's rate limit
-(429) and, on a route with a body, the body checks every function makes (400, 413, 415,
-422). The layer's build runs this module and ships the document (layers/engine/Makefile).
+OpenAPIMerge joins them. The template adds each route's authorizer (its security, and 401)
+and its event's name (the operation's id, in lower case); then what holds on every route:
+API Gateway's rate limit (429) and, with a body, the body checks every function makes.
+The layer's build runs this module and ships the document (layers/engine/Makefile).
 """
 
-import contextlib
 import importlib.util
 import json
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +42,10 @@ def generate(template_file: Path = TEMPLATE) -> dict[str, Any]:
     template = Template.from_file(template_file)
     routes = list(template.api_routes())
     merge = OpenAPIMerge(title="Open Blackjack", version="1", on_conflict="error")
-    with _settings():
-        for function in dict.fromkeys(route.function for route in routes):
-            merge.add_schema(_resolver_schema(template, function))
+    for name, value in _PLACEHOLDER_SETTINGS.items():
+        os.environ.setdefault(name, value)  # this module runs in a process of its own
+    for function in dict.fromkeys(route.function for route in routes):
+        merge.add_schema(_resolver_schema(template, function))
     document = merge.get_openapi_schema()
     declared = {(path, method) for path, item in document["paths"].items() for method in item}
     routed = {(route.path, route.method.lower()) for route in routes}
@@ -78,19 +76,6 @@ def _resolver_schema(template: Template, function: str) -> dict[str, Any]:
         mode="json", by_alias=True, exclude_none=True
     )
     return schema
-
-
-@contextlib.contextmanager
-def _settings() -> Iterator[None]:
-    missing = {
-        name: value for name, value in _PLACEHOLDER_SETTINGS.items() if name not in os.environ
-    }
-    os.environ.update(missing)
-    try:
-        yield
-    finally:
-        for name in missing:
-            del os.environ[name]
 
 
 def _complete(operation: dict[str, Any], route: ApiRoute) -> None:

@@ -1,11 +1,9 @@
 """The template's Secrets Manager secrets, kept in DATA_DIR and served on loopback.
 
-A secret's value is generated once, as CloudFormation's GenerateSecretString would,
-and kept in `DATA_DIR/secrets.json` (0600), so tokens signed before a restart stay
-valid. The functions read it with their own boto3 client, pointed here by
-`AWS_ENDPOINT_URL_SECRETS_MANAGER`: the JSON protocol's GetSecretValue and DescribeSecret.
-Loopback is open to every local user: only a request signed with the stack's
-credentials (local_stack.sigv4) is answered, any other gets a 403.
+A secret's value is generated once, as CloudFormation's GenerateSecretString would, and
+kept in `DATA_DIR/secrets.json` (0600), so tokens signed before a restart stay valid. The
+functions read it with their own boto3 client (`AWS_ENDPOINT_URL_SECRETS_MANAGER`):
+GetSecretValue and DescribeSecret, to requests signed with the stack's credentials only.
 """
 
 from __future__ import annotations
@@ -26,6 +24,13 @@ from local_stack.template import ACCOUNT_ID, REGION, Physical, Template
 from local_stack.wire import Request
 
 SECRETS_FILE = "secrets.json"
+# GenerateSecretString's groups of characters, each by the option that leaves it out.
+_GROUPS = {
+    "ExcludeLowercase": string.ascii_lowercase,
+    "ExcludeUppercase": string.ascii_uppercase,
+    "ExcludeNumbers": string.digits,
+    "ExcludePunctuation": string.punctuation,
+}
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -46,15 +51,7 @@ def generate_secret_string(spec: dict[str, Any]) -> str:
     """What Secrets Manager's GenerateSecretString would produce."""
     length = int(spec.get("PasswordLength", 32))
     exclude = set(str(spec.get("ExcludeCharacters", "")))
-    groups: list[str] = []
-    if not spec.get("ExcludeLowercase"):
-        groups.append(string.ascii_lowercase)
-    if not spec.get("ExcludeUppercase"):
-        groups.append(string.ascii_uppercase)
-    if not spec.get("ExcludeNumbers"):
-        groups.append(string.digits)
-    if not spec.get("ExcludePunctuation"):
-        groups.append(string.punctuation)
+    groups = [group for option, group in _GROUPS.items() if not spec.get(option)]
     if spec.get("IncludeSpace"):
         groups.append(" ")
     groups = [g for g in ("".join(c for c in g if c not in exclude) for g in groups) if g]
@@ -82,20 +79,17 @@ def secret_arn(name: str) -> str:
     return f"arn:aws:secretsmanager:{REGION}:{ACCOUNT_ID}:secret:{name}-{suffix}"
 
 
-class SecretsManager:
+class SecretsManager(SignedServer):
     """The template's secrets, generated once, answered over HTTP on a loopback port."""
 
+    service = "secretsmanager"
+    content_type = "application/x-amz-json-1.1"
+
     def __init__(self, template: Template, data_dir: Path, credentials: Credentials) -> None:
+        super().__init__(credentials, "secrets-manager")
         self.template = template
-        self.credentials = credentials
         self.path = data_dir / SECRETS_FILE
         self.values: dict[str, tuple[str, str]] = {}  # ARN and name -> (ARN, value)
-        self._server: _SecretsServer | None = None
-
-    @property
-    def endpoint(self) -> str:
-        assert self._server is not None
-        return self._server.url
 
     def start(self) -> None:
         saved: dict[str, str] = json.loads(self.path.read_text()) if self.path.exists() else {}
@@ -115,15 +109,20 @@ class SecretsManager:
             self.template.physical[logical_id] = Physical(ref=arn, attributes={"Id": arn})
         if changed:
             atomic_write(self.path, json.dumps(saved, indent=1).encode())
-        self._server = _SecretsServer(self, self.credentials, "secrets-manager")
-        self._server.start()
+        super().start()
 
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
+    def signed(self, request: Request) -> HttpResponse:
+        try:
+            document = json.loads(request.body or b"{}")
+        except ValueError:
+            document = {}
+        target = next((v for k, v in request.headers if k.lower() == "x-amz-target"), "")
+        status, answer = self._answer(target, document if isinstance(document, dict) else {})
+        return HttpResponse(
+            status, [("Content-Type", self.content_type)], json.dumps(answer).encode()
+        )
 
-    def answer(self, target: str, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def _answer(self, target: str, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """(status, body) of one Secrets Manager JSON-protocol request."""
         operation = target.rpartition(".")[2]
         if operation not in ("GetSecretValue", "DescribeSecret"):
@@ -140,19 +139,3 @@ class SecretsManager:
         if operation == "GetSecretValue":
             body |= {"SecretString": value, "VersionId": "local", "VersionStages": ["AWSCURRENT"]}
         return 200, body
-
-
-class _SecretsServer(SignedServer[SecretsManager]):
-    service = "secretsmanager"
-    content_type = "application/x-amz-json-1.1"
-
-    def signed(self, request: Request) -> HttpResponse:
-        try:
-            document = json.loads(request.body or b"{}")
-        except ValueError:
-            document = {}
-        target = next((v for k, v in request.headers if k.lower() == "x-amz-target"), "")
-        status, answer = self.owner.answer(target, document if isinstance(document, dict) else {})
-        return HttpResponse(
-            status, [("Content-Type", self.content_type)], json.dumps(answer).encode()
-        )

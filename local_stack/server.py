@@ -1,9 +1,8 @@
 """HTTP in front of the local stack: API routes go to the gateway, other GETs to web/.
 
-The API's port is a local_stack.httpd Server: one thread per connection, keep-alive
-(HTTP/1.1); the functions run side by side, each request in its connection's thread. Every
-answer the server makes itself (a request it will not run, a file it does not have) is a
-problem document as the API's, and no header names the server's software.
+Each request runs in its connection's thread (local_stack.httpd). Every answer the server
+makes itself (a request it will not run, a file it does not have) is a problem document as
+the API's, and no header names the server's software.
 """
 
 from __future__ import annotations
@@ -138,12 +137,8 @@ def with_behaviour_headers(
 
 
 def content_type(path: Path) -> str:
-    suffix = path.suffix.lower()
-    return (
-        CONTENT_TYPES.get(suffix)
-        or mimetypes.guess_type(path.name)[0]
-        or "application/octet-stream"
-    )
+    known = CONTENT_TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0]
+    return known or "application/octet-stream"
 
 
 def static_file(web_dir: Path | None, raw_path: str) -> Path | None:
@@ -226,7 +221,6 @@ class LocalServer(Server):
             headers=headers,
             body=request.body,
             source_ip=source_ip,
-            request_id=str(uuid.uuid4()),
         )
 
 

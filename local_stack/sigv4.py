@@ -1,14 +1,11 @@
 """Who may talk to the stack's own services: whoever signs with the stack's credentials.
 
 The credentials are made afresh at each start and given to the stack's execution
-environments (and its own clients) alone. botocore signs every request with them
-(SigV4); an endpoint of the stack has botocore's signer compute the signature of what it
-received, over exactly the headers the request says it signed and at the time it says it
-was signed, and compares the two in constant time. Loopback
-is open to every local user, and a web page may send requests there too: neither has
-the secret key, so neither gets an answer but a refusal (403, an AWS JSON error).
-`SignedServer` is such an endpoint's HTTP side; it sends no CORS header, so no page may
-read even the refusal.
+environments (and its own clients) alone. botocore signs every request with them (SigV4);
+an endpoint of the stack has botocore's signer compute the signature of what it received,
+over the headers the request says it signed, at the time it says, and compares the two in
+constant time. A local user or a web page, without the secret key, gets only a refusal (403,
+an AWS JSON error), and `SignedServer` sends no CORS header: no page may read even that.
 """
 
 from __future__ import annotations
@@ -17,9 +14,8 @@ import hashlib
 import hmac
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Generic, TypeVar
 
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
@@ -146,42 +142,27 @@ def check(
         return MISMATCH
     if not set(signed) <= fields.keys():  # a header it says it signed and did not send
         return MISMATCH
-    expected = _signature(
-        credentials, region, service, stamp, method, target, headers, signed, body
-    )
+    # The request as received, over the headers it says it signed, at its own time. A URL
+    # whose path and query botocore splits off as received: the target alone would be read
+    # as a host where it starts with `//`. The Host signed is the header's.
+    received = AWSRequest(method=method, url=f"http://host{target}", data=body)
+    for name, value in headers:
+        if name.lower() in signed:
+            received.headers[name] = value  # added, as a header sent twice is signed twice
+    received.context["timestamp"] = stamp
+    expected = _signature(credentials, region, service, received)
     return None if _same(expected, signature) else MISMATCH
 
 
-def _signature(
-    credentials: Credentials,
-    region: str,
-    service: str,
-    stamp: str,
-    method: str,
-    target: str,
-    headers: list[tuple[str, str]],
-    signed: list[str],
-    body: bytes,
-) -> str:
-    """The signature botocore's signer gives the request as received, at its own time
-    (`stamp`), over the headers it says it signed: as moto's access control computes it."""
-    # A URL whose path and query botocore splits off as received: the target alone would
-    # be read as a host where it starts with `//`. The Host signed is the header's.
-    request = AWSRequest(method=method, url=f"http://host{target}", data=body)
-    for name, value in headers:
-        if name.lower() in signed:
-            request.headers[name] = value  # added, as a header sent twice is signed twice
-    request.context["timestamp"] = stamp
-    keys = BotoCredentials(
-        credentials.access_key_id, credentials.secret_access_key, credentials.session_token
-    )
-    signer = SigV4Auth(keys, service, region)
+def _signature(credentials: Credentials, region: str, service: str, request: AWSRequest) -> str:
+    """The signature botocore's signer gives the request, at the time of its context: as
+    moto's access control computes it."""
+    signer = SigV4Auth(BotoCredentials(*astuple(credentials)), service, region)
     return signer.signature(
         signer.string_to_sign(request, signer.canonical_request(request)), request
     )
 
 
-Owner = TypeVar("Owner")
 # The AWS error codes of the refusals the server base makes (see Server.error_answer).
 _ERROR_CODES = {
     400: "SerializationException",
@@ -191,16 +172,15 @@ _ERROR_CODES = {
 }
 
 
-class SignedServer(Server, Generic[Owner]):
-    """A free loopback port of `owner`'s: a request signed for `service` with `credentials`
-    is answered by `signed`, any other gets its refusal."""
+class SignedServer(Server):
+    """A free loopback port: a request signed for `service` with `credentials` is answered
+    by `signed`, any other gets its refusal."""
 
     service = ""
     content_type = "application/x-amz-json-1.0"
 
-    def __init__(self, owner: Owner, credentials: Credentials, name: str) -> None:
+    def __init__(self, credentials: Credentials, name: str) -> None:
         super().__init__(("127.0.0.1", 0), name)
-        self.owner = owner
         self.credentials = credentials
 
     def signed(self, request: Request) -> HttpResponse:
@@ -208,14 +188,8 @@ class SignedServer(Server, Generic[Owner]):
         raise NotImplementedError
 
     def answer(self, request: Request) -> HttpResponse:
-        refused = check(
-            self.credentials,
-            self.service,
-            request.method,
-            request.target,
-            request.headers,
-            request.body,
-        )
+        parts = (request.method, request.target, request.headers, request.body)
+        refused = check(self.credentials, self.service, *parts)
         return self.signed(request) if refused is None else self.aws_answer(refused)
 
     def error_answer(self, status: int, detail: str) -> HttpResponse:

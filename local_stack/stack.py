@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from local_stack.apis import api_id_for, gateway_for, gateways
+from local_stack.data_dir import LocalData
 from local_stack.events import HttpRequest, HttpResponse
 from local_stack.gateway import Gateway
 from local_stack.runtime import (
@@ -22,7 +23,6 @@ from local_stack.runtime import (
     LambdaFunction,
     new_stack_id,
 )
-from local_stack.store import LocalData
 from local_stack.template import (
     ACCOUNT_ID,
     IMPLICIT_API,

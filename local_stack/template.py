@@ -1,13 +1,12 @@
 """Loading a SAM template and resolving its intrinsic functions to local values.
 
-The YAML loader is cfn-lint's (already a dev dependency): it understands every
-short-form tag (`!Ref`, `!GetAtt`, `!Sub`, ...) and turns them into their long
-form (`{"Ref": ...}`, `{"Fn::GetAtt": [...]}`), so the resolver below only has
-to handle one spelling.
+cfn-lint's YAML loader turns every short-form tag (`!Ref`, `!GetAtt`, `!Sub`, ...) into its
+long form (`{"Ref": ...}`, `{"Fn::GetAtt": [...]}`): the resolver reads one spelling only.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -308,8 +307,6 @@ class Template:
             map_name, top, second = (self.resolve(v) for v in arg[:3])
             return self.data["Mappings"][map_name][top][second]
         if key == "Fn::Base64":
-            import base64
-
             return base64.b64encode(str(self.resolve(arg)).encode()).decode()
         if key == "Fn::GetAZs":
             return [f"{REGION}a", f"{REGION}b", f"{REGION}c"]

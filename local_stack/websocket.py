@@ -1,11 +1,8 @@
 """WebSockets on the stack's HTTP ports, read and written by wsproto.
 
-A server (local_stack.httpd) whose `websocket` gives a handler for a GET that asks to
-become a WebSocket hands the connection to `serve`: wsproto checks the handshake and
-accepts it, and the handler gets the request and a `WebSocket`, over which text messages
-go each way until either side closes. This is the seam on which an API Gateway WebSocket
-API's routes (`$connect`, `$default`, `$disconnect`) are to be served; no route of the
-template uses it yet.
+A server (local_stack.httpd) whose `websocket` gives a handler hands the connection to
+`serve`; the handler gets the request and a `WebSocket`, text messages each way until
+either side closes. An API Gateway WebSocket API's routes are to be served here.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
-"""HTTP/1.1 as h11 reads and writes it for the stack, and what the stack refuses of it.
-
-h11 reads HTTP/1.1 for every server of the stack (local_stack.httpd) and refuses what is
-out of RFC 9112's grammar. Where the RFC lets a server either refuse a message or read
-it one way (a length given twice, a length beside chunked coding, chunked in HTTP/1.0, a
-folded header line), h11 reads it; the stack refuses it (`refusal`, answered 400), so
-that no proxy in front of a deployment could read it another way. So is a header value
-with a control character (h11 takes all but NUL), a version other than HTTP/1.x, and at
-once a request line with no version (HTTP/0.9), where h11 would wait for headers.
+"""HTTP/1.1 as h11 reads and writes it for the stack's servers (local_stack.httpd), and
+what the stack refuses of what h11 reads (`refusal`, answered 400): where RFC 9112 lets a
+server either refuse a message or read it one way, so that no proxy in front of a
+deployment could read it another way; a control character in a header value (h11 takes
+all but NUL); a version other than HTTP/1.x; and at once a request line with no version.
 """
 
 from __future__ import annotations

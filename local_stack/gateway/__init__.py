@@ -1,20 +1,11 @@
 """What API Gateway does in front of the functions, one module per phase, in the order a
-request meets them:
-
-- `waf`: the web ACL (AWS WAF) of the API's stage, which may block the request;
-- `routes`: the route table, which finds the request's route (and `cors` answers the
-  preflights of a path with none of its own);
-- `throttling`: the stage's MethodSettings limits;
-- `authorizer`: the route's Lambda TOKEN authorizer and its cache;
-- `integration`: the Lambda proxy integration, which calls the route's function;
-- `responses`: API Gateway's own answers (gateway responses), wherever a phase ends it.
-
+request meets them: `waf`, `routes` (and `cors` for preflights), `throttling`, `authorizer`,
+`integration`; `responses` are its own answers, wherever a phase ends the request.
 `Gateway`, below, runs them for one REST API.
 """
 
 from __future__ import annotations
 
-import uuid
 from typing import Any, Generic
 
 from local_stack.events import ApiContext, HttpRequest, HttpResponse
@@ -56,15 +47,11 @@ class Gateway(Generic[F]):
         self.integration = ProxyIntegration(api, invoke, binary_media_types or [], self.responses)
 
     def handle(self, request: HttpRequest) -> HttpResponse:
-        if not request.request_id:
-            request.request_id = str(uuid.uuid4())
         response = self._filtered(request) or self._handle(request)
         response.headers.append(("x-amzn-RequestId", request.request_id))
         return response
 
     def too_large(self, request: HttpRequest) -> HttpResponse:
-        if not request.request_id:
-            request.request_id = str(uuid.uuid4())
         response = self.responses.render("REQUEST_TOO_LARGE", request)
         response.headers.append(("x-amzn-RequestId", request.request_id))
         return response

@@ -8,7 +8,6 @@ import logging
 import re
 import threading
 import time
-import traceback
 from dataclasses import dataclass
 from typing import Any, Generic
 
@@ -104,41 +103,29 @@ class Authorization(Generic[F]):
     def authorize(self, authorizer: Authorizer[F], request: HttpRequest) -> dict[str, Any]:
         """Run the TOKEN authorizer as API Gateway does; the requestContext.authorizer."""
         token = request.header(authorizer.identity_header)
-        if not token:
-            raise AuthorizerDenied("UNAUTHORIZED")
-        if authorizer.validation_expression and not authorizer.validation_expression.fullmatch(
-            token
-        ):
+        expression = authorizer.validation_expression
+        if not token or (expression and not expression.fullmatch(token)):
             raise AuthorizerDenied("UNAUTHORIZED")
         arn = method_arn(self.api, request.method, request.raw_path)
         answer = self._cached(authorizer, token)
         if answer is None:
             try:
-                answer = self.invoke(
-                    authorizer.function,
-                    token_authorizer_event(token, arn),
-                    request.request_id,
-                )
+                event = token_authorizer_event(token, arn)
+                answer = self.invoke(authorizer.function, event, request.request_id)
             except Throttled as exc:
                 raise AuthorizerDenied("THROTTLED") from exc
             except Exception as exc:
                 if str(exc) == "Unauthorized":
                     raise AuthorizerDenied("UNAUTHORIZED") from exc
-                log.error(
-                    "%s raised:\n%s",
-                    authorizer.function.logical_id,
-                    printable_traceback(traceback.format_exc()),
-                )
+                log.error("%s raised:\n%s", authorizer.function.logical_id, printable_traceback())
                 raise AuthorizerDenied("AUTHORIZER_FAILURE") from exc
             if not isinstance(answer, dict) or "principalId" not in answer:
                 log.error("%s: no principalId in %r", authorizer.function.logical_id, answer)
                 raise AuthorizerDenied("AUTHORIZER_CONFIGURATION_ERROR")
             if authorizer.ttl_s > 0:
+                expires = time.monotonic() + authorizer.ttl_s
                 with self._lock:
-                    self._cache[(authorizer.name, token)] = (
-                        time.monotonic() + authorizer.ttl_s,
-                        answer,
-                    )
+                    self._cache[(authorizer.name, token)] = (expires, answer)
         if not policy_allows(answer.get("policyDocument"), arn):
             raise AuthorizerDenied("ACCESS_DENIED")
         context = answer.get("context") or {}

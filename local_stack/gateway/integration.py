@@ -5,7 +5,6 @@ call itself, the request in as a proxy event and the function's result out as th
 from __future__ import annotations
 
 import logging
-import traceback
 from collections.abc import Callable
 from typing import Any, Generic, Protocol
 
@@ -88,17 +87,9 @@ class ProxyIntegration(Generic[F]):
         except MalformedProxyResponse as exc:
             log.error("%s: malformed Lambda proxy response: %s", function.logical_id, exc)
         except Exception:  # its traceback may quote the request
-            log.error(
-                "%s raised:\n%s",
-                function.logical_id,
-                printable_traceback(traceback.format_exc()),
-            )
+            log.error("%s raised:\n%s", function.logical_id, printable_traceback())
         return self.responses.render(
-            "DEFAULT_5XX",
-            request,
-            message="Internal server error",
-            status=502,
-            resource=resource,
+            "DEFAULT_5XX", request, message="Internal server error", status=502, resource=resource
         )
 
     def _is_binary(self, request: HttpRequest) -> bool:

@@ -89,13 +89,11 @@ class GatewayResponses:
         message: str | None = None,
         status: int | None = None,
         resource: str | None = None,
-        authorizer: dict[str, Any] | None = None,
     ) -> HttpResponse:
         """API Gateway's own answer of the given type, as the template customises it."""
-        default_status, default_message = DEFAULT_RESPONSES.get(kind, (status or 500, None))
+        default_status, default_message = DEFAULT_RESPONSES.get(kind, (500, None))
         default_status = status or default_status
-        if message is None:
-            message = default_message
+        message = default_message if message is None else message
         fallback = "DEFAULT_4XX" if default_status < 500 else "DEFAULT_5XX"
         fallback_spec = self.responses.get(fallback) or GatewayResponse()
         spec = self.responses.get(kind) or fallback_spec
@@ -106,7 +104,7 @@ class GatewayResponses:
         )
         if "application/json" in spec.templates:
             content_type, template = "application/json", spec.templates["application/json"]
-        variables = self._variables(kind, request, message, resource, authorizer)
+        variables = self._variables(kind, request, message, resource)
         body = _CONTEXT_VARIABLE.sub(
             lambda m: variables.get(m.group(1) or m.group(2), ""), template
         )
@@ -126,9 +124,8 @@ class GatewayResponses:
         request: HttpRequest,
         message: str | None,
         resource: str | None,
-        authorizer: dict[str, Any] | None,
     ) -> dict[str, str]:
-        variables = {
+        return {
             "error.message": message or "",
             "error.messageString": json.dumps(message),
             "error.responseType": kind,
@@ -148,9 +145,6 @@ class GatewayResponses:
             "requestTimeEpoch": str(request.time_epoch_ms),
             "protocol": "HTTP/1.1",
         }
-        for key, value in (authorizer or {}).items():
-            variables[f"authorizer.{key}"] = str(value)
-        return variables
 
     @staticmethod
     def _header_value(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Generic
+from urllib.parse import unquote
 
-from local_stack.events import decode_path_parameter
 from local_stack.gateway.authorizer import Authorizer
 from local_stack.gateway.integration import F
 
@@ -23,7 +23,7 @@ class Route(Generic[F]):
 
 
 def split_path(path: str) -> list[str]:
-    return [s for s in path.strip("/").split("/") if s != ""] if path.strip("/") else []
+    return [segment for segment in path.split("/") if segment]
 
 
 def match_resource(
@@ -32,20 +32,19 @@ def match_resource(
     """Whether a resource path matches; with its rank (lower is more specific) and params.
 
     API Gateway prefers, segment by segment, a literal over a {param} over a {proxy+}.
+    REST APIs pass path parameters percent-decoded (and `path` still encoded).
     """
     rank: list[int] = []
     params: dict[str, str] = {}
     for i, part in enumerate(template):
-        if part.startswith("{") and part.endswith("+}"):
-            if i >= len(segments):
-                return None
-            params[part[1:-2]] = decode_path_parameter("/".join(segments[i:]))
-            rank.append(2)
-            return tuple(rank), params
         if i >= len(segments):
             return None
+        if part.startswith("{") and part.endswith("+}"):
+            params[part[1:-2]] = unquote("/".join(segments[i:]))
+            rank.append(2)
+            return tuple(rank), params
         if part.startswith("{") and part.endswith("}"):
-            params[part[1:-1]] = decode_path_parameter(segments[i])
+            params[part[1:-1]] = unquote(segments[i])
             rank.append(1)
         elif part == segments[i]:
             rank.append(0)

@@ -19,7 +19,7 @@ from blackjack.rules import TABLES
 from blackjack_service import factories, records
 from blackjack_service.game import seat_round
 from blackjack_service.identity import Identity
-from local_stack.store import create_table as create_declared_table
+from local_stack.data_dir import create_table as create_declared_table
 
 from .exposure import assert_reveals_nothing
 from .harness import TEMPLATE, Gateway

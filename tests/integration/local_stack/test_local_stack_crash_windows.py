@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from blackjack.rules import TABLES
-from local_stack.forwarder import _ForwarderServer
+from local_stack.forwarder import Forwarder
 from local_stack.wire import Request
 from tests.integration.local_stack.harness import (
     Client,
@@ -134,12 +134,12 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
 @pytest.fixture
 def tap(real: Running, monkeypatch: pytest.MonkeyPatch) -> Tap:
     tapped = Tap(real.stack.id)
-    original = _ForwarderServer.signed
+    original = Forwarder.signed
 
     def signed(server: Any, request: Request) -> Any:
         return tapped.answer(server, original, request)
 
-    monkeypatch.setattr(_ForwarderServer, "signed", signed)
+    monkeypatch.setattr(Forwarder, "signed", signed)
     return tapped
 
 

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from local_stack.data_dir import DYNAMODB_DIR
 from local_stack.dynamodb_local import free_port
 from local_stack.secrets import SECRETS_FILE
-from local_stack.store import DYNAMODB_DIR
 from tests.integration.local_stack.harness import TEMPLATE, WEB_DIR, Client, Reply, running_stack
 
 REPO = Path(__file__).resolve().parents[3]

@@ -1,17 +1,12 @@
-"""The template's data resources: DynamoDB tables in DynamoDB Local, secrets, DATA_DIR.
+"""DATA_DIR and the template's data resources in it: DynamoDB tables, secrets.
 
 DynamoDB Local (local_stack.dynamodb_local) keeps the tables in SQLite files under
 `DATA_DIR/dynamodb/`; a write it answered is in its database, so the stack keeps no
 journal of its own. Tables are created from the template's declaration on the first
 start, found again on later ones. DATA_DIR holds the server seeds of shoes in play and
-password hashes: it is made 0700 and everything in it 0600.
-
-The functions reach both services through the AWS SDK's endpoint variables
-(`AWS_ENDPOINT_URL_DYNAMODB`: the forwarder, local_stack.forwarder, in front of the JVM;
-`AWS_ENDPOINT_URL_SECRETS_MANAGER`) with credentials made afresh at each start
-(local_stack.sigv4): both endpoints answer only requests signed with them, and nothing
-the functions do can reach real AWS. The stack's execution environments and its own
-clients (`client()`) are the only holders of these credentials.
+password hashes: it is made 0700 and everything in it 0600. The functions reach both
+services through the endpoints `environment()` names, which answer only requests signed
+with the credentials made afresh at each start (local_stack.sigv4).
 """
 
 from __future__ import annotations
@@ -29,8 +24,6 @@ from local_stack.sigv4 import Credentials
 from local_stack.template import ACCOUNT_ID, REGION, Physical, Template
 
 DYNAMODB_DIR = "dynamodb"
-
-REGION_ENVIRONMENT = {"AWS_DEFAULT_REGION": REGION, "AWS_REGION": REGION}
 
 
 def table_request(name: str, props: dict[str, Any]) -> dict[str, Any]:
@@ -141,15 +134,16 @@ class LocalData:
     def environment(self) -> dict[str, str]:
         """What a function's environment needs to reach these services, and only them."""
         return {
-            **REGION_ENVIRONMENT,
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_REGION": REGION,
             **self.credentials.environment(),
-            "AWS_ENDPOINT_URL_DYNAMODB": self.forwarder.endpoint,
-            "AWS_ENDPOINT_URL_SECRETS_MANAGER": self.secrets.endpoint,
+            "AWS_ENDPOINT_URL_DYNAMODB": self.forwarder.url,
+            "AWS_ENDPOINT_URL_SECRETS_MANAGER": self.secrets.url,
         }
 
     def client(self, service: str) -> Any:
         """A boto3 client on the local service (DynamoDB Local or the secrets)."""
-        endpoint = self.forwarder.endpoint if service == "dynamodb" else self.secrets.endpoint
+        endpoint = self.forwarder.url if service == "dynamodb" else self.secrets.url
         session = boto3.session.Session(  # not the default one: the functions' own
             region_name=REGION,
             aws_access_key_id=self.credentials.access_key_id,
