@@ -11,6 +11,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.integration.seeds import value
+
 from .helpers import (
     E2E_TIMEOUT_MS,
     check_cards_shown,
@@ -310,3 +312,19 @@ def page_widths(page: Page, shoe_id: str) -> dict[str, int]:
         expect(page.locator(".loading")).to_have_count(0)
         widths[name] = int(page.evaluate("document.scrollingElement.scrollWidth"))
     return widths
+
+
+def box_three_splits(shoe: list[str]) -> bool:
+    """Box 3's two cards (the 3rd and the 9th) a pair of one value: it splits too."""
+    return value(shoe[2]) == value(shoe[8])
+
+
+@functools.cache
+def crowded_shoe_seeds() -> tuple[str, str]:
+    """As shoe_seeds, box 3 split as well: nine hands or more over the five boxes."""
+    from tests.integration.seeds import find_seed
+
+    return (
+        find_seed(6, lambda shoe: casino_shoe(shoe) and box_three_splits(shoe)),
+        find_seed(6, lambda shoe: european_shoe(shoe) and box_three_splits(shoe)),
+    )
