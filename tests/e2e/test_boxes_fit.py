@@ -38,22 +38,9 @@ window.__boxesFit = () => {
   const status = document.querySelector('[data-testid="round-status"]')?.textContent || "";
   const settled = !!document.querySelector('[data-testid="round-net"]');
   const misses = { 2: [], 3: [], 4: [] };
-  const clipOf = (el) => {
-    const clip = { left: 0, top: 0, right: width, bottom: height };
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      const style = getComputedStyle(a);
-      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      const c = a.getBoundingClientRect();
-      clip.left = Math.max(clip.left, c.left);
-      clip.top = Math.max(clip.top, c.top);
-      clip.right = Math.min(clip.right, c.left + a.clientLeft + a.clientWidth);
-      clip.bottom = Math.min(clip.bottom, c.top + a.clientTop + a.clientHeight);
-    }
-    return clip;
-  };
   const whole = (el) => {
     const r = el.getBoundingClientRect();
-    const c = clipOf(el);
+    const c = window.__clipOf(el);  // viewport_helpers.MEASURE
     return r.left >= c.left - 1 && r.top >= c.top - 1
       && r.right <= c.right + 1 && r.bottom <= c.bottom + 1;
   };

@@ -33,6 +33,23 @@ TEN = {"T", "J", "Q", "K"}
 
 # Measured by the page: each name's element is "in view", or the reason it is not.
 MEASURE = """
+// The part of the screen where `el` can be seen: the viewport less what its ancestors clip.
+window.__clipOf = (el) => {
+  const clip = {
+    left: 0, top: 0,
+    right: document.documentElement.clientWidth, bottom: document.documentElement.clientHeight,
+  };
+  for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+    const style = getComputedStyle(a);
+    if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+    const c = a.getBoundingClientRect();
+    clip.left = Math.max(clip.left, c.left);
+    clip.top = Math.max(clip.top, c.top);
+    clip.right = Math.min(clip.right, c.left + a.clientLeft + a.clientWidth);
+    clip.bottom = Math.min(clip.bottom, c.top + a.clientTop + a.clientHeight);
+  }
+  return clip;
+};
 window.__inView = (specs) => {
   const width = document.documentElement.clientWidth;
   const height = document.documentElement.clientHeight;
@@ -45,16 +62,7 @@ window.__inView = (specs) => {
       out[key] = { state: "not shown" };
       continue;
     }
-    const clip = { left: 0, top: 0, right: width, bottom: height };
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      const style = getComputedStyle(a);
-      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      const c = a.getBoundingClientRect();
-      clip.left = Math.max(clip.left, c.left);
-      clip.top = Math.max(clip.top, c.top);
-      clip.right = Math.min(clip.right, c.left + a.clientLeft + a.clientWidth);
-      clip.bottom = Math.min(clip.bottom, c.top + a.clientTop + a.clientHeight);
-    }
+    const clip = window.__clipOf(el);
     const where = { bottom: Math.round(r.bottom), right: Math.round(r.right) };
     const box = [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
     const inside = r.left >= clip.left - 1 && r.top >= clip.top - 1
