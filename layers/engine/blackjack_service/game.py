@@ -146,20 +146,24 @@ class GameService:
         self, identity: Identity, table: str | None, limit: int, before: str | None
     ) -> Page:
         """A page of settled rounds, last first; `before` (a history position) continues one.
-        The history items, and the seats' settled rounds that may have none yet: one more
-        than the page of each tells whether another page follows."""
+        The seats' settled rounds that may have no history item yet, and the history items:
+        one more than the page of each tells whether another page follows.
+
+        The player item is read first. A round settled before the read began is then in a
+        seat (the outbox) or already filed, and a round filed meanwhile was in its seat when
+        the player item was read: either way one of the two reads has it, and a round in
+        both is one round (its position is its settle time and id)."""
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
-        listed = self.store.list_rounds(identity.account_id, table, limit + 1, before)
         # a login that does not exist has no rounds: 401
         player = self.store.existing_player(identity.account_id)
+        listed = self.store.list_rounds(identity.account_id, table, limit + 1, before)
         held = (
             _settled_round(TABLES[table_id], seat)
             for table_id, seat in player.seats.items()
             if table in (None, table_id) and _awaiting_history(seat)
         )
         unlisted = {s.position: s for s in held if before is None or s.position < before}
-        # A round in both is one round: its position is its settle time and id.
         merged = sorted((dict(listed) | unlisted).items(), reverse=True)
         page = merged[:limit]
         shown = (self._history_round(player, stored) for _, stored in page)
