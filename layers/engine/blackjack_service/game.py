@@ -12,6 +12,8 @@ millisecond), so the seat stays small and a retried request is answered exactly 
 first was. The shoes themselves, their commitments and seeds, are `shoes.py`'s.
 """
 
+import itertools
+import random
 import re
 import time
 from collections.abc import Callable
@@ -62,6 +64,11 @@ _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
 _ONE = Decimal(1)
+# Writes a bet or an action tries while it loses only to the user's other tables (each
+# one of those lands, so the user's own pace bounds them), and the pause before the n-th
+# read again: up to n times this, at random.
+_TABLE_WRITE_ATTEMPTS = 16
+_RETRY_PAUSE_S = 0.01
 # An id that cannot be ours is 404 without a read (a long one is more than a key holds).
 _ROUND_ID = re.compile(ROUND_ID_PATTERN)
 
@@ -286,7 +293,17 @@ class GameService:
         def read() -> Player:
             return self.store.existing_player(identity.account_id)
 
-        return until_written(read(), play, read, retry=other_tables_only)
+        lost = itertools.count(1)
+
+        def read_again() -> Player:
+            # The other tables' requests go on meanwhile: a pause of random length, longer
+            # after each loss, lets this one read and write between theirs.
+            time.sleep(random.uniform(0, _RETRY_PAUSE_S * next(lost)))
+            return read()
+
+        return until_written(
+            read(), play, read_again, retry=other_tables_only, attempts=_TABLE_WRITE_ATTEMPTS
+        )
 
     def _write(
         self,
