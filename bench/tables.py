@@ -9,12 +9,34 @@ as before; one that lost reads and writes once more)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .backend import moto_backend
 
 TABLES = ("classic", "bicycle", "casino", "european")
 ROUNDS = 15  # a table's rounds per run
+
+
+@contextmanager
+def atomic_moto_writes() -> Iterator[None]:
+    """moto checks a write's condition and stores the item in two steps that threads may
+    interleave (two writes expecting one revision can both land); DynamoDB does both at
+    once. A lock around moto's put makes it so."""
+    from moto.dynamodb.models import DynamoDBBackend
+
+    put, lock = DynamoDBBackend.put_item, threading.Lock()
+
+    def atomic_put(*args: Any, **kwargs: Any) -> Any:
+        with lock:
+            return put(*args, **kwargs)
+
+    DynamoDBBackend.put_item = atomic_put  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        DynamoDBBackend.put_item = put  # type: ignore[method-assign]
 
 
 def play_at_once(account_id: str, tables: int, rounds: int = ROUNDS) -> tuple[int, int]:
@@ -52,7 +74,6 @@ def play_at_once(account_id: str, tables: int, rounds: int = ROUNDS) -> tuple[in
             failed.append(error)
 
     def play_rounds(table: str) -> None:
-        game.seat(identity, table)
         for _ in range(rounds):
             outcome = request(game.start_round, identity, table, a_bet)
             while outcome is not None and outcome.round["status"] != "settled":
@@ -61,11 +82,14 @@ def play_at_once(account_id: str, tables: int, rounds: int = ROUNDS) -> tuple[in
                 action = ActionRequest.model_validate(move)
                 outcome = request(game.act, identity, table, action, outcome.version)
 
+    for table in TABLES[:tables]:  # the first looks, one by one: each commits a shoe
+        game.seat(identity, table)
     threads = [threading.Thread(target=play, args=(table,)) for table in TABLES[:tables]]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    with atomic_moto_writes():
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
     if failed:
         raise failed[0]
     return counts["requests"], counts["conflicts"]

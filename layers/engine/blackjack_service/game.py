@@ -66,9 +66,10 @@ _LOST = {Result.LOSE, Result.SURRENDER}
 _ONE = Decimal(1)
 # Writes a bet or an action tries while it loses only to the user's other tables (each
 # one of those lands, so the user's own pace bounds them), and the pause before the n-th
-# read again: up to n times this, at random.
-_TABLE_WRITE_ATTEMPTS = 16
+# read again: up to min(n, 8) times this, at random (some 1.3 s at most in all).
+_TABLE_WRITE_ATTEMPTS = 32
 _RETRY_PAUSE_S = 0.01
+_LONGEST_PAUSE = 8
 # An id that cannot be ours is 404 without a read (a long one is more than a key holds).
 _ROUND_ID = re.compile(ROUND_ID_PATTERN)
 
@@ -298,7 +299,7 @@ class GameService:
         def read_again() -> Player:
             # The other tables' requests go on meanwhile: a pause of random length, longer
             # after each loss, lets this one read and write between theirs.
-            time.sleep(random.uniform(0, _RETRY_PAUSE_S * next(lost)))
+            time.sleep(random.uniform(0, _RETRY_PAUSE_S * min(next(lost), _LONGEST_PAUSE)))
             return read()
 
         return until_written(
