@@ -12,6 +12,8 @@ millisecond), so the seat stays small and a retried request is answered exactly 
 first was. The shoes themselves, their commitments and seeds, are `shoes.py`'s.
 """
 
+import itertools
+import random
 import re
 import time
 from collections.abc import Callable
@@ -62,6 +64,12 @@ _V = TypeVar("_V")
 _WON = {Result.WIN, Result.BLACKJACK, Result.EVEN_MONEY}
 _LOST = {Result.LOSE, Result.SURRENDER}
 _ONE = Decimal(1)
+# Writes a bet or an action tries while it loses only to the user's other tables (each
+# one of those lands, so the user's own pace bounds them), and the pause before the n-th
+# read again: up to min(n, 8) times this, at random (some 1.3 s at most in all).
+_TABLE_WRITE_ATTEMPTS = 32
+_RETRY_PAUSE_S = 0.01
+_LONGEST_PAUSE = 8
 # An id that cannot be ours is 404 without a read (a long one is more than a key holds).
 _ROUND_ID = re.compile(ROUND_ID_PATTERN)
 
@@ -146,20 +154,24 @@ class GameService:
         self, identity: Identity, table: str | None, limit: int, before: str | None
     ) -> Page:
         """A page of settled rounds, last first; `before` (a history position) continues one.
-        The history items, and the seats' settled rounds that may have none yet: one more
-        than the page of each tells whether another page follows."""
+        The seats' settled rounds that may have no history item yet, and the history items:
+        one more than the page of each tells whether another page follows.
+
+        The player item is read first. A round settled before the read began is then in a
+        seat (the outbox) or already filed, and a round filed meanwhile was in its seat when
+        the player item was read: either way one of the two reads has it, and a round in
+        both is one round (its position is its settle time and id)."""
         if table is not None and table not in TABLES:
             raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
-        listed = self.store.list_rounds(identity.account_id, table, limit + 1, before)
         # a login that does not exist has no rounds: 401
         player = self.store.existing_player(identity.account_id)
+        listed = self.store.list_rounds(identity.account_id, table, limit + 1, before)
         held = (
             _settled_round(TABLES[table_id], seat)
             for table_id, seat in player.seats.items()
             if table in (None, table_id) and _awaiting_history(seat)
         )
         unlisted = {s.position: s for s in held if before is None or s.position < before}
-        # A round in both is one round: its position is its settle time and id.
         merged = sorted((dict(listed) | unlisted).items(), reverse=True)
         page = merged[:limit]
         shown = (self._history_round(player, stored) for _, stored in page)
@@ -282,7 +294,17 @@ class GameService:
         def read() -> Player:
             return self.store.existing_player(identity.account_id)
 
-        return until_written(read(), play, read, retry=other_tables_only)
+        lost = itertools.count(1)
+
+        def read_again() -> Player:
+            # The other tables' requests go on meanwhile: a pause of random length, longer
+            # after each loss, lets this one read and write between theirs.
+            time.sleep(random.uniform(0, _RETRY_PAUSE_S * min(next(lost), _LONGEST_PAUSE)))
+            return read()
+
+        return until_written(
+            read(), play, read_again, retry=other_tables_only, attempts=_TABLE_WRITE_ATTEMPTS
+        )
 
     def _write(
         self,
