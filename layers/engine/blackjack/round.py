@@ -108,7 +108,7 @@ class Round:
         """Seat the user's bets and the AI players, deal, and play on until the user is
         asked something or the round is settled. Raises `BetOutOfLimits`."""
         ai = ai or {}
-        _check_seats(table, bets, ai)
+        _check_boxes(table, bets, ai)
         seats = {box: (USER, Decimal(bet)) for box, bet in bets.items()}
         seats |= {box: (_AI_PREFIX + level, Decimal(table.min_bet)) for box, level in ai.items()}
         boxes = [
@@ -464,7 +464,7 @@ class Round:
         return self.user_returned - self.user_staked
 
 
-def _check_seats(table: Table, bets: Mapping[int, Decimal], ai: Mapping[int, str]) -> None:
+def _check_boxes(table: Table, bets: Mapping[int, Decimal], ai: Mapping[int, str]) -> None:
     if not bets:
         raise BetOutOfLimits("bet on at least one box")
     if ai and not table.rules.ai_players:

@@ -151,7 +151,7 @@ class GameService:
         }
 
     def history(
-        self, identity: Identity, table: str | None, limit: int, before: str | None
+        self, identity: Identity, table_id: str | None, limit: int, before: str | None
     ) -> Page:
         """A page of settled rounds, last first; `before` (a history position) continues one.
         The seats' settled rounds that may have no history item yet, and the history items:
@@ -161,15 +161,15 @@ class GameService:
         seat (the outbox) or already filed, and a round filed meanwhile was in its seat when
         the player item was read: either way one of the two reads has it, and a round in
         both is one round (its position is its settle time and id)."""
-        if table is not None and table not in TABLES:
-            raise ValidationFailed(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
+        if table_id is not None and table_id not in TABLES:
+            raise ValidationFailed(f"unknown table {table_id!r}; tables: {', '.join(TABLES)}")
         # a login that does not exist has no rounds: 401
         player = self.store.existing_player(identity.account_id)
-        listed = self.store.list_rounds(identity.account_id, table, limit + 1, before)
+        listed = self.store.list_rounds(identity.account_id, table_id, limit + 1, before)
         held = (
-            _settled_round(TABLES[table_id], seat)
-            for table_id, seat in player.seats.items()
-            if table in (None, table_id) and _awaiting_history(seat)
+            _settled_round(TABLES[seat_table], seat)
+            for seat_table, seat in player.seats.items()
+            if table_id in (None, seat_table) and _awaiting_history(seat)
         )
         unlisted = {s.position: s for s in held if before is None or s.position < before}
         merged = sorted((dict(listed) | unlisted).items(), reverse=True)
@@ -578,8 +578,10 @@ def _keys_after(
 
 def _kept_keys(player: Player, now: float) -> dict[str, list[RetryKey]]:
     """The keys still within their 24 hours, by table."""
-    kept = {table: idempotency.kept(keys, now) for table, keys in player.keys.items()}
-    return {table: keys for table, keys in kept.items() if keys}
+    kept = {
+        table_id: idempotency.kept(retry_keys, now) for table_id, retry_keys in player.keys.items()
+    }
+    return {table_id: retry_keys for table_id, retry_keys in kept.items() if retry_keys}
 
 
 def _settlement_stats(round_: Round, net: Decimal) -> Stats:
