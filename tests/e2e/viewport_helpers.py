@@ -11,8 +11,6 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.integration.seeds import value
-
 from .helpers import (
     E2E_TIMEOUT_MS,
     check_cards_shown,
@@ -33,23 +31,6 @@ TEN = {"T", "J", "Q", "K"}
 
 # Measured by the page: each name's element is "in view", or the reason it is not.
 MEASURE = """
-// The part of the screen where `el` can be seen: the viewport less what its ancestors clip.
-window.__clipOf = (el) => {
-  const clip = {
-    left: 0, top: 0,
-    right: document.documentElement.clientWidth, bottom: document.documentElement.clientHeight,
-  };
-  for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-    const style = getComputedStyle(a);
-    if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-    const c = a.getBoundingClientRect();
-    clip.left = Math.max(clip.left, c.left);
-    clip.top = Math.max(clip.top, c.top);
-    clip.right = Math.min(clip.right, c.left + a.clientLeft + a.clientWidth);
-    clip.bottom = Math.min(clip.bottom, c.top + a.clientTop + a.clientHeight);
-  }
-  return clip;
-};
 window.__inView = (specs) => {
   const width = document.documentElement.clientWidth;
   const height = document.documentElement.clientHeight;
@@ -62,7 +43,16 @@ window.__inView = (specs) => {
       out[key] = { state: "not shown" };
       continue;
     }
-    const clip = window.__clipOf(el);
+    const clip = { left: 0, top: 0, right: width, bottom: height };
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const c = a.getBoundingClientRect();
+      clip.left = Math.max(clip.left, c.left);
+      clip.top = Math.max(clip.top, c.top);
+      clip.right = Math.min(clip.right, c.left + a.clientLeft + a.clientWidth);
+      clip.bottom = Math.min(clip.bottom, c.top + a.clientTop + a.clientHeight);
+    }
     const where = { bottom: Math.round(r.bottom), right: Math.round(r.right) };
     const box = [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
     const inside = r.left >= clip.left - 1 && r.top >= clip.top - 1
@@ -320,19 +310,3 @@ def page_widths(page: Page, shoe_id: str) -> dict[str, int]:
         expect(page.locator(".loading")).to_have_count(0)
         widths[name] = int(page.evaluate("document.scrollingElement.scrollWidth"))
     return widths
-
-
-def box_three_splits(shoe: list[str]) -> bool:
-    """Box 3's two cards (the 3rd and the 9th) a pair of one value: it splits too."""
-    return value(shoe[2]) == value(shoe[8])
-
-
-@functools.cache
-def crowded_shoe_seeds() -> tuple[str, str]:
-    """As shoe_seeds, box 3 split as well: nine hands or more over the five boxes."""
-    from tests.integration.seeds import find_seed
-
-    return (
-        find_seed(6, lambda shoe: casino_shoe(shoe) and box_three_splits(shoe)),
-        find_seed(6, lambda shoe: european_shoe(shoe) and box_three_splits(shoe)),
-    )

@@ -317,8 +317,7 @@ function renderMarks(S, hd, n, hi) {
       return h(
         "li",
         { class: mark.ok ? "mark-ok" : "mark-miss", testid: "mark" },
-        // After the move and the better one, the cost: a short phone leaves it out (felt.css).
-        mark.parts.map((p, i) => (p.wordy ? h("span", { class: "mark-wordy" }, p.text) : i ? h("span", { class: "mark-loss" }, p.text) : p.text)),
+        mark.parts.map((p) => (p.wordy ? h("span", { class: "mark-wordy" }, p.text) : p.text)),
       );
     }),
   );
