@@ -395,17 +395,18 @@ function renderDrill(waiting) {
         ),
       ),
     ),
-    sameCardLine(d),
+    ...sameCardLine(d),
     ...(S.answer
       ? [gradedAnswer(S.answer)]
       : [h("p", { class: "drill-question", testid: "drill-question" }, drillQuestion(d)), actionButtons(d.legal_actions)]),
   );
 }
 
-/** Under the felt, where the hand shows a card twice: why a shoe deals it. */
+/** Under the felt, where the hand shows a card twice: why a shoe deals it; else nothing
+ * (an empty list, since the DOM's own append would write a null as "null"). */
 function sameCardLine(d) {
   const words = sameCardWords(d, S.tables.find((t) => t.id === S.table)?.rules?.decks);
-  return words ? h("p", { class: "muted small drill-same-card", testid: "drill-same-card" }, words) : null;
+  return words ? [h("p", { class: "muted small drill-same-card", testid: "drill-same-card" }, words)] : [];
 }
 
 /** Over the drill: the square picked and its record, the misses left (and a way back to the schedule), or that there are none. */
