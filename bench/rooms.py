@@ -31,7 +31,6 @@ import json
 import math
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,13 +42,13 @@ from typing import Any
 from bench.cost import (
     MEMORY_DIR,
     PRICES,
-    ROOT,
     TEMPLATE,
     WARM_UP_ROUNDS,
     Call,
     CapacityMeter,
     _function_environment,
     lambda_config,
+    played_apart,
 )
 
 ROUNDS = int(os.environ.get("BENCH_ROOM_ROUNDS", "30"))
@@ -221,15 +220,8 @@ class _Bench:
                 before = self.watched(counting, before, room_id)
             while room["phase"] in ("insurance", "player_turn"):
                 token = tokens[room["round"]["turn"]["box"]]
-                hint = self.request(None, "GET", f"/v1/rooms/{room_id}/hint?level=medium", token)
-                room = self.request(
-                    counting,
-                    "POST",
-                    f"/v1/rooms/{room_id}/actions",
-                    token,
-                    {"action": hint["action"]},
-                    {"If-Match": str(room["version"])},
-                )
+                version = str(room["version"])
+                room = self.medium_move(counting, f"/v1/rooms/{room_id}", token, version)
                 before = self.watched(counting, before, room_id)
             if counting is not None:
                 counting.deadlines += len(self.sent)
@@ -245,17 +237,15 @@ class _Bench:
             bet = {"bets": [{"box": 0, "amount": min_bet}]}
             view = self.request(counting, "POST", f"/v1/tables/{TABLE}/rounds", token, bet)
             while view["status"] != "settled":
-                path = f"/v1/tables/{TABLE}/round"
-                hint = self.request(None, "GET", f"{path}/hint?level=medium", token)
-                view = self.request(
-                    counting,
-                    "POST",
-                    f"{path}/actions",
-                    token,
-                    {"action": hint["action"]},
-                    {"If-Match": f'"{view["version"]}"'},
-                )
+                version = f'"{view["version"]}"'
+                view = self.medium_move(counting, f"/v1/tables/{TABLE}/round", token, version)
         return played
+
+    def medium_move(self, played: Played | None, path: str, token: str, version: str) -> Any:
+        """The `medium` hint's action at the decision `path` (a round's or a room's) asks."""
+        hint = self.request(None, "GET", f"{path}/hint?level=medium", token)
+        body = {"action": hint["action"]}
+        return self.request(played, "POST", f"{path}/actions", token, body, {"If-Match": version})
 
 
 def _play_rooms(out: Path) -> None:
@@ -291,12 +281,7 @@ def _timed(handler: Any, seconds: list[float]) -> Any:
 
 
 def play() -> list[Played]:
-    with tempfile.TemporaryDirectory(prefix="bench-rooms-") as folder:
-        out = Path(folder) / "rooms.json"
-        child = subprocess.run([sys.executable, "-m", "bench.rooms", "--play", str(out)], cwd=ROOT)
-        if child.returncode != 0:
-            raise RuntimeError(f"the rooms failed (exit status {child.returncode}, see above)")
-        rows = json.loads(out.read_text())
+    rows = played_apart("bench.rooms")
     return [
         Played(**{**row, "calls": [[Call(**c) for c in calls] for calls in row["calls"]]})
         for row in rows
