@@ -1,7 +1,7 @@
 """The factories of the objects a function uses (the store; the account, game, shoe,
-drill and edge services), each built once per Lambda environment from settings. Each factory
-imports its service when first called, so a function imports only what its routes use
-(argon2 for accounts, the engine for the game)."""
+drill, edge and live services; the deadlines' scheduler), each built once per Lambda
+environment from settings. Each factory imports its service when first called, so a
+function imports only what its routes use (argon2 for accounts, the engine for the game)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from .store import Store
 
 if TYPE_CHECKING:
     from .accounts import AccountService
+    from .deadlines import DeadlineScheduler
     from .drills import DrillService
     from .edge import EdgeService
     from .game import GameService
+    from .live import LiveService
     from .shoes import FairShoes
 
 
@@ -60,8 +62,22 @@ def edge() -> EdgeService:
     return EdgeService(store())
 
 
+@functools.cache
+def live() -> LiveService:
+    from .live import LiveService
+
+    return LiveService(store())
+
+
+@functools.cache
+def deadlines() -> DeadlineScheduler:
+    from .deadlines import DeadlineScheduler
+
+    return DeadlineScheduler()
+
+
 def reset() -> None:
     """Forget the built objects (a new environment: tests start each case afresh)."""
-    for factory in (store, accounts, game, shoes, drills, edge):
+    for factory in (store, accounts, game, shoes, drills, edge, live, deadlines):
         factory.cache_clear()
     settings.cache_clear()

@@ -330,6 +330,13 @@ class Indices(ResponseModel):
     edge: list[EdgeAtCount]
 
 
+class LiveTicket(ResponseModel):
+    """Where to watch a room: a WebSocket address holding a single-use ticket."""
+
+    url: str
+    expires_in: int
+
+
 class Health(ResponseModel):
     status: Literal["ok"]
 
