@@ -34,14 +34,18 @@ def matches(pattern: dict[str, Any], value: Any) -> bool:
     """Whether a record matches a filter pattern (EventBridge's syntax, exact values)."""
     for key, expected in pattern.items():
         found = value.get(key) if isinstance(value, dict) else None
-        if isinstance(expected, dict):
-            if not matches(expected, found):
-                return False
-        elif not isinstance(expected, list) or any(isinstance(e, dict) for e in expected):
-            raise TemplateError(f"filter {pattern}: only lists of exact values are served")
-        elif found not in expected:
+        if isinstance(expected, dict) and not matches(expected, found):
+            return False
+        if isinstance(expected, list) and found not in expected:
             return False
     return True
+
+
+def _exact(pattern: Any) -> bool:
+    """Whether a pattern's leaves are all lists of exact values (no `prefix`, `numeric`…)."""
+    if isinstance(pattern, dict):
+        return all(_exact(value) for value in pattern.values())
+    return isinstance(pattern, list) and not any(isinstance(e, dict) for e in pattern)
 
 
 class StreamMapping:
@@ -61,16 +65,12 @@ class StreamMapping:
         self.retries = int(props.get("MaximumRetryAttempts", -1))
         filters = (props.get("FilterCriteria") or {}).get("Filters") or []
         self.patterns = [json.loads(f["Pattern"]) for f in filters]
-        for pattern in self.patterns:
-            matches(pattern, {})  # an operator not served: refused at start
+        if not all(isinstance(p, dict) and _exact(p) for p in self.patterns):
+            raise TemplateError(f"{filters}: only lists of exact values are served")
         self.stream_arn = self._stream(view)
         self.iterators: dict[str, str] = {}  # open shards, by id: where to read on
         self.read: set[str] = set()  # shards read to their end, or older than the start
-        for shard in self._shards():
-            if "EndingSequenceNumber" in shard["SequenceNumberRange"]:
-                self.read.add(shard["ShardId"])
-            else:
-                self.iterators[shard["ShardId"]] = self._iterator(shard["ShardId"], "LATEST")
+        self._from_latest()
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._run, name=f"stream-{table}", daemon=True)
 
@@ -83,6 +83,15 @@ class StreamMapping:
             table = update(TableName=self.table, StreamSpecification=specification)
             table = table["TableDescription"]
         return str(table["LatestStreamArn"])
+
+    def _from_latest(self) -> None:
+        """Read on from now: the open shards from their latest record, the closed ones not."""
+        self.iterators.clear()
+        for shard in self._shards():
+            if "EndingSequenceNumber" in shard["SequenceNumberRange"]:
+                self.read.add(shard["ShardId"])
+            else:
+                self.iterators[shard["ShardId"]] = self._iterator(shard["ShardId"], "LATEST")
 
     def _shards(self) -> list[dict[str, Any]]:
         description = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]
@@ -97,16 +106,21 @@ class StreamMapping:
         )
 
     def _run(self) -> None:
-        looked = time.monotonic()
-        while not self.stopped.wait(POLL_S):
+        looked, failed = time.monotonic(), False
+        while not self.stopped.wait(RETRY_S if failed else POLL_S):
             try:
+                if failed:  # its iterators may be gone with it
+                    self._from_latest()
                 if time.monotonic() - looked >= SHARDS_S:
                     self._new_shards()
                     looked = time.monotonic()
                 for shard_id in list(self.iterators):
                     self._read(shard_id)
-            except Exception as error:  # DynamoDB Local restarting: read on when it is back
-                log.warning("stream of %s: %s", self.table, error)
+                failed = False
+            except Exception as error:  # DynamoDB Local restarting: read on once it is back
+                if not failed:
+                    log.warning("stream of %s: %s", self.table, error)
+                failed = True
 
     def _new_shards(self) -> None:
         """Read a new shard from its start once its parent (if any) is read."""
