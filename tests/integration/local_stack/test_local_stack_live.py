@@ -10,10 +10,8 @@ The rooms service is not on this branch yet: each execution environment gets a s
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,18 +19,14 @@ from urllib.parse import urlsplit
 
 import boto3
 import pytest
-from wsproto import ConnectionType, WSConnection
 from wsproto.events import (
     AcceptConnection,
-    CloseConnection,
     Event,
     RejectConnection,
-    Request,
-    TextMessage,
 )
 
 from local_stack.worker import EnvironmentSetup, StackCall
-from tests.integration.local_stack.harness import Running, running_stack
+from tests.integration.local_stack.harness import Running, WebSocketClient, running_stack
 
 REPO = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 20  # a bound on each wait: cold starts of the functions on a busy machine
@@ -75,35 +69,19 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Running, An
         yield running, answered
 
 
-class Watcher:
-    """A WebSocket client: wsproto's client side on a socket of its own."""
+def watcher(url: str) -> tuple[WebSocketClient, Event]:
+    """A WebSocket client of the URL on the stack's port, and the server's answer to it."""
+    parts = urlsplit(url)
+    assert parts.scheme == "ws" and parts.hostname == "127.0.0.1", url
+    client = WebSocketClient(parts.port or 80, f"{parts.path}?{parts.query}", [])
+    return client, client.next_event()
 
-    def __init__(self, url: str) -> None:
-        parts = urlsplit(url)
-        assert parts.scheme == "ws" and parts.hostname == "127.0.0.1", url
-        self.sock = socket.create_connection(("127.0.0.1", parts.port or 80), timeout=TIMEOUT_S)
-        self.connection = WSConnection(ConnectionType.CLIENT)
-        self.events: deque[Event] = deque()
-        target = parts.path + (f"?{parts.query}" if parts.query else "")
-        self.sock.sendall(self.connection.send(Request(host="127.0.0.1", target=target)))
-        self.opened = self.next_event()
 
-    def next_event(self) -> Event:
-        while not self.events:
-            data = self.sock.recv(65536)
-            self.connection.receive_data(data or None)
-            self.events.extend(self.connection.events())
-        return self.events.popleft()
-
-    def message(self) -> Any:
-        event = self.next_event()
-        assert isinstance(event, TextMessage) and event.message_finished, event
-        return json.loads(event.data)
-
-    def close(self) -> None:
-        self.sock.sendall(self.connection.send(CloseConnection(code=1000)))
-        assert isinstance(self.next_event(), CloseConnection)
-        self.sock.close()
+def room_views(client: WebSocketClient, count: int) -> list[Any]:
+    """The rooms of the next `count` messages."""
+    messages = [json.loads(client.received()) for _ in range(count)]
+    assert all(m["type"] == "room" for m in messages), messages
+    return [m["room"] for m in messages]
 
 
 def login(running: Running, name: str) -> str:
@@ -157,23 +135,22 @@ def test_a_ticket_opens_one_connection_and_no_ticket_none(live: tuple[Running, A
     token = login(running, "watcher1")
     url = live_url(running, token, "room0")
     assert url.startswith(f"ws://127.0.0.1:{running.client.port}/")
-    first = Watcher(url)
-    assert isinstance(first.opened, AcceptConnection), first.opened
-    again = Watcher(url)  # the ticket is used
-    assert isinstance(again.opened, RejectConnection) and again.opened.status_code == 401
+    first, opened = watcher(url)
+    assert isinstance(opened, AcceptConnection), opened
+    _, again = watcher(url)  # the ticket is used
+    assert isinstance(again, RejectConnection) and again.status_code == 401
     base = url.partition("?")[0]
     for refused in (base, base + "?ticket=" + "0" * 32):
-        watcher = Watcher(refused)
-        assert isinstance(watcher.opened, RejectConnection), refused
-        assert watcher.opened.status_code == 401
+        _, answer = watcher(refused)
+        assert isinstance(answer, RejectConnection) and answer.status_code == 401, refused
     client, name = table(running)  # a ticket past its minute, not yet removed by TTL
     expired = {"account_id": {"S": "watcher1"}, "room_id": {"S": "room0"}}
     expired |= {"expires_at": {"N": str(int(time.time()) - 1)}}
     client.put_item(
         TableName=name, Item={"pk": {"S": "TICKET#ab"}, "sk": {"S": "TICKET"}, **expired}
     )
-    watcher = Watcher(base + "?ticket=ab")
-    assert isinstance(watcher.opened, RejectConnection) and watcher.opened.status_code == 401
+    _, answer = watcher(base + "?ticket=ab")
+    assert isinstance(answer, RejectConnection) and answer.status_code == 401
 
     assert until(lambda: len(keys(running, "ROOM#room0")) == 1)
     first.close()  # $disconnect forgets it
@@ -185,8 +162,8 @@ def test_every_change_of_a_room_reaches_its_sockets_in_order(
 ) -> None:
     running, _ = live
     token = login(running, "watcher2")
-    watchers = [Watcher(live_url(running, token, "room1")) for _ in range(2)]
-    assert all(isinstance(w.opened, AcceptConnection) for w in watchers)
+    opened = [watcher(live_url(running, token, "room1")) for _ in range(2)]
+    assert all(isinstance(answer, AcceptConnection) for _, answer in opened)
     assert until(lambda: len(keys(running, "ROOM#room1")) == 2)
 
     put_room(running, "room1", 1)
@@ -194,14 +171,13 @@ def test_every_change_of_a_room_reaches_its_sockets_in_order(
     client.put_item(TableName=name, Item={"pk": {"S": "ROOM#room1"}, "sk": {"S": "NOTE"}})
     for version in (2, 3):
         put_room(running, "room1", version)
-    for watcher in watchers:
-        got = [watcher.message()["room"] for _ in range(3)]
-        assert got == [
+    for client, _ in opened:
+        assert room_views(client, 3) == [
             {"pk": "ROOM#room1", "version": 1, "previous": None},
             {"pk": "ROOM#room1", "version": 2, "previous": 1},
             {"pk": "ROOM#room1", "version": 3, "previous": 2},
         ]
-        watcher.close()
+        client.close()
 
 
 def test_a_connection_gone_is_forgotten(live: tuple[Running, Answered]) -> None:
