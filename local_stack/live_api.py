@@ -68,8 +68,9 @@ class WebSocketApi:
 
     def open(self, request: Request) -> Callable[[Request, WebSocket], None] | HttpResponse:
         """Run `$connect` for the request: the connection's handler, or the refusal."""
-        connection_id = base64.b64encode(secrets.token_bytes(12)).decode()
-        event = self._event(request, connection_id, "CONNECT")
+        connection_id = base64.b64encode(secrets.token_bytes(11)).decode()  # as API Gateway's
+        connected_ms = int(time.time() * 1000)
+        event = self._event(request, connection_id, "CONNECT", connected_ms)
         event["queryStringParameters"] = dict(parse_qsl(urlsplit(request.target).query)) or None
         status = self._run("$connect", event)
         if not 200 <= status < 300:
@@ -85,7 +86,8 @@ class WebSocketApi:
             finally:
                 with self.lock:
                     self.connections.pop(connection_id, None)
-                self._run("$disconnect", self._event(request, connection_id, "DISCONNECT"))
+                gone = self._event(request, connection_id, "DISCONNECT", connected_ms)
+                self._run("$disconnect", gone)
 
         return serve
 
@@ -93,10 +95,14 @@ class WebSocketApi:
         """The management API's answer about one connection."""
         with self.lock:
             connection = self.connections.get(connection_id)
+        gone = HttpResponse(GONE.status, [("Content-Type", "application/json")], GONE.body())
         if connection is None:
-            return HttpResponse(GONE.status, [("Content-Type", "application/json")], GONE.body())
+            return gone
         if method == "POST":
-            connection.socket.send(data.decode(errors="replace"))
+            try:
+                connection.socket.send(data.decode(errors="replace"))
+            except OSError:  # the client vanished without a close: its handler ends soon
+                return gone
             return HttpResponse(200, [], b"")
         if method == "DELETE":
             connection.socket.close()
@@ -123,7 +129,9 @@ class WebSocketApi:
         status = result.get("statusCode", 200) if isinstance(result, Mapping) else 200
         return int(status)
 
-    def _event(self, request: Request, connection_id: str, event_type: str) -> dict[str, Any]:
+    def _event(
+        self, request: Request, connection_id: str, event_type: str, connected_ms: int
+    ) -> dict[str, Any]:
         """API Gateway's event for `$connect` or `$disconnect` (payload of a WebSocket API)."""
         headers: dict[str, str] = {}
         multi: dict[str, list[str]] = {}
@@ -139,7 +147,7 @@ class WebSocketApi:
             "requestTime": request_time(now_ms),
             "messageDirection": "IN",
             "stage": self.stage,
-            "connectedAt": now_ms,
+            "connectedAt": connected_ms,
             "requestTimeEpoch": now_ms,
             "identity": {"sourceIp": request.peer[0], "userAgent": headers.get("User-Agent")},
             "requestId": request_id,

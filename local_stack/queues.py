@@ -65,17 +65,14 @@ class Queues(SignedServer):
 
     def start_mappings(self, functions: dict[str, LambdaFunction]) -> None:
         """Poll each queue a function's `Type: SQS` event names, for that function."""
-        for logical_id, function in functions.items():
-            events = self.template.properties(logical_id, "Function").get("Events") or {}
-            for event in events.values():
-                if not isinstance(event, dict) or event.get("Type") != "SQS":
-                    continue
-                properties = event.get("Properties") or {}
-                queue = self.template.physical[str(logical_target(properties["Queue"]))]
-                batch = int(self.template.resolve(properties.get("BatchSize", 10)))
-                mapping = QueueMapping(self, queue.attributes["QueueName"], function, batch)
-                self.mappings.append(mapping)
-                mapping.thread.start()
+        for logical_id, properties in self.template.function_events("SQS"):
+            queue = self.template.physical[str(logical_target(properties["Queue"]))]
+            batch = int(self.template.resolve(properties.get("BatchSize", 10)))
+            mapping = QueueMapping(
+                self, queue.attributes["QueueName"], functions[logical_id], batch
+            )
+            self.mappings.append(mapping)
+            mapping.thread.start()
 
     def stop_mappings(self) -> None:
         for mapping in self.mappings:

@@ -173,16 +173,12 @@ def stream_mappings(
 ) -> list[StreamMapping]:
     """The mappings of every function's `Type: DynamoDB` events (not started)."""
     mappings = []
-    for logical_id, function in functions.items():
-        events = template.properties(logical_id, "Function").get("Events") or {}
-        for event in events.values():
-            if not isinstance(event, dict) or event.get("Type") != "DynamoDB":
-                continue
-            props = template.resolve(event.get("Properties") or {})
-            table = str(logical_target(event["Properties"]["Stream"]))
-            declared = template.properties(table).get("StreamSpecification")
-            if not declared:
-                raise TemplateError(f"{logical_id}: table {table} has no StreamSpecification")
-            name, view = template.physical[table].ref, str(declared["StreamViewType"])
-            mappings.append(StreamMapping(client, name, view, function, props))
+    for logical_id, properties in template.function_events("DynamoDB"):
+        table = str(logical_target(properties["Stream"]))
+        declared = template.properties(table).get("StreamSpecification")
+        if not declared:
+            raise TemplateError(f"{logical_id}: table {table} has no StreamSpecification")
+        name, view = template.physical[table].ref, str(declared["StreamViewType"])
+        props = template.resolve(properties)
+        mappings.append(StreamMapping(client, name, view, functions[logical_id], props))
     return mappings

@@ -20,6 +20,8 @@ from botocore.stub import Stubber
 
 from blackjack_service import factories
 from blackjack_service.deadlines import delay_seconds
+from blackjack_service.identity import Identity
+from blackjack_service.settings import SettingsError
 
 from .harness import Gateway, LambdaContext
 from .helpers import Player
@@ -130,6 +132,15 @@ def test_an_expired_ticket_connects_nothing(
 
 def test_the_ticket_route_needs_a_token(api: Gateway, live_env: str) -> None:
     assert api.request("POST", "/v1/rooms/room1/live", {}).status == 401
+
+
+def test_a_function_without_the_live_url_says_so(
+    alice: Player, live_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LIVE_URL")
+    factories.reset()
+    with pytest.raises(SettingsError, match="LIVE_URL is not set"):
+        factories.live().open_ticket(Identity("alice1", "alice"), "room1")
 
 
 def stream_event(*changes: tuple[dict[str, Any] | None, dict[str, Any]]) -> dict[str, Any]:

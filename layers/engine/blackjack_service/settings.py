@@ -22,7 +22,8 @@ class Settings(BaseModel):
     token_secret_arn: str = Field(min_length=1)
     token_ttl_seconds: int = Field(default=86400, gt=0)
     cors_origin: str = "*"
-    # The shared tables' live updates and deadlines (absent where a function has no room).
+    # The rooms' live updates and deadlines: every function of template.yaml has them, the
+    # tests' own templates none.
     live_url: str | None = None
     live_management_url: str | None = None
     deadline_queue_url: str | None = None
