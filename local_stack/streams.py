@@ -5,7 +5,8 @@ stack starts, each shard in order, a new shard (DynamoDB Local opens one as anot
 closes) from its first record once its parent is read; records that match the event's
 `FilterCriteria` (any of its `Filters`; a pattern's leaves are lists of the values
 allowed) go to the function in batches of `BatchSize` at most, one batch at a time (a
-`ParallelizationFactor` of 1), a failed batch tried again until it succeeds or
+`ParallelizationFactor` of 1), a failed batch tried again (from the first record its
+partial batch response names, if it gives one) until it succeeds or
 `MaximumRetryAttempts` are spent. Every shard is polled each `POLL_S`, so a change reaches
 its function well within a second. The records are DynamoDB Streams' own: `eventName`,
 `dynamodb.Keys`, `NewImage`, `OldImage`, `SequenceNumber`, in DynamoDB JSON.
@@ -147,17 +148,24 @@ class StreamMapping:
             self.iterators[shard_id] = following
 
     def _deliver(self, batch: list[dict[str, Any]]) -> None:
+        """The batch to the function until it takes it; a partial batch response (its
+        `batchItemFailures`) has it tried again from the first record it names."""
         attempt = 0
-        while not self.stopped.is_set():
+        while batch and not self.stopped.is_set():
             try:
-                self.function.invoke({"Records": batch})
-                return
+                answer = self.function.invoke({"Records": batch})
+                failed = {f["itemIdentifier"] for f in (answer or {}).get("batchItemFailures", [])}
+                numbers = [r["dynamodb"]["SequenceNumber"] for r in batch]
+                if not failed:
+                    return
+                batch = batch[min(numbers.index(n) for n in failed if n in numbers) :]
+                log.warning("%s: a partial batch of %s's stream", self.function.name, self.table)
             except Exception as error:
-                attempt += 1
                 log.warning("%s failed on %s's stream: %s", self.function.name, self.table, error)
-                if 0 <= self.retries < attempt:
-                    return  # dropped, as Lambda drops a batch past its retries
-                self.stopped.wait(RETRY_S)
+            attempt += 1
+            if 0 <= self.retries < attempt:
+                return  # dropped, as Lambda drops a batch past its retries
+            self.stopped.wait(RETRY_S)
 
     def _record(self, record: dict[str, Any]) -> dict[str, Any]:
         """A record as Lambda passes it on (boto3 made its time a datetime)."""

@@ -199,6 +199,30 @@ def test_each_change_of_a_room_is_posted_to_its_connections_in_order(
     assert "connC" not in posted  # another room's
 
 
+def test_a_change_not_posted_stops_the_batch_which_is_tried_again_from_it(
+    api: Gateway, alice: Player, rooms: Rooms, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
+
+    connect(api, alice, "room1", "connA")
+    view = rooms.watcher_view
+
+    def failing_at_2(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> dict[str, Any]:
+        if int(new["version"]) == 2:
+            raise RuntimeError("a view that could not be made")
+        return view(old, new)
+
+    monkeypatch.setattr(rooms, "watcher_view", failing_at_2)
+    changes = stream_event(*((None, room_item("room1", version)) for version in (1, 2, 3)))
+    answer = api.modules["broadcast"].handler(changes, LambdaContext())
+    assert answer == {"batchItemFailures": [{"itemIdentifier": "2"}]}  # its SequenceNumber
+    posted = apigatewaymanagementapi_backends["123456789012"]["us-east-1"].connections
+    assert (
+        posted["connA"].data
+        == json.dumps({"type": "room", "room": {"room_id": "room1", "version": 1}}).encode()
+    )
+
+
 def test_a_connection_gone_is_forgotten(
     api: Gateway, alice: Player, bob: Player, rooms: Rooms
 ) -> None:
