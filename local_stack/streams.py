@@ -78,7 +78,7 @@ class StreamMapping:
     def _stream(self, view: str) -> str:
         """The table's stream, turned on if the table was made before the template had it."""
         table = self.dynamodb.describe_table(TableName=self.table)["Table"]
-        if "LatestStreamArn" not in table:
+        if not table.get("StreamSpecification", {}).get("StreamEnabled"):
             specification = {"StreamEnabled": True, "StreamViewType": view}
             update = self.dynamodb.update_table
             table = update(TableName=self.table, StreamSpecification=specification)

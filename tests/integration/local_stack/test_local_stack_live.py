@@ -233,3 +233,20 @@ def test_a_deadline_invokes_the_deadline_function_once_due(
     ((room_id, version, at),) = answered.deadlines
     assert (room_id, version) == ("room3", 5)
     assert at * 1000 >= due_ms  # never before it is due
+
+
+def test_a_table_made_without_its_stream_gets_it(tmp_path: Path) -> None:
+    """DATA_DIR from before the template had the stream: the stack turns it on."""
+    template = REPO / "template.yaml"
+    with running_stack(tmp_path, template) as running:
+        client, name = table(running)
+        client.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
+    with running_stack(tmp_path, template) as running:
+        client, name = table(running)
+        described = client.describe_table(TableName=name)["Table"]
+        assert described["StreamSpecification"] == {
+            "StreamEnabled": True,
+            "StreamViewType": "NEW_AND_OLD_IMAGES",
+        }
+        (mapping,) = running.stack.stream_mappings
+        assert mapping.stream_arn == described["LatestStreamArn"]
