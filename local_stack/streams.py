@@ -14,6 +14,7 @@ its function well within a second. The records are DynamoDB Streams' own: `event
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import threading
@@ -29,6 +30,21 @@ log = logging.getLogger("local_stack")
 POLL_S = 0.1  # seconds between reads of a stream with nothing new
 SHARDS_S = 1.0  # seconds between looks for new shards
 RETRY_S = 1.0  # seconds before a failed batch is tried again
+
+
+def as_sent(value: dict[str, Any]) -> dict[str, Any]:
+    """An attribute value as DynamoDB Streams' JSON carries it: botocore decoded the
+    base64 of its binary."""
+    ((kind, held),) = value.items()
+    if kind == "B":
+        return {"B": base64.b64encode(held).decode()}
+    if kind == "BS":
+        return {"BS": [base64.b64encode(one).decode() for one in held]}
+    if kind == "M":
+        return {"M": {name: as_sent(one) for name, one in held.items()}}
+    if kind == "L":
+        return {"L": [as_sent(one) for one in held]}
+    return value
 
 
 def matches(pattern: dict[str, Any], value: Any) -> bool:
@@ -168,11 +184,15 @@ class StreamMapping:
             self.stopped.wait(RETRY_S)
 
     def _record(self, record: dict[str, Any]) -> dict[str, Any]:
-        """A record as Lambda passes it on (boto3 made its time a datetime)."""
+        """A record as Lambda passes it on (boto3 made its time a datetime, its binary
+        values bytes)."""
         change = dict(record["dynamodb"])
         created = change.get("ApproximateCreationDateTime")
         if created is not None:
             change["ApproximateCreationDateTime"] = int(created.timestamp())
+        for image in ("Keys", "NewImage", "OldImage"):
+            if image in change:
+                change[image] = {name: as_sent(v) for name, v in change[image].items()}
         return {**record, "dynamodb": change, "eventSourceARN": self.stream_arn}
 
 

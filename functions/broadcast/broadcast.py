@@ -19,15 +19,16 @@ settings()  # as every function: one without its table stops at start, naming it
 def handler(event: DynamoDBStreamEvent, context: LambdaContext) -> dict[str, Any]:
     """The changes posted in order; at the first that fails, the batch stops and Lambda
     tries again from it (a partial batch response), so none is posted twice or skipped."""
-    rooms, live = factories.rooms(), factories.live()  # type: ignore[attr-defined]
+    rooms, live, store = factories.rooms(), factories.live(), factories.store()
     for record in event.records:
         change = record.dynamodb
-        if change is None or not change.new_image:  # a room deleted: nobody to tell
+        if change is None or "NewImage" not in change.raw_event:  # a room deleted
             continue
-        new = change.new_image
+        images = change.raw_event
         try:
-            view = rooms.watcher_view(change.old_image or None, new)
-            message = json.dumps({"type": "room", "room": view})
+            new = store.stream_image(images["NewImage"])
+            old = store.stream_image(images["OldImage"]) if "OldImage" in images else None
+            message = json.dumps({"type": "room", "room": rooms.watcher_view(old, new)})
             live.post(str(new["pk"]).removeprefix("ROOM#"), message)
         except Exception:
             logger.exception("a room's change was not posted; tried again from it")

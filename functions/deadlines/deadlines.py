@@ -16,4 +16,4 @@ settings()  # as every function: one without its table stops at start, naming it
 def handler(event: SQSEvent, context: LambdaContext) -> None:
     for record in event.records:  # one: the queue's batch size
         due = record.json_body
-        factories.rooms().answer_deadline(due["room_id"], int(due["version"]))  # type: ignore[attr-defined]
+        factories.rooms().answer_deadline(due["room_id"], int(due["version"]))

@@ -80,6 +80,8 @@ ANALYSIS_OPERATIONS = {
     "Seat",
     "History",
     "Round",
+    "RoomHint",
+    "RoomAct",
 }
 
 

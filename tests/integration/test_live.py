@@ -2,11 +2,11 @@
 WebSocket API's $connect and $disconnect, the stream's broadcast (a gone connection
 forgotten) and the deadline queue's function.
 
-The rooms service is not on this branch yet: the broadcast and deadline tests give the
-factories a stand-in `rooms()` with the contract's two methods."""
+The rooms are the rooms service's, made through the REST API."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -21,7 +21,9 @@ from botocore.stub import Stubber
 from blackjack_service import factories
 from blackjack_service.deadlines import delay_seconds
 from blackjack_service.identity import Identity
+from blackjack_service.rooms import RoomService
 from blackjack_service.settings import SettingsError
+from local_stack.streams import as_sent
 
 from .harness import Gateway, LambdaContext
 from .helpers import Player
@@ -40,26 +42,6 @@ def live_env(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     factories.reset()
     yield queue_url
     factories.reset()
-
-
-class Rooms:
-    """A stand-in for `RoomService`'s two methods these functions call."""
-
-    def __init__(self) -> None:
-        self.answered: list[tuple[str, int]] = []
-
-    def watcher_view(self, old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> dict[str, Any]:
-        return {"room_id": new["pk"].removeprefix("ROOM#"), "version": int(new["version"])}
-
-    def answer_deadline(self, room_id: str, version: int) -> None:
-        self.answered.append((room_id, version))
-
-
-@pytest.fixture
-def rooms(live_env: str, monkeypatch: pytest.MonkeyPatch) -> Rooms:
-    stand_in = Rooms()
-    monkeypatch.setattr(factories, "rooms", lambda: stand_in, raising=False)
-    return stand_in
 
 
 def ticket_of(player: Player, room_id: str) -> str:
@@ -169,42 +151,71 @@ def stream_event(*changes: tuple[dict[str, Any] | None, dict[str, Any]]) -> dict
     return {"Records": records}
 
 
-def room_item(room_id: str, version: int) -> dict[str, Any]:
-    return {"pk": {"S": f"ROOM#{room_id}"}, "sk": {"S": "ROOM"}, "version": {"N": str(version)}}
+def stored_room(room_id: str) -> dict[str, Any]:
+    """The room item as the stream carries it (DynamoDB JSON, its binary in base64)."""
+    key = {"pk": {"S": f"ROOM#{room_id}"}, "sk": {"S": "ROOM"}}
+    item: dict[str, Any] = boto3.client("dynamodb").get_item(
+        TableName=os.environ["TABLE_NAME"], Key=key
+    )["Item"]
+    return {name: as_sent(value) for name, value in item.items()}
 
 
 def connect(api: Gateway, player: Player, room_id: str, connection_id: str) -> None:
     assert ws_event(api, "CONNECT", connection_id, ticket_of(player, room_id))["statusCode"] == 200
 
 
-def test_each_change_of_a_room_is_posted_to_its_connections_in_order(
-    api: Gateway, alice: Player, bob: Player, rooms: Rooms
-) -> None:
+def posted(connection_id: str) -> list[Any]:
+    """The messages moto's @connections holds for the connection, one after the other."""
     from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
 
-    connect(api, alice, "room1", "connA")
-    connect(api, bob, "room1", "connB")
-    connect(api, bob, "room2", "connC")
-    changes = stream_event(
-        (None, room_item("room1", 1)), (room_item("room1", 1), room_item("room1", 2))
-    )
-    api.modules["broadcast"].handler(changes, LambdaContext())
+    backend = apigatewaymanagementapi_backends["123456789012"]["us-east-1"]
+    text, messages, at = backend.connections[connection_id].data.decode(), [], 0
+    while at < len(text):
+        message, at = json.JSONDecoder().raw_decode(text, at)
+        messages.append(message)
+    return messages
 
-    posted = apigatewaymanagementapi_backends["123456789012"]["us-east-1"].connections
-    expected = b"".join(
-        json.dumps({"type": "room", "room": {"room_id": "room1", "version": v}}).encode()
-        for v in (1, 2)
-    )
-    assert posted["connA"].data == expected and posted["connB"].data == expected
-    assert "connC" not in posted  # another room's
+
+def make_room(player: Player, **body: Any) -> str:
+    reply = player.post("/v1/rooms", {"table": "casino", **body})
+    assert reply.status == 201, reply.text
+    return str(reply.body["room_id"])
+
+
+def test_each_change_of_a_room_is_posted_to_its_connections_in_order(
+    api: Gateway, alice: Player, bob: Player, live_env: str
+) -> None:
+    room_id = make_room(alice, boxes=[0])
+    connect(api, alice, room_id, "connA")
+    connect(api, bob, room_id, "connB")
+    connect(api, bob, "another", "connC")
+    made = stored_room(room_id)
+    assert bob.post(f"/v1/rooms/{room_id}/seats", {"boxes": [2]}).status == 200
+    seated = stored_room(room_id)
+    api.modules["broadcast"].handler(stream_event((None, made), (made, seated)), LambdaContext())
+
+    for connection_id in ("connA", "connB"):
+        messages = posted(connection_id)
+        assert [m["type"] for m in messages] == ["room", "room"]
+        rooms = [m["room"] for m in messages]
+        assert [r["room_id"] for r in rooms] == [room_id, room_id]
+        assert [r["version"] for r in rooms] == [1, 2]
+        assert [len(r["seats"]) for r in rooms] == [1, 2]
+        for room in rooms:  # the same for every watcher: nobody's own
+            assert not any(seat["you"] for seat in room["seats"]) and room["legal_actions"] == []
+    assert posted("connC") == []
 
 
 def test_a_change_not_posted_stops_the_batch_which_is_tried_again_from_it(
-    api: Gateway, alice: Player, rooms: Rooms, monkeypatch: pytest.MonkeyPatch
+    api: Gateway, alice: Player, live_env: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
-
-    connect(api, alice, "room1", "connA")
+    room_id = make_room(alice, boxes=[0])
+    connect(api, alice, room_id, "connA")
+    changes = [stored_room(room_id)]
+    for box in (1, 2):
+        assert alice.post(f"/v1/rooms/{room_id}/seats", {"boxes": [box]}).status == 200
+        changes.append(stored_room(room_id))
+    rooms = factories.rooms()
     view = rooms.watcher_view
 
     def failing_at_2(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> dict[str, Any]:
@@ -213,61 +224,64 @@ def test_a_change_not_posted_stops_the_batch_which_is_tried_again_from_it(
         return view(old, new)
 
     monkeypatch.setattr(rooms, "watcher_view", failing_at_2)
-    changes = stream_event(*((None, room_item("room1", version)) for version in (1, 2, 3)))
-    answer = api.modules["broadcast"].handler(changes, LambdaContext())
+    event = stream_event(*((None, change) for change in changes))
+    answer = api.modules["broadcast"].handler(event, LambdaContext())
     assert answer == {"batchItemFailures": [{"itemIdentifier": "2"}]}  # its SequenceNumber
-    posted = apigatewaymanagementapi_backends["123456789012"]["us-east-1"].connections
-    assert (
-        posted["connA"].data
-        == json.dumps({"type": "room", "room": {"room_id": "room1", "version": 1}}).encode()
-    )
+    assert [m["room"]["version"] for m in posted("connA")] == [1]
 
 
 def test_a_connection_gone_is_forgotten(
-    api: Gateway, alice: Player, bob: Player, rooms: Rooms
+    api: Gateway, alice: Player, bob: Player, live_env: str
 ) -> None:
-    connect(api, alice, "room1", "connA")
-    connect(api, bob, "room1", "connB")
+    room_id = make_room(alice, boxes=[0])
+    connect(api, alice, room_id, "connA")
+    connect(api, bob, room_id, "connB")
     live = factories.live()
-    message = json.dumps({"type": "room", "room": {"room_id": "room1", "version": 3}})
+    item = stored_room(room_id)
     with Stubber(live.connections) as stubber:  # API Gateway's answer for a closed socket
-        stubber.add_client_error(
-            "post_to_connection",
-            "GoneException",
-            http_status_code=410,
-            expected_params={"ConnectionId": "connA", "Data": message},
-        )
-        stubber.add_response(
-            "post_to_connection", {}, expected_params={"ConnectionId": "connB", "Data": message}
-        )
-        api.modules["broadcast"].handler(
-            stream_event((None, room_item("room1", 3))), LambdaContext()
-        )
+        stubber.add_client_error("post_to_connection", "GoneException", http_status_code=410)
+        stubber.add_response("post_to_connection", {})
+        api.modules["broadcast"].handler(stream_event((None, item)), LambdaContext())
         stubber.assert_no_pending_responses()
-    assert [item["sk"] for item in items("ROOM#room1")] == ["CONN#connB"]
+    assert [item["sk"] for item in items(f"ROOM#{room_id}")] == ["CONN#connB", "ROOM"]
     assert items("CONN#connA") == []
 
 
-def test_a_due_deadline_is_answered_by_the_rooms_service(api: Gateway, rooms: Rooms) -> None:
-    factories.deadlines().schedule("room1", 7, int(time.time() * 1000) + 2500)
+def test_a_due_deadline_is_answered_by_the_rooms_service(
+    api: Gateway, alice: Player, bob: Player, live_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room_id = make_room(alice, boxes=[0], betting_seconds=5)
+    assert bob.post(f"/v1/rooms/{room_id}/seats", {"boxes": [1]}).status == 200
+    assert (
+        alice.post(f"/v1/rooms/{room_id}/bets", {"bets": [{"box": 0, "amount": 10}]}).status == 200
+    )
+    # The rooms service sent the betting window's deadline to the queue, delayed.
     sqs = boto3.client("sqs")
-    queue_url = os.environ["DEADLINE_QUEUE_URL"]
-    attributes = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["All"])["Attributes"]
+    attributes = sqs.get_queue_attributes(QueueUrl=live_env, AttributeNames=["All"])["Attributes"]
     assert attributes["ApproximateNumberOfMessagesDelayed"] == "1"
+    from moto.sqs.models import sqs_backends
 
-    message = {
-        "messageId": "m1",
+    (message,) = sqs_backends["123456789012"]["us-east-1"].queues["deadlines"]._messages
+    assert json.loads(message.body) == {"room_id": room_id, "version": 3}
+    assert alice.get(f"/v1/rooms/{room_id}").body["round"] is None  # the window is open
+
+    # Once due (a minute on, as the deadline function's clock sees it), it is delivered.
+    later = RoomService(factories.store(), factories.deadlines(), clock=lambda: time.time() + 61)
+    monkeypatch.setattr(factories, "rooms", functools.cache(lambda: later))
+    record = {
+        "messageId": message.id,
         "receiptHandle": "r1",
-        "body": json.dumps({"room_id": "room1", "version": 7}),
+        "body": message.body,
         "attributes": {"ApproximateReceiveCount": "1"},
         "messageAttributes": {},
-        "md5OfBody": "",
+        "md5OfBody": message.body_md5,
         "eventSource": "aws:sqs",
         "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:deadlines",
         "awsRegion": "us-east-1",
     }
-    api.modules["deadlines"].handler({"Records": [message]}, LambdaContext())
-    assert rooms.answered == [("room1", 7)]
+    api.modules["deadlines"].handler({"Records": [record]}, LambdaContext())
+    room = alice.get(f"/v1/rooms/{room_id}").body
+    assert room["round"] is not None and room["version"] == 4  # the window closed: dealt
 
 
 @pytest.mark.parametrize(

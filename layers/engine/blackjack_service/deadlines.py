@@ -1,5 +1,5 @@
-"""The shared tables' deadlines, delivered by SQS: a decision nobody answers in time is
-answered by the service itself (RULES.md, "Shared tables").
+"""The rooms' deadlines, delivered by SQS: a decision nobody answers in time is answered by
+the service itself (RULES.md, "Shared tables").
 
 `schedule` sends the room and its version to the queue `DEADLINE_QUEUE_URL`, delayed until
 the deadline; the queue invokes the deadline function then, which applies the service's
@@ -22,9 +22,9 @@ from .settings import settings
 MAX_DELAY_S = 900  # SQS's longest DelaySeconds
 
 
-class DeadlineScheduler:
-    """Sends a room's deadlines to the queue. The client is made on first use, so a
-    function that schedules none pays no client."""
+class SqsDeadlines:
+    """The rooms service's deadline queue (`rooms.DeadlineQueue`). The client is made on
+    first use, so a function that schedules none pays no client."""
 
     def __init__(self) -> None:
         self._client: Any = None

@@ -1,5 +1,5 @@
 """The factories of the objects a function uses (the store; the account, game, shoe,
-drill, edge and live services; the deadlines' scheduler), each built once per Lambda
+drill, edge, live and room services; the deadlines' queue), each built once per Lambda
 environment from settings. Each factory imports its service when first called, so a
 function imports only what its routes use (argon2 for accounts, the engine for the game)."""
 
@@ -13,11 +13,11 @@ from .store import Store
 
 if TYPE_CHECKING:
     from .accounts import AccountService
-    from .deadlines import DeadlineScheduler
     from .drills import DrillService
     from .edge import EdgeService
     from .game import GameService
     from .live import LiveService
+    from .rooms import DeadlineQueue, RoomService
     from .shoes import FairShoes
 
 
@@ -70,14 +70,22 @@ def live() -> LiveService:
 
 
 @functools.cache
-def deadlines() -> DeadlineScheduler:
-    from .deadlines import DeadlineScheduler
+def deadlines() -> DeadlineQueue:
+    from .deadlines import SqsDeadlines
 
-    return DeadlineScheduler()
+    return SqsDeadlines()
+
+
+@functools.cache
+def rooms() -> RoomService:
+    from .rooms import RoomService
+    from .shoes import SystemSeeds
+
+    return RoomService(store(), deadlines(), seeds=SystemSeeds())
 
 
 def reset() -> None:
     """Forget the built objects (a new environment: tests start each case afresh)."""
-    for factory in (store, accounts, game, shoes, drills, edge, live, deadlines):
+    for factory in (store, accounts, game, shoes, drills, edge, live, deadlines, rooms):
         factory.cache_clear()
     settings.cache_clear()

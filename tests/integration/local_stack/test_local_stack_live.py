@@ -1,77 +1,52 @@
 """The rooms' WebSocket API, stream and deadline queue on the real local stack
-(template.yaml): a `ws://` connection opens with a good ticket only, a room item written
-reaches every connected socket through the table's stream and the broadcast function, in
-order, a connection gone is forgotten (410 from `@connections`), and a deadline sent to
-the queue invokes the deadline function once its delay is over.
-
-The rooms service is not on this branch yet: each execution environment gets a stand-in
-`factories.rooms()` with the contract's two methods (an environment setup)."""
+(template.yaml): a `ws://` connection opens with a good ticket only; every change of a
+room reaches every connected socket through the table's stream and the broadcast
+function, in order, once (a change whose view failed is tried again from it); a
+connection gone is forgotten (410 from `@connections`); and a betting window's deadline,
+sent to the queue by the rooms function, is answered by the deadline function once due,
+with no request from anyone."""
 
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import boto3
 import pytest
-from wsproto.events import (
-    AcceptConnection,
-    Event,
-    RejectConnection,
-)
+from wsproto.events import AcceptConnection, Event, RejectConnection
 
-from local_stack.worker import EnvironmentSetup, StackCall
+from local_stack.worker import EnvironmentSetup
 from tests.integration.local_stack.harness import Running, WebSocketClient, running_stack
 
 REPO = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 20  # a bound on each wait: cold starts of the functions on a busy machine
 
 
-def stand_in_rooms(answered: StackCall) -> None:
-    """An environment setup: `factories.rooms()` as the contract's two methods, the
-    deadlines answered reported to the test's process."""
+def failing_once(room_id: str, version: int) -> None:
+    """An environment setup: the watcher view of the room at `version` fails the first
+    time it is made in the environment, as a change that could not be posted."""
     from blackjack_service import factories
 
-    failed: set[str] = set()
+    rooms, failed = factories.rooms(), list[int]()
+    view = rooms.watcher_view
 
-    class Rooms:
-        def watcher_view(self, old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> Any:
-            previous = None if old is None else int(old["version"])
-            if new["pk"] == "ROOM#flaky" and int(new["version"]) == 2 and not failed:
-                failed.add("once")  # the first view of this change fails, the next not
-                raise RuntimeError("a view that could not be made, this once")
-            return {"pk": new["pk"], "version": int(new["version"]), "previous": previous}
+    def once(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> dict[str, Any]:
+        if new["pk"] == f"ROOM#{room_id}" and int(new["version"]) == version and not failed:
+            failed.append(version)
+            raise RuntimeError("a view that could not be made, this once")
+        return view(old, new)
 
-        def answer_deadline(self, room_id: str, version: int) -> None:
-            answered(room_id, version)
-
-    factories.rooms = Rooms  # type: ignore[attr-defined]
-
-
-class Answered:
-    def __init__(self) -> None:
-        self.deadlines: list[tuple[str, int, float]] = []
-        self.arrived = threading.Event()
-
-    def __call__(self, room_id: str, version: int) -> None:
-        self.deadlines.append((room_id, version, time.time()))
-        self.arrived.set()
+    rooms.watcher_view = once  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Running, Answered]]:
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     with running_stack(tmp_path_factory.mktemp("live"), REPO / "template.yaml") as running:
-        answered = Answered()
-        setup = EnvironmentSetup(
-            f"{__name__}.{stand_in_rooms.__name__}", (running.stack.stack_call(answered),)
-        )
-        running.stack.add_environment_setup(setup)
-        yield running, answered
+        yield running
 
 
 def watcher(url: str) -> tuple[WebSocketClient, Event]:
@@ -82,11 +57,16 @@ def watcher(url: str) -> tuple[WebSocketClient, Event]:
     return client, client.next_event()
 
 
-def room_views(client: WebSocketClient, count: int) -> list[Any]:
-    """The rooms of the next `count` messages."""
-    messages = [json.loads(client.received()) for _ in range(count)]
-    assert all(m["type"] == "room" for m in messages), messages
-    return [m["room"] for m in messages]
+def room_views(client: WebSocketClient, count: int, after: int = 0) -> list[Any]:
+    """The rooms of the next `count` messages of versions past `after`: a watcher may
+    get the changes just before its connection, which the stream brings a moment later."""
+    rooms: list[Any] = []
+    while len(rooms) < count:
+        message = json.loads(client.received())
+        assert message["type"] == "room", message
+        if message["room"]["version"] > after:
+            rooms.append(message["room"])
+    return rooms
 
 
 def login(running: Running, name: str) -> str:
@@ -108,10 +88,14 @@ def table(running: Running) -> tuple[Any, str]:
     return running.stack.store.client("dynamodb"), str(running.stack.template.ref("GameTable"))
 
 
-def put_room(running: Running, room_id: str, version: int) -> None:
-    client, name = table(running)
-    item = {"pk": {"S": f"ROOM#{room_id}"}, "sk": {"S": "ROOM"}, "version": {"N": str(version)}}
-    client.put_item(TableName=name, Item=item)
+def post(running: Running, token: str, path: str, body: Any) -> Any:
+    reply = running.client.request("POST", path, body, token=token)
+    assert reply.status in (200, 201), (path, reply.status, reply.body)
+    return reply.json()
+
+
+def make_room(running: Running, token: str, **body: Any) -> str:
+    return str(post(running, token, "/v1/rooms", {"table": "casino", **body})["room_id"])
 
 
 def until(condition: Callable[[], bool]) -> bool:
@@ -135,8 +119,8 @@ def keys(running: Running, pk: str) -> list[str]:
     return [item["sk"]["S"] for item in answer["Items"]]
 
 
-def test_a_ticket_opens_one_connection_and_no_ticket_none(live: tuple[Running, Answered]) -> None:
-    running, _ = live
+def test_a_ticket_opens_one_connection_and_no_ticket_none(live: Running) -> None:
+    running = live
     token = login(running, "watcher1")
     url = live_url(running, token, "room0")
     assert url.startswith(f"ws://127.0.0.1:{running.client.port}/")
@@ -162,77 +146,75 @@ def test_a_ticket_opens_one_connection_and_no_ticket_none(live: tuple[Running, A
     assert until(lambda: keys(running, "ROOM#room0") == [])
 
 
-def test_every_change_of_a_room_reaches_its_sockets_in_order(
-    live: tuple[Running, Answered],
-) -> None:
-    running, _ = live
-    token = login(running, "watcher2")
-    opened = [watcher(live_url(running, token, "room1")) for _ in range(2)]
+def test_every_change_of_a_room_reaches_its_sockets_in_order(live: Running) -> None:
+    alice, bob = login(live, "watcher2"), login(live, "watcher3")
+    room_id = make_room(live, alice, boxes=[0])
+    opened = [watcher(live_url(live, token, room_id)) for token in (alice, bob)]
     assert all(isinstance(answer, AcceptConnection) for _, answer in opened)
-    assert until(lambda: len(keys(running, "ROOM#room1")) == 2)
+    assert until(lambda: len(keys(live, f"ROOM#{room_id}")) == 3)  # the room, 2 watchers
 
-    put_room(running, "room1", 1)
-    client, name = table(running)  # not a room item: the stream's filter leaves it out
-    client.put_item(TableName=name, Item={"pk": {"S": "ROOM#room1"}, "sk": {"S": "NOTE"}})
-    for version in (2, 3):
-        put_room(running, "room1", version)
-    for client, _ in opened:
-        assert room_views(client, 3) == [
-            {"pk": "ROOM#room1", "version": 1, "previous": None},
-            {"pk": "ROOM#room1", "version": 2, "previous": 1},
-            {"pk": "ROOM#room1", "version": 3, "previous": 2},
-        ]
-        client.close()
-
-
-def test_a_change_not_posted_is_tried_again_and_none_posted_twice(
-    live: tuple[Running, Answered],
-) -> None:
-    running, _ = live
-    client, opened = watcher(live_url(running, login(running, "watcher4"), "flaky"))
-    assert isinstance(opened, AcceptConnection), opened
-    assert until(lambda: len(keys(running, "ROOM#flaky")) == 1)
-    for version in (1, 2, 3):
-        put_room(running, "flaky", version)
-    assert [view["version"] for view in room_views(client, 3)] == [1, 2, 3]
-    client.close()
+    post(live, bob, f"/v1/rooms/{room_id}/seats", {"boxes": [2]})
+    client, name = table(live)  # not the room item: the stream's filter leaves it out
+    client.put_item(TableName=name, Item={"pk": {"S": f"ROOM#{room_id}"}, "sk": {"S": "NOTE"}})
+    post(live, bob, f"/v1/rooms/{room_id}/seats", {"boxes": [3]})
+    last = post(live, alice, f"/v1/rooms/{room_id}/bets", {"bets": [{"box": 0, "amount": 10}]})
+    for socket, _ in opened:
+        rooms = room_views(socket, 3, after=1)
+        assert [room["version"] for room in rooms] == [2, 3, last["version"]]
+        assert [len(room["seats"]) for room in rooms] == [2, 3, 3]
+        assert rooms[-1]["bets"] == [{"box": 0, "amount": 10}]
+        assert not any(seat["you"] for room in rooms for seat in room["seats"])
+        socket.close()
 
 
-def test_a_connection_gone_is_forgotten(live: tuple[Running, Answered]) -> None:
-    running, _ = live
-    client, name = table(running)
-    for pk, sk in (("ROOM#room2", "CONN#gone="), ("CONN#gone=", "CONN")):
-        item = {"pk": {"S": pk}, "sk": {"S": sk}, "room_id": {"S": "room2"}}
+def test_a_change_not_posted_is_tried_again_and_none_posted_twice(live: Running) -> None:
+    alice = login(live, "watcher4")
+    room_id = make_room(live, alice, boxes=[0])
+    stop = live.stack.add_environment_setup(
+        EnvironmentSetup(f"{__name__}.{failing_once.__name__}", (room_id, 3))
+    )
+    try:
+        socket, opened = watcher(live_url(live, alice, room_id))
+        assert isinstance(opened, AcceptConnection), opened
+        assert until(lambda: len(keys(live, f"ROOM#{room_id}")) == 2)
+        for box in (1, 2, 3):
+            post(live, alice, f"/v1/rooms/{room_id}/seats", {"boxes": [box]})
+        assert [room["version"] for room in room_views(socket, 3, after=1)] == [2, 3, 4]
+        socket.close()
+    finally:
+        stop()
+
+
+def test_a_connection_gone_is_forgotten(live: Running) -> None:
+    alice = login(live, "watcher5")
+    room_id = make_room(live, alice, boxes=[0])
+    client, name = table(live)
+    for pk, sk in ((f"ROOM#{room_id}", "CONN#gone="), ("CONN#gone=", "CONN")):
+        item = {"pk": {"S": pk}, "sk": {"S": sk}, "room_id": {"S": room_id}}
         client.put_item(TableName=name, Item=item)
-    put_room(running, "room2", 1)
-    assert until(lambda: keys(running, "ROOM#room2") == ["ROOM"])
-    assert keys(running, "CONN#gone=") == []
+    post(live, alice, f"/v1/rooms/{room_id}/seats", {"boxes": [1]})
+    assert until(lambda: keys(live, f"ROOM#{room_id}") == ["ROOM"])
+    assert keys(live, "CONN#gone=") == []
 
 
-def test_a_deadline_invokes_the_deadline_function_once_due(
-    live: tuple[Running, Answered], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    running, answered = live
-    from blackjack_service.deadlines import DeadlineScheduler
+def test_a_betting_window_closes_by_itself_when_due(live: Running) -> None:
+    alice, bob = login(live, "watcher6"), login(live, "watcher7")
+    room_id = make_room(live, alice, boxes=[0], betting_seconds=5)
+    post(live, bob, f"/v1/rooms/{room_id}/seats", {"boxes": [1]})
+    socket, opened = watcher(live_url(live, alice, room_id))
+    assert isinstance(opened, AcceptConnection), opened
+    assert until(lambda: len(keys(live, f"ROOM#{room_id}")) == 2)
+    betting = post(live, alice, f"/v1/rooms/{room_id}/bets", {"bets": [{"box": 0, "amount": 10}]})
+    assert betting["phase"] == "betting" and betting["round"] is None  # bob has not bet
 
-    # The scheduler as a function has it: the stack's credentials and queue endpoint.
-    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
-    for variable, value in running.stack.store.credentials.environment().items():
-        monkeypatch.setenv(variable, value)
-    monkeypatch.setenv("AWS_ENDPOINT_URL_SQS", running.stack.queues.url)
-    monkeypatch.setenv("DEADLINE_QUEUE_URL", str(running.stack.template.ref("DeadlineQueue")))
-    monkeypatch.setenv("TABLE_NAME", str(running.stack.template.ref("GameTable")))
-    monkeypatch.setenv("TOKEN_SECRET_ARN", str(running.stack.template.ref("TokenSecret")))
-    from blackjack_service import settings
-
-    settings.settings.cache_clear()
-    due_ms = int(time.time() * 1000) + 1500
-    DeadlineScheduler().schedule("room3", 5, due_ms)
-    assert answered.arrived.wait(TIMEOUT_S)
-    settings.settings.cache_clear()
-    ((room_id, version, at),) = answered.deadlines
-    assert (room_id, version) == ("room3", 5)
-    assert at * 1000 >= due_ms  # never before it is due
+    # Nobody sends anything: the deadline queue has the deadline function deal.
+    (seen, dealt) = room_views(socket, 2, after=betting["version"] - 1)
+    assert seen["version"] == betting["version"]
+    arrived_ms = time.time() * 1000
+    assert dealt["version"] == betting["version"] + 1 and dealt["round"]["dealt"]
+    due = datetime.fromisoformat(betting["deadline"].replace("Z", "+00:00")).timestamp()
+    assert arrived_ms >= due * 1000  # never before it is due
+    socket.close()
 
 
 def test_a_table_made_without_its_stream_gets_it(tmp_path: Path) -> None:
