@@ -182,12 +182,19 @@ def make_room(player: Player, **body: Any) -> str:
     return str(reply.body["room_id"])
 
 
-def test_each_change_of_a_room_is_posted_to_its_connections_in_order(
-    api: Gateway, alice: Player, bob: Player, live_env: str
-) -> None:
+@pytest.fixture
+def watched(api: Gateway, alice: Player, bob: Player, live_env: str) -> str:
+    """A room of alice's, watched by alice (`connA`) and bob (`connB`)."""
     room_id = make_room(alice, boxes=[0])
     connect(api, alice, room_id, "connA")
     connect(api, bob, room_id, "connB")
+    return room_id
+
+
+def test_each_change_of_a_room_is_posted_to_its_connections_in_order(
+    api: Gateway, bob: Player, watched: str
+) -> None:
+    room_id = watched
     connect(api, bob, "another", "connC")
     made = stored_room(room_id)
     assert bob.post(f"/v1/rooms/{room_id}/seats", {"boxes": [2]}).status == 200
@@ -230,12 +237,8 @@ def test_a_change_not_posted_stops_the_batch_which_is_tried_again_from_it(
     assert [m["room"]["version"] for m in posted("connA")] == [1]
 
 
-def test_a_connection_gone_is_forgotten(
-    api: Gateway, alice: Player, bob: Player, live_env: str
-) -> None:
-    room_id = make_room(alice, boxes=[0])
-    connect(api, alice, room_id, "connA")
-    connect(api, bob, room_id, "connB")
+def test_a_connection_gone_is_forgotten(api: Gateway, watched: str) -> None:
+    room_id = watched
     live = factories.live()
     item = stored_room(room_id)
     with Stubber(live.connections) as stubber:  # API Gateway's answer for a closed socket
