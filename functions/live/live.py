@@ -15,7 +15,9 @@ app = create_app()
 
 @app.post(
     "/v1/rooms/<room_id>/live",
-    **operation("A ticket to watch the room's live updates", responses.LiveTicket, errors=(503,)),
+    **operation(
+        "A ticket to watch the room's live updates", responses.LiveTicket, errors=(404, 503)
+    ),
 )
 def live(room_id: str, request: Annotated[LiveRequest, Body()]) -> Response[str]:
     ticket = factories.live().open_ticket(current_identity(app), room_id)

@@ -26,7 +26,7 @@ from blackjack_service.models import (
     RoomBetRequest,
     SeatsRequest,
 )
-from blackjack_service.openapi import operation
+from blackjack_service.openapi import ROOM_LINKS, operation
 from blackjack_service.rooms import RoomAnswer
 
 app = create_app()
@@ -37,7 +37,12 @@ def _room(answer: RoomAnswer, status: int = 200) -> Response[str]:
     return json_response(responses.Room, answer.view, status=status, headers=etag(answer.version))
 
 
-@app.post("/v1/rooms", **operation("Make a room", responses.Room, status=201, errors=(409, 503)))
+@app.post(
+    "/v1/rooms",
+    **operation(
+        "Make a room", responses.Room, status=201, errors=(409, 422, 503), links=ROOM_LINKS
+    ),
+)
 def make_room(
     request: Annotated[CreateRoomRequest, Body()], idempotency_key: IdempotencyKey = None
 ) -> Response[str]:
@@ -60,7 +65,7 @@ def room(room_id: RoomId) -> Response[str]:
 
 @app.post(
     "/v1/rooms/<room_id>/seats",
-    **operation("Take boxes", responses.Room, errors=(404, 409, 422, 503)),
+    **operation("Take boxes", responses.Room, errors=(404, 409, 422, 503), links=ROOM_LINKS),
 )
 def take_boxes(
     room_id: RoomId,
@@ -81,7 +86,12 @@ def leave(room_id: RoomId) -> Response[str]:
 
 @app.post(
     "/v1/rooms/<room_id>/bets",
-    **operation("Bet or pass the next round", responses.Room, errors=(404, 409, 422, 503)),
+    **operation(
+        "Bet or pass the next round",
+        responses.Room,
+        errors=(404, 409, 422, 503),
+        links=ROOM_LINKS,
+    ),
 )
 def room_bet(
     room_id: RoomId,
@@ -94,7 +104,9 @@ def room_bet(
 
 @app.post(
     "/v1/rooms/<room_id>/actions",
-    **operation("Act on your decision", responses.Room, errors=(404, 409, 412, 503)),
+    **operation(
+        "Act on your decision", responses.Room, errors=(404, 409, 412, 422, 503), links=ROOM_LINKS
+    ),
 )
 def room_act(
     room_id: RoomId,

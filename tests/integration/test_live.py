@@ -44,6 +44,12 @@ def live_env(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     factories.reset()
 
 
+def make_room(player: Player, **body: Any) -> str:
+    reply = player.post("/v1/rooms", {"table": "casino", **body})
+    assert reply.status == 201, reply.text
+    return str(reply.body["room_id"])
+
+
 def ticket_of(player: Player, room_id: str) -> str:
     reply = player.post(f"/v1/rooms/{room_id}/live", {})
     assert reply.status == 200, reply.text
@@ -83,7 +89,8 @@ def items(pk: str) -> list[dict[str, Any]]:
 def test_a_ticket_connects_once_and_the_connection_is_forgotten_when_it_closes(
     api: Gateway, alice: Player, live_env: str
 ) -> None:
-    ticket = ticket_of(alice, "room1")
+    room_id = make_room(alice)
+    ticket = ticket_of(alice, room_id)
     assert items(f"TICKET#{ticket}")[0]["account_id"] == "alice1"
 
     assert ws_event(api, "CONNECT", "conn1=", ticket) == {"statusCode": 200}
@@ -91,25 +98,33 @@ def test_a_ticket_connects_once_and_the_connection_is_forgotten_when_it_closes(
     assert ws_event(api, "CONNECT", "conn3=") == {"statusCode": 401}  # none
     assert ws_event(api, "CONNECT", "conn4=", "0" * 32) == {"statusCode": 401}  # unknown
     assert items(f"TICKET#{ticket}") == []
-    (room_connection,) = items("ROOM#room1")
+    (room_connection,) = [item for item in items(f"ROOM#{room_id}") if item["sk"] != "ROOM"]
     assert room_connection["sk"] == "CONN#conn1="
-    assert items("CONN#conn1=")[0]["room_id"] == "room1"
+    assert items("CONN#conn1=")[0]["room_id"] == room_id
     lasts = int(room_connection["expires_at"]) - time.time()
     assert 2 * 3600 - 60 < lasts <= 2 * 3600
 
     assert ws_event(api, "DISCONNECT", "conn1=") == {"statusCode": 200}
-    assert items("ROOM#room1") == [] and items("CONN#conn1=") == []
+    assert [item["sk"] for item in items(f"ROOM#{room_id}")] == ["ROOM"]
+    assert items("CONN#conn1=") == []
     assert ws_event(api, "DISCONNECT", "conn1=") == {"statusCode": 200}  # again: nothing
 
 
 def test_an_expired_ticket_connects_nothing(
     api: Gateway, alice: Player, live_env: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ticket = ticket_of(alice, "room1")
+    room_id = make_room(alice)
+    ticket = ticket_of(alice, room_id)
     later = time.time() + 61
     monkeypatch.setattr(time, "time", lambda: later)
     assert ws_event(api, "CONNECT", "conn1=", ticket) == {"statusCode": 401}
-    assert items("ROOM#room1") == []
+    assert [item["sk"] for item in items(f"ROOM#{room_id}")] == ["ROOM"]
+
+
+def test_a_ticket_to_a_room_that_does_not_exist_is_404(alice: Player, live_env: str) -> None:
+    for room_id in ("0" * 32, "room1"):
+        reply = alice.post(f"/v1/rooms/{room_id}/live", {})
+        assert reply.status == 404 and reply.body["code"] == "not_found", reply.text
 
 
 def test_the_ticket_route_needs_a_token(api: Gateway, live_env: str) -> None:
@@ -119,10 +134,11 @@ def test_the_ticket_route_needs_a_token(api: Gateway, live_env: str) -> None:
 def test_a_function_without_the_live_url_says_so(
     alice: Player, live_env: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    room_id = make_room(alice)
     monkeypatch.delenv("LIVE_URL")
     factories.reset()
     with pytest.raises(SettingsError, match="LIVE_URL is not set"):
-        factories.live().open_ticket(Identity("alice1", "alice"), "room1")
+        factories.live().open_ticket(Identity("alice1", "alice"), room_id)
 
 
 def stream_event(*changes: tuple[dict[str, Any] | None, dict[str, Any]]) -> dict[str, Any]:
@@ -176,12 +192,6 @@ def posted(connection_id: str) -> list[Any]:
     return messages
 
 
-def make_room(player: Player, **body: Any) -> str:
-    reply = player.post("/v1/rooms", {"table": "casino", **body})
-    assert reply.status == 201, reply.text
-    return str(reply.body["room_id"])
-
-
 @pytest.fixture
 def watched(api: Gateway, alice: Player, bob: Player, live_env: str) -> str:
     """A room of alice's, watched by alice (`connA`) and bob (`connB`)."""
@@ -195,7 +205,7 @@ def test_each_change_of_a_room_is_posted_to_its_connections_in_order(
     api: Gateway, bob: Player, watched: str
 ) -> None:
     room_id = watched
-    connect(api, bob, "another", "connC")
+    connect(api, bob, make_room(bob), "connC")  # another room's watcher
     made = stored_room(room_id)
     assert bob.post(f"/v1/rooms/{room_id}/seats", {"boxes": [2]}).status == 200
     seated = stored_room(room_id)

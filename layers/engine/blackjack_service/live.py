@@ -10,16 +10,19 @@ API (`LIVE_MANAGEMENT_URL`); a connection gone meanwhile (410) is forgotten.
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from typing import Any
 
 from . import clients
-from .errors import Unauthorized
+from .errors import NotFound, Unauthorized
 from .identity import Identity
+from .models import ROOM_ID_PATTERN
 from .settings import settings
 from .store import Store
 
+_ROOM_ID = re.compile(ROOM_ID_PATTERN)
 TICKET_S = 60  # how long a ticket may wait for its connection (API.md: at most 60)
 # API Gateway ends a WebSocket connection after 2 hours: its items expire then.
 CONNECTION_S = 2 * 60 * 60
@@ -36,6 +39,8 @@ class LiveService:
     def open_ticket(self, identity: Identity, room_id: str) -> dict[str, Any]:
         """A single-use ticket to watch the room: the WebSocket address that holds it,
         and how many seconds it may wait."""
+        if not _ROOM_ID.fullmatch(room_id) or self.store.get_room(room_id) is None:
+            raise NotFound(f"no room {room_id}")
         ticket = secrets.token_hex(16)
         expires_at = int(time.time()) + TICKET_S
         self.store.put_ticket(ticket, identity.account_id, room_id, expires_at)

@@ -81,6 +81,21 @@ ROUND_LINKS = {
 }
 
 
+# From a room view (any room route's answer) to what follows it.
+ROOM_LINKS = {
+    "Room": link("room", room_id="$response.body#/room_id"),
+    "TakeBoxes": link("takeboxes", room_id="$response.body#/room_id"),
+    "RoomBet": link("roombet", room_id="$response.body#/room_id"),
+    "RoomAct": link(
+        "roomact",
+        room_id="$response.body#/room_id",
+        **{"header.if-match": "$response.header.ETag"},
+    ),
+    "RoomHint": link("roomhint", room_id="$response.body#/room_id"),
+    "Live": link("live", room_id="$response.body#/room_id"),
+}
+
+
 @functools.cache
 def openapi_document() -> dict[str, Any]:
     document: dict[str, Any] = json.loads(DOCUMENT_FILE.read_text())
