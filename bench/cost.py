@@ -247,7 +247,15 @@ class Request:
 
 def _function_environment(template: Any, store: Any) -> dict[str, str]:
     """What Lambda would give the rounds function: the template's variables (Globals
-    merged), resolved against the local resources, and the local endpoints."""
+    merged), resolved against the local resources, and the local endpoints. The rooms'
+    deadline queue and WebSocket API do not run here (`bench.rooms` counts what would be
+    sent to them): their names stand in."""
+    from local_stack.live_api import declare as declare_websocket_apis
+    from local_stack.template import Physical
+
+    declare_websocket_apis(template)
+    for queue in template.of_type("AWS::SQS::Queue"):
+        template.physical.setdefault(queue, Physical(f"https://sqs.invalid/{queue}"))
     properties = template.properties(ROUNDS_FUNCTION, "Function")
     variables = template.resolve((properties.get("Environment") or {}).get("Variables") or {})
     environment = {

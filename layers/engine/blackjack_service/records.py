@@ -505,6 +505,8 @@ class Room:
     round_shoe: Annotated[ShoeRecord | None, Field(alias="retired")] = None
     seeds: dict[int, str] = field(default_factory=dict)  # the shoe's seeds, by first box
     deadline: int | None = None  # epoch ms: when the window closes or the decision is due
+    # The version of the change that set the deadline: its answer's message names it.
+    asked: Annotated[int | None, Field(alias="a")] = None
     keys: list[RetryKey] = field(default_factory=list)
 
     def shoe_of_round(self) -> ShoeRecord:

@@ -8,7 +8,8 @@ stake leaves its owner's balance when it is staked, and the write that settles a
 pays every participant, counts their stats and files their history item, so a round is
 paid and filed exactly once. A decision or a betting window nobody answers is answered
 by the deadline queue (`answer_deadline`), scheduled before the write that sets it: a
-message whose write lost finds the room at another version and does nothing.
+message whose write lost, or whose decision was answered, names a deadline the room no
+longer has and does nothing.
 """
 
 from __future__ import annotations
@@ -115,6 +116,12 @@ class _Change:
         if account_id not in self.read:
             self.read[account_id] = self.store.existing_player(account_id)
         return self.read[account_id]
+
+    def read_all(self, account_ids: list[str]) -> None:
+        """The player items of these users, those not read yet in one read."""
+        unread = [a for a in account_ids if a not in self.read and a not in self.changed]
+        if unread:
+            self.read |= self.store.get_players(unread)
 
     def book(self, account_id: str, change: Decimal, **fields: Any) -> Player:
         """The user's balance moved by `change` (a stake is negative), and other fields."""
@@ -239,6 +246,8 @@ class RoomService:
                 change.lobby = "remove"
             if change.room.in_play:  # the leaver's decisions are answered at once
                 self._play(change, None, None)
+            elif not change.room.bets:  # no bet left: no window either
+                change.room = replace(change.room, deadline=None)
             else:
                 self._deal_if_all_in(change)
 
@@ -304,12 +313,12 @@ class RoomService:
 
     def answer_deadline(self, room_id: str, version: int) -> None:
         """The service's answer to a deadline: the betting window closes (the deal), or the
-        decision asked is answered `stand` (`decline_insurance`), if the room is still at
-        `version`; else nothing."""
+        decision asked is answered `stand` (`decline_insurance`), if the room's deadline is
+        still the one the change at `version` set; else nothing."""
 
         def answer(change: _Change) -> None:
             room = change.room
-            if room.version != version or room.deadline is None:
+            if room.asked != version or room.deadline is None:
                 raise _NothingToDo()
             if room.deadline > self.clock() * 1000:  # early: wait for the rest
                 self.deadlines.schedule(room_id, version, room.deadline)
@@ -473,6 +482,7 @@ class RoomService:
             return
         record = replace(room.round, expert=grader.expert, settled_at=now_ms)
         room_id = change.room_id
+        change.read_all(_owners(room))
         for owner in _owners(room):
             player = owner_player(owner)
             net = round_.net_of(player)
@@ -541,10 +551,12 @@ class RoomService:
             changed = replace(
                 changed, version=room.version + 1, active_at=int(now * 1000), keys=keys
             )
-            # Each write with a deadline pending schedules its answer: a message for an
-            # earlier version finds the room moved on.
-            if changed.deadline is not None:
-                self.deadlines.schedule(room_id, changed.version, changed.deadline)
+            # A change that sets a deadline schedules its answer (before it is written: a
+            # message whose write lost finds no such deadline); others keep the one asked.
+            due = changed.deadline
+            if due is not None and due != room.deadline:
+                changed = replace(changed, asked=changed.version)
+                self.deadlines.schedule(room_id, changed.version, due)
             try:
                 self.store.write_room(
                     RoomWrite(

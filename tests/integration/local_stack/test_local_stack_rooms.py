@@ -101,105 +101,125 @@ def moment(stamp: str) -> float:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
 
-def test_three_users_share_a_room_live(running: Running) -> None:
-    alice, bob, carol = (User(running, name) for name in ("alice1", "bob123", "carol1"))
-    users = [alice, bob, carol]
-    body = {"table": "casino", "boxes": [0], "betting_seconds": SECONDS, "turn_seconds": SECONDS}
-    made = alice.call("POST", "/v1/rooms", body)
-    assert made.status == 201, made.body
-    room_id = made.json()["room_id"]
-    for user in users:
-        user.watch(room_id)
-    assert code(bob.call("POST", f"/v1/rooms/{room_id}/seats", {"boxes": [0]})) == "box_taken"
-    assert bob.call("POST", f"/v1/rooms/{room_id}/seats", {"boxes": [2]}).status == 200
-    assert carol.call("POST", f"/v1/rooms/{room_id}/seats", {"boxes": [4]}).status == 200
-    changed_at: dict[int, float] = {}  # version -> when a client's request made it
-    answered_late: list[float] = []  # a deadline answer's time past its deadline
-    for number in range(ROUNDS):
-        # alice and bob bet at the same instant: both are taken
-        start = threading.Barrier(2)
-        replies: dict[str, Any] = {}
+class Scenario:
+    """Three users in one casino room, each watching its socket."""
+
+    def __init__(self, running: Running) -> None:
+        self.users = [User(running, name) for name in ("alice1", "bob123", "carol1")]
+        self.alice, self.bob, self.carol = self.users
+        body = {"table": "casino", "boxes": [0], "betting_seconds": SECONDS}
+        made = self.alice.call("POST", "/v1/rooms", body | {"turn_seconds": SECONDS})
+        assert made.status == 201, made.body
+        self.room_id = str(made.json()["room_id"])
+        self.changed_at: dict[int, float] = {}  # version -> when a client's request made it
+        self.answered_late: list[float] = []  # a service's answer's time past its deadline
+
+    def path(self, part: str = "") -> str:
+        return f"/v1/rooms/{self.room_id}{part}"
+
+    def room(self) -> dict[str, Any]:
+        return self.alice.room(self.room_id)
+
+    def made(self, reply: Any) -> None:
+        assert reply.status == 200, reply.body
+        self.changed_at[reply.json()["version"]] = time.time()
+
+    def bets_at_once(self) -> None:
+        """alice and bob bet at the same instant: both are taken."""
+        start, replies = threading.Barrier(2), {}
 
         def bet(user: User, box: int) -> None:
             start.wait()
-            replies[user.name] = user.call(
-                "POST", f"/v1/rooms/{room_id}/bets", {"bets": [{"box": box, "amount": 10}]}
-            )
+            bets = {"bets": [{"box": box, "amount": 10}]}
+            replies[user.name] = user.call("POST", self.path("/bets"), bets)
 
-        threads = [threading.Thread(target=bet, args=(u, b)) for u, b in ((alice, 0), (bob, 2))]
+        threads = [
+            threading.Thread(target=bet, args=pair) for pair in ((self.alice, 0), (self.bob, 2))
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
-        assert {name: r.status for name, r in replies.items()} == {"alice1": 200, "bob123": 200}
         for reply in replies.values():
-            changed_at[reply.json()["version"]] = time.time()
-        again = alice.call(
-            "POST", f"/v1/rooms/{room_id}/bets", {"bets": [{"box": 0, "amount": 10}]}
-        )
+            self.made(reply)
+        again = self.alice.call("POST", self.path("/bets"), {"bets": [{"box": 0, "amount": 10}]})
         assert code(again) == "already_bet"
-        if number % 3 == 2:  # carol says nothing: the window closes by itself
-            window = alice.room(room_id)
-            until(
-                lambda: (
-                    alice.room(room_id)["round"] is not None
-                    and alice.room(room_id)["phase"] != "betting"
-                )
-            )
-            answered_late.append(time.time() - moment(window["deadline"]))
-        else:
-            reply = carol.call(
-                "POST", f"/v1/rooms/{room_id}/bets", {"bets": [{"box": 4, "amount": 10}]}
-            )
-            assert reply.status == 200, reply.body
-            changed_at[reply.json()["version"]] = time.time()
-        room = alice.room(room_id)
-        silent = number % 4 == 1  # this round's first decision is left to the service
+
+    def left_to_the_service(self, room: dict[str, Any]) -> None:
+        """Nobody answers: the service does, by itself."""
+        version = room["version"]
+        until(lambda: self.room()["version"] > version)
+        self.answered_late.append(time.time() - moment(room["deadline"]))
+
+    def decisions(self, silent: bool) -> None:
+        """Each decision answered by its owner (the first by the service if `silent`); the
+        others are refused it."""
+        owners = {0: self.alice, 2: self.bob, 4: self.carol}
+        room = self.room()
         while room["phase"] in ("insurance", "player_turn"):
-            box = room["round"]["turn"]["box"]
-            owner = {0: alice, 2: bob, 4: carol}[box]
-            other = next(u for u in users if u is not owner)
-            refused = other.call("POST", f"/v1/rooms/{room_id}/actions", {"action": "stand"})
+            owner = owners[room["round"]["turn"]["box"]]
+            other = next(user for user in self.users if user is not owner)
+            refused = other.call("POST", self.path("/actions"), {"action": "stand"})
             assert code(refused) == "not_your_turn"
             if silent:
                 silent = False
-                version = room["version"]
-                until(lambda: alice.room(room_id)["version"] > version)
-                answered_late.append(time.time() - moment(room["deadline"]))
+                self.left_to_the_service(room)
             else:
                 action = "decline_insurance" if room["phase"] == "insurance" else "stand"
-                reply = owner.call(
-                    "POST",
-                    f"/v1/rooms/{room_id}/actions",
-                    {"action": action},
-                    **{"If-Match": str(room["version"])},
-                )
-                assert reply.status == 200, reply.body
-                changed_at[reply.json()["version"]] = time.time()
-            room = alice.room(room_id)
-    last = alice.room(room_id)["version"]
-    until(lambda: seen_version(users, last))
-    delays = []
-    for user in users:
-        versions = [m["version"] for _, m in user.messages]
-        assert versions == sorted(versions) and len(versions) == len(set(versions)), versions
-        assert versions[-1] == last
-        assert set(range(versions[0], last + 1)) == set(versions), "a change was not sent"
-        for arrived, message in user.messages:
-            assert all(seat["you"] is False for seat in message["seats"])
-            assert message["legal_actions"] == []
-            if message["version"] in changed_at:
-                delays.append(arrived - changed_at[message["version"]])
-    for user in users:
-        rounds = user.call("GET", "/v1/rounds?limit=100").json()["rounds"]
-        ids = [r["round_id"] for r in rounds]
-        assert len(ids) == len(set(ids)) and all(r["room_id"] == room_id for r in rounds)
-        balance = Decimal(str(user.call("GET", "/v1/me").json()["balance"]))
-        assert balance == 10000 + sum(Decimal(str(r["net"])) for r in rounds)
-    assert len(alice.call("GET", "/v1/rounds?limit=100").json()["rounds"]) == ROUNDS
+                headers = {"If-Match": str(room["version"])}
+                self.made(owner.call("POST", self.path("/actions"), {"action": action}, **headers))
+            room = self.room()
+
+    def every_change_reached_every_socket(self) -> list[float]:
+        """The delays from a request's answer to its change's message."""
+        last = self.room()["version"]
+        until(lambda: seen_version(self.users, last))
+        delays = []
+        for user in self.users:
+            versions = [m["version"] for _, m in user.messages]
+            assert versions == sorted(versions) and len(versions) == len(set(versions))
+            assert set(range(versions[0], last + 1)) == set(versions), "a change not sent"
+            for arrived, message in user.messages:
+                assert not any(seat["you"] for seat in message["seats"])
+                assert message["legal_actions"] == []
+                if message["version"] in self.changed_at:
+                    delays.append(arrived - self.changed_at[message["version"]])
+        return delays
+
+    def money_is_the_history(self) -> None:
+        for user in self.users:
+            rounds = user.call("GET", "/v1/rounds?limit=100").json()["rounds"]
+            ids = [r["round_id"] for r in rounds]
+            assert len(ids) == len(set(ids))
+            assert all(r["room_id"] == self.room_id for r in rounds)
+            balance = Decimal(str(user.call("GET", "/v1/me").json()["balance"]))
+            assert balance == 10000 + sum(Decimal(str(r["net"])) for r in rounds)
+        history = self.alice.call("GET", "/v1/rounds?limit=100").json()["rounds"]
+        assert len(history) == ROUNDS
+
+
+def test_three_users_share_a_room_live(running: Running) -> None:
+    scene = Scenario(running)
+    for user in scene.users:
+        user.watch(scene.room_id)
+    taken = scene.bob.call("POST", scene.path("/seats"), {"boxes": [0]})
+    assert code(taken) == "box_taken"
+    scene.made(scene.bob.call("POST", scene.path("/seats"), {"boxes": [2]}))
+    scene.made(scene.carol.call("POST", scene.path("/seats"), {"boxes": [4]}))
+    for number in range(ROUNDS):
+        scene.bets_at_once()
+        if number % 3 == 2:  # carol says nothing: the window closes by itself
+            scene.left_to_the_service(scene.room())
+        else:
+            bet = {"bets": [{"box": 4, "amount": 10}]}
+            scene.made(scene.carol.call("POST", scene.path("/bets"), bet))
+        scene.decisions(silent=number % 4 == 1)
+    delays = scene.every_change_reached_every_socket()
+    scene.money_is_the_history()
+    late = scene.answered_late
     print(
         f"\nrooms live: {len(delays)} messages after a request, change to message "
         f"median {statistics.median(delays) * 1000:.0f} ms, max {max(delays) * 1000:.0f} ms; "
-        f"{len(answered_late)} deadlines answered by the service, past the deadline "
-        f"median {statistics.median(answered_late):.2f} s, max {max(answered_late):.2f} s"
+        f"{len(late)} deadlines answered by the service, past the deadline "
+        f"median {statistics.median(late):.2f} s, max {max(late):.2f} s"
     )
