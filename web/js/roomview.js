@@ -101,13 +101,16 @@ export function seatOf(view, n, me) {
   return seat ? { ...seat, you: seat.you || seat.nick === me } : null;
 }
 
-/** Who box `n` belongs to, for the felt: the seat's, else the round's player's (a leaver's box plays on). */
+/**
+ * Who box `n` belongs to, for the felt: while a round is in play its player's (a leaver's
+ * box plays on, a box taken for the next round is not yet its taker's), else its seat's.
+ */
 export function ownerOf(view, n, me) {
+  const box = BETTING_PHASES.has(view?.phase) ? null : (view?.round?.boxes || []).find((b) => b.box === n);
   const seat = seatOf(view, n, me);
-  if (seat) return { nick: seat.nick, you: seat.you };
-  const box = (view?.round?.boxes || []).find((b) => b.box === n);
-  const nick = box ? nickOfPlayer(box.player) : null;
-  return nick ? { nick, you: nick === me } : null;
+  const nick = box ? nickOfPlayer(box.player) : seat?.nick;
+  if (!nick) return null;
+  return { nick, you: nick === me || (seat?.nick === nick && seat.you) };
 }
 
 /** The caller's boxes (by their seats' `you`, or their nick in a public view). */
@@ -132,6 +135,18 @@ export function turnKey(view) {
 export function yourTurnNow(before, after, me) {
   const turn = turnOf(after, me);
   return !!turn?.you && turnKey(before) !== turnKey(after);
+}
+
+/**
+ * Whether a public view calls for the caller's own (GET): it asks them a decision (their
+ * legal actions), it has just answered one of theirs (their marks), or it settles a round
+ * they had a box in (their net and balance).
+ */
+export function needsOwnView(before, after, me) {
+  const round = after?.round;
+  if (!round || !(round.boxes || []).some((b) => nickOfPlayer(b.player) === me)) return false;
+  const settledNow = round.status === "settled" && (before?.round?.round_id !== round.round_id || before.round.status !== "settled");
+  return !!turnOf(after, me)?.you || !!turnOf(before, me)?.you || settledNow;
 }
 
 /** What changed in the seats from `before` to `after`, by nick: who joined (their boxes) and who left. */

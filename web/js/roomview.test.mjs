@@ -7,6 +7,7 @@ import {
   countdownWords,
   feltCount,
   keepOwnPart,
+  needsOwnView,
   ownerOf,
   phaseOf,
   retryDelay,
@@ -228,4 +229,18 @@ test("rooms are made at tables of more than one box, without the cut card's choi
     roomSummaryWords({ room_id: "r", table: "casino", name: "Fri", players: 2, free_boxes: 1, phase: "player_turn" }, "Casino"),
     "Casino · 2 players · 1 free box · playing",
   );
+});
+
+test("the caller's own view is read when a decision of theirs is asked or answered, or their round settles", () => {
+  const alice = inPlay(3, { box: 0, hand: 0 });
+  const bob = inPlay(4, { box: 2, hand: 0 });
+  assert.equal(needsOwnView(alice, bob, "bob42"), true); // asked
+  assert.equal(needsOwnView(alice, bob, "alice1"), true); // answered
+  assert.equal(needsOwnView(bob, inPlay(5, { box: 2, hand: 0 }), "alice1"), false);
+  assert.equal(needsOwnView(bob, inPlay(5, { box: 2, hand: 0 }), "zed"), false);
+  const settled = inPlay(6, null, { phase: "settled", deadline: null });
+  settled.round.status = "settled";
+  assert.equal(needsOwnView(bob, settled, "alice1"), true);
+  assert.equal(needsOwnView(settled, { ...settled, version: 7 }, "alice1"), false);
+  assert.equal(needsOwnView(null, view(1), "alice1"), false);
 });

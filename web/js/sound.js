@@ -1,4 +1,4 @@
-// Short table sounds synthesised with Web Audio (no audio files); silent unless the player turns them on.
+// Short table sounds (a shared table's "your turn" too) synthesised with Web Audio (no audio files); silent unless the player turns them on.
 import { settings } from "./settings.js";
 
 // Each sound: [frequency Hz, duration s, wave] notes played one after the other.
@@ -7,6 +7,10 @@ const SOUNDS = {
   chip: [
     [1800, 0.03, "square"],
     [2400, 0.03, "square"],
+  ],
+  turn: [
+    [520, 0.08, "sine"],
+    [780, 0.12, "sine"],
   ],
   win: [
     [660, 0.09, "sine"],

@@ -96,6 +96,11 @@ const PROBLEM_SENTENCES = {
   insufficient_funds: "Your balance does not cover that.",
   stale_state: "The round moved on in another tab or window.",
   conflict: "Another request changed this table at the same moment.",
+  box_taken: "Somebody else took that box first: pick a free one.",
+  not_seated: "You can bet only on your own boxes at this table.",
+  not_your_turn: "It is not your turn: another player's decision is being asked.",
+  already_bet: "You have already bet or passed this round.",
+  too_many_rooms: "You already sit at 3 shared tables: leave one to take a box here.",
 };
 // Codes whose server detail adds something a player needs (which field, why).
 const DETAIL_HELPS = new Set(["validation_error", "illegal_action", "bet_out_of_limits"]);
