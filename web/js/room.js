@@ -31,7 +31,7 @@ import {
 } from "./roomview.js";
 import { reducedMotion, settings } from "./settings.js";
 import { play as sound } from "./sound.js";
-import { errorText, lockControls, reportError, setBalance, toast } from "./ui.js";
+import { errorText, lockControls, reportError, setBalance, shareRoom, toast } from "./ui.js";
 
 const COACH_KEY = "blackjack.coach";
 const LIVE_WORDS = { connecting: "Connecting…", live: "Live", offline: "Offline: reconnecting…" };
@@ -131,9 +131,7 @@ function receive(view, personal) {
   S.shoe = next.shoe;
   const said = seatSentences(seatChanges(before, next), S.me);
   if (yourTurnNow(before, next, S.me)) {
-    said.push(
-      `Your turn: ${roomStatusWords(next, S.me).replace(/^Your turn: /, "")}. ${countdownWords("turn", secondsLeft(next.deadline, Date.now()), true)}.`,
-    );
+    said.push(`${roomStatusWords(next, S.me)}. ${countdownWords("turn", secondsLeft(next.deadline, Date.now()), true)}.`);
     sound("turn");
   }
   if (said.length) tell(said.join(" "));
@@ -347,14 +345,6 @@ function maybeCoach() {
   if (S?.coach && S.round?.legal_actions?.length && !S.pace && (!S.hint || S.hint.version !== S.round.version)) fetchHint();
 }
 
-function share() {
-  const url = `${location.origin}${location.pathname}#/room/${encodeURIComponent(S.id)}`;
-  const copied = () => toast(`Link copied: ${url}`, { tone: "info" });
-  const shown = () => toast(`The table's link: ${url}`, { tone: "info", timeout: 15000 });
-  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(url).then(copied, shown);
-  else shown();
-}
-
 // ---------------------------------------------------------------- the keyboard
 function isTyping(el) {
   const tag = el?.tagName || "";
@@ -442,7 +432,7 @@ const ctl = {
     owner: (n) => ownerOf(S.room, n, S.me),
     betting: (n) => renderSeat(n),
     status: () => roomStatusWords(S.room, S.me),
-    countdown: () => renderCountdown(),
+    countdown: () => [renderCountdown(), S.live === "offline" ? h("p", { class: "live-offline-note", testid: "live-offline" }, LIVE_WORDS.offline) : null],
   },
 };
 
@@ -504,7 +494,7 @@ function renderHead(phase) {
     h(
       "div",
       { class: "table-links" },
-      h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "room-share", onclick: share }, "Share"),
+      h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "room-share", onclick: () => shareRoom(S.id) }, "Share"),
       links.map((p) =>
         h(
           "button",
@@ -539,7 +529,7 @@ function renderSeat(n) {
   if (seat.you && phase.canBet) return renderBetCircle(ctl, n);
   const placed = (S.room.bets || []).find((b) => b.box === n);
   const passed = (S.room.passed || []).includes(seat.nick);
-  const words = placed ? formatCoins(placed.amount) : passed ? "Pass" : "Betting…";
+  const words = placed ? formatCoins(placed.amount) : passed ? "Pass" : "Betting";
   const stack = placed ? chipStack(Number(placed.amount), chipValues(S.table.min_bet, S.table.max_bet)) : [];
   return h(
     "div",
@@ -556,7 +546,7 @@ function renderSeat(n) {
         { class: "stack", "aria-hidden": "true" },
         stack.map((v) => h("span", { class: `stack-chip chip-${v}` })),
       ),
-      h("span", { class: "bet-amount", testid: `bet-amount-${n}`, "aria-hidden": "true" }, words),
+      h("span", { class: `bet-amount ${placed ? "" : "bet-ai"}`, testid: `bet-amount-${n}`, "aria-hidden": "true" }, words),
     ),
   );
 }

@@ -233,10 +233,10 @@ export function secondsLeft(deadline, now) {
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-/** The countdown in words: "Bets close in 12 s", "14 s to answer", "Time is up". */
+/** The countdown in words (no full stop): "Bets close in 12 s", "14 s to answer", "Time is up". */
 export function countdownWords(kind, seconds, you) {
   if (seconds === null || kind === null) return "";
-  if (seconds === 0) return kind === "betting" ? "Bets closing…" : "Time is up: the table answers.";
+  if (seconds === 0) return kind === "betting" ? "Bets closing…" : you ? "Time is up: the table answers for you" : "Time is up";
   if (kind === "betting") return `Bets close in ${seconds} s`;
   return you ? `${seconds} s to answer` : `${seconds} s left`;
 }

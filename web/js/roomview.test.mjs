@@ -181,7 +181,8 @@ test("the countdown counts whole seconds up to the deadline, and stops at 0", ()
   assert.equal(countdownWords("betting", 12, false), "Bets close in 12 s");
   assert.equal(countdownWords("turn", 14, true), "14 s to answer");
   assert.equal(countdownWords("turn", 14, false), "14 s left");
-  assert.equal(countdownWords("turn", 0, true), "Time is up: the table answers.");
+  assert.equal(countdownWords("turn", 0, true), "Time is up: the table answers for you");
+  assert.equal(countdownWords("turn", 0, false), "Time is up");
   assert.equal(countdownWords(null, 3, true), "");
 });
 

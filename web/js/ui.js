@@ -185,6 +185,15 @@ export function setBalance(balance, { flash: flashes = true } = {}) {
   flash.classList.add("flash");
 }
 
+/** A shared table's link, copied to the clipboard (or shown to copy by hand), said in a toast. */
+export function shareRoom(id) {
+  const url = `${location.origin}${location.pathname}#/room/${encodeURIComponent(id)}`;
+  const copied = () => toast(`Link copied: ${url}`, { tone: "info" });
+  const shown = () => toast(`The table's link: ${url}`, { tone: "info", timeout: 15000 });
+  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(url).then(copied, shown);
+  else shown();
+}
+
 export function go(hash) {
   if (location.hash === hash) window.dispatchEvent(new HashChangeEvent("hashchange"));
   else location.hash = hash;
