@@ -86,6 +86,21 @@ function renderBoxRow(r, boxes) {
   return row;
 }
 
+/** On a phone the boxes scroll sideways inside the felt: the box in turn is brought into view. */
+export function showTurnBox(main) {
+  const turn = main.querySelector(".box-turn");
+  const row = turn?.parentElement;
+  // A box split wider than the row scrolls its hands: the hand in turn comes into view there.
+  const hand = turn?.querySelector(".hand-turn");
+  const hands = hand?.parentElement;
+  if (hands && hands.scrollWidth > hands.clientWidth) {
+    const left = hand.getBoundingClientRect().left - hands.getBoundingClientRect().left + hands.scrollLeft;
+    hands.scrollLeft = left - (hands.clientWidth - hand.offsetWidth) / 2;
+  }
+  if (!turn || row.scrollWidth <= row.clientWidth) return;
+  row.scrollLeft = turn.offsetLeft - (row.clientWidth - turn.offsetWidth) / 2; // .boxes is the offset parent there
+}
+
 /**
  * The scroll of the row that shows the most of the player's boxes whole, the box last in
  * turn among them where that costs none (`.boxes` is the boxes' offset parent on a phone).

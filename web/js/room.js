@@ -6,7 +6,7 @@
 import { api, getSession, loadTables } from "./api.js";
 import { pickChip, renderActions, renderBetting } from "./controls.js";
 import { clear, h } from "./dom.js";
-import { renderBetCircle, renderFelt } from "./felt.js";
+import { renderBetCircle, renderFelt, showTurnBox } from "./felt.js";
 import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, chipStack, formatCoins, netSentence, resultLabel, statusLabel } from "./format.js";
 import { buildRoundRequest, chipValues, insuranceAmounts, whyNot } from "./input.js";
 import { watchRoom } from "./live.js";
@@ -61,6 +61,7 @@ export async function showRoom(main, id, isCurrent) {
     return;
   }
   if (!isCurrent()) return;
+  document.title = `${view.name} · Blackjack`;
   const table = tables.find((t) => t.id === view.table) || { id: view.table, boxes: 5, min_bet: 1, max_bet: 1000, rules: {} };
   const session = getSession();
   const round = roundOf(view);
@@ -93,7 +94,7 @@ export async function showRoom(main, id, isCurrent) {
     lastRetired: null,
     balance: session?.user?.balance ?? null,
     live: "connecting",
-    announced: null, // the last round whose result was said
+    announced: round?.status === "settled" ? round.round_id : null, // the last round whose result was said (or shown on load)
     reading: false,
     readAgain: false,
     countdown: null, // the countdown's element, ticked in place
@@ -463,7 +464,7 @@ function render() {
   );
   if (betting && phase.canBet) labelBoxKeys(main);
   restoreFocus(main, focused, betting && phase.canBet);
-  main.querySelector(".box-turn")?.scrollIntoView?.({ block: "nearest", inline: "center" });
+  showTurnBox(main);
   if (S.busy) lockControls(main, true);
   tick();
 }

@@ -4,7 +4,7 @@
 import { api, updateSessionUser } from "./api.js";
 import { pickChip, renderActions, renderBetting } from "./controls.js";
 import { clear, h } from "./dom.js";
-import { renderFelt } from "./felt.js";
+import { renderFelt, showTurnBox } from "./felt.js";
 import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, netSentence, resultLabel, roundStatusLabel, statusLabel } from "./format.js";
 import { roundCards, shiftCount } from "./hilo.js";
 import { buildRoundRequest, chipValues, insuranceAmounts, isShoeFresh, whyNot } from "./input.js";
@@ -518,21 +518,6 @@ function labelBoxKeys(main) {
     circle.setAttribute("aria-keyshortcuts", key);
     circle.append(h("kbd", { class: "box-key", "aria-hidden": "true" }, key));
   }
-}
-
-/** On a phone the boxes scroll sideways inside the felt: the box in turn is brought into view. */
-function showTurnBox(main) {
-  const turn = main.querySelector(".box-turn");
-  const row = turn?.parentElement;
-  // A box split wider than the row scrolls its hands: the hand in turn comes into view there.
-  const hand = turn?.querySelector(".hand-turn");
-  const hands = hand?.parentElement;
-  if (hands && hands.scrollWidth > hands.clientWidth) {
-    const left = hand.getBoundingClientRect().left - hands.getBoundingClientRect().left + hands.scrollLeft;
-    hands.scrollLeft = left - (hands.clientWidth - hand.offsetWidth) / 2;
-  }
-  if (!turn || row.scrollWidth <= row.clientWidth) return;
-  row.scrollLeft = turn.offsetLeft - (row.clientWidth - turn.offsetWidth) / 2; // .boxes is the offset parent there
 }
 
 /** Focus stays where it was; else it lands on the main action (Deal, or the first decision). */
