@@ -7,10 +7,11 @@ import { api, getSession, loadTables } from "./api.js";
 import { pickChip, renderActions, renderBetting } from "./controls.js";
 import { clear, h } from "./dom.js";
 import { renderBetCircle, renderFelt, showTurnBox } from "./felt.js";
+import { keyTaken, labelBoxKeys, landCards, paceCards, restoreFocus, toggleDrawer, whileBusy } from "./feltpage.js";
 import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, chipStack, formatCoins, netSentence, resultLabel, statusLabel } from "./format.js";
 import { buildRoundRequest, chipValues, insuranceAmounts, whyNot } from "./input.js";
 import { watchRoom } from "./live.js";
-import { cardDelay, dealOrder, feltCards, pendingCards } from "./pacing.js";
+import { dealOrder, feltCards } from "./pacing.js";
 import { renderCountBadge, renderPanels } from "./panels.js";
 import {
   countdownWords,
@@ -29,7 +30,7 @@ import {
   viewToApply,
   yourTurnNow,
 } from "./roomview.js";
-import { reducedMotion, settings } from "./settings.js";
+import { settings } from "./settings.js";
 import { play as sound } from "./sound.js";
 import { errorText, lockControls, reportError, setBalance, shareRoom, toast } from "./ui.js";
 
@@ -201,35 +202,19 @@ function tell(words) {
 
 // ---------------------------------------------------------------- the pace of the cards
 function showRound(round) {
-  if (!round || !S.round || S.round.round_id !== round.round_id) S.shown = new Set();
-  const decisionChanged = !S.round || !round || S.round.version !== round.version || S.round.round_id !== round.round_id;
-  S.round = round;
-  S.fresh = {};
-  if (decisionChanged) {
-    S.hint = null;
-    S.insuranceAmount = null;
-    S.actionNote = "";
-  }
+  const before = S.round;
+  if (before?.round_id !== round?.round_id) S.shown = new Set();
+  // The same decision (a personal view of the version shown) keeps its hint and its notes.
+  if (before?.round_id !== round?.round_id || before?.version !== round?.version) Object.assign(S, { hint: null, insuranceAmount: null, actionNote: "" });
+  Object.assign(S, { round, fresh: {} });
   dealNext();
 }
 
-function dealNext() {
-  clearTimeout(S.pace);
-  const pending = pendingCards(S.round, S.shown);
-  const delay = cardDelay(settings.speed, reducedMotion());
-  if (pending.length === 0 || delay === 0) return landAll();
-  S.shown.add(pending[0].key);
-  S.justLanded = pending[0].key;
-  sound("deal");
-  S.pace = setTimeout(dealNext, delay);
-  render();
-}
+const dealNext = () => paceCards(S, { render, landAll });
 
+/** Every card on the felt; a round of the user's settled: its result said, the balance read. */
 function landAll() {
-  clearTimeout(S.pace);
-  S.pace = null;
-  S.justLanded = null;
-  for (const slot of dealOrder(S.round)) S.shown.add(slot.key);
+  landCards(S);
   const r = S.round;
   const settledMine = r?.status === "settled" && r.net !== null && r.net !== undefined;
   if (settledMine && S.announced !== r.round_id) {
@@ -254,19 +239,7 @@ function announceResult(round) {
 }
 
 // ---------------------------------------------------------------- requests
-async function withBusy(fn) {
-  if (!S || S.busy) return;
-  const me = S;
-  me.busy = true;
-  lockControls(me.main, true);
-  try {
-    await fn(me);
-  } finally {
-    me.busy = false;
-    lockControls(me.main, false);
-    if (S === me) render();
-  }
-}
+const withBusy = (fn) => whileBusy(S, () => S, render, fn);
 
 /** A request that answers with the room view; a refused one is said, and the room read again. */
 function send(request, prefix, after = () => {}) {
@@ -347,19 +320,8 @@ function maybeCoach() {
 }
 
 // ---------------------------------------------------------------- the keyboard
-function isTyping(el) {
-  const tag = el?.tagName || "";
-  return tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["checkbox", "radio", "range", "button"].includes(el.type));
-}
-
 function onKey(ev) {
-  if (!S || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (ev.key === "Escape" && S.panel) return togglePanel(S.panel);
-  if (isTyping(ev.target)) return;
-  if (S.pace) {
-    ev.preventDefault();
-    return landAll();
-  }
+  if (!S || keyTaken(S, ev, { closeDrawer: () => togglePanel(S.panel), landAll })) return;
   const key = ev.key.toLowerCase();
   const phase = phaseOf(S.room, S.me);
   S.actionNote = "";
@@ -393,12 +355,7 @@ function onKey(ev) {
 }
 
 // ---------------------------------------------------------------- what the controls change
-function togglePanel(name) {
-  S.panel = S.panel === name ? null : name;
-  render();
-  const target = S.panel ? S.main.querySelector(`[data-testid="panel-${S.panel}"] h2`) : S.main.querySelector(`[data-testid="open-${name}"]`);
-  target?.focus({ preventScroll: true });
-}
+const togglePanel = (name) => toggleDrawer(S, name, render);
 
 /** The room as felt.js, controls.js and panels.js get it: the state, and what they may do. */
 const ctl = {
@@ -463,7 +420,7 @@ function render() {
     ),
   );
   if (betting && phase.canBet) labelBoxKeys(main);
-  restoreFocus(main, focused, betting && phase.canBet);
+  restoreFocus(S, focused, betting && phase.canBet);
   showTurnBox(main);
   if (S.busy) lockControls(main, true);
   tick();
@@ -568,21 +525,4 @@ function tick() {
   el.hidden = !words;
   el.dataset.seconds = seconds === null ? "" : String(seconds);
   el.classList.toggle("urgent", seconds !== null && seconds <= 5 && (phase.countdown === "betting" ? phase.canBet : !!phase.turn?.you));
-}
-
-function labelBoxKeys(main) {
-  for (const [n, key] of BOX_KEYS.entries()) {
-    const circle = main.querySelector(`[data-testid="bet-add-${n}"]`);
-    if (!circle) continue;
-    circle.setAttribute("aria-keyshortcuts", key);
-    circle.append(h("kbd", { class: "box-key", "aria-hidden": "true" }, key));
-  }
-}
-
-function restoreFocus(main, focused, betting) {
-  let target = focused && main.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
-  if (!target || target.disabled || target.closest("[hidden]")) {
-    target = betting ? main.querySelector('[data-testid="deal"]') : main.querySelector(".action.advised") || main.querySelector('[data-testid^="action-"]');
-  }
-  if (target && !target.disabled && (S.panel === null || target.closest(".drawer"))) target.focus({ preventScroll: true });
 }
