@@ -487,7 +487,7 @@ function renderSeat(n) {
   if (seat.you && phase.canBet) return renderBetCircle(ctl, n);
   const placed = (S.room.bets || []).find((b) => b.box === n);
   const passed = (S.room.passed || []).includes(seat.nick);
-  const words = placed ? formatCoins(placed.amount) : passed ? "Pass" : "Betting";
+  const words = placed ? formatCoins(placed.amount) : passed ? "Pass" : "…";
   const stack = placed ? chipStack(Number(placed.amount), chipValues(S.table.min_bet, S.table.max_bet)) : [];
   return h(
     "div",
