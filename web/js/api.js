@@ -340,7 +340,7 @@ export const api = {
    * @param {string} id
    * @returns {Promise<{ url: string, expires_in: number }>}
    */
-  roomLive: (id) => request("POST", `/v1/rooms/${enc(id)}/live`),
+  roomLive: (id) => request("POST", `/v1/rooms/${enc(id)}/live`, { body: {} }),
 };
 
 // ---- the tables, fetched once per tab -------------------------------------
