@@ -52,9 +52,12 @@ export async function showRoom(main, id, isCurrent) {
   leaveRoom();
   clear(main).appendChild(h("p", { class: "loading", testid: "loading" }, "Loading the table…"));
   let view;
-  let tables;
+  let table;
   try {
-    [view, tables] = await Promise.all([api.room(id), loadTables()]);
+    const [room, tables] = await Promise.all([api.room(id), loadTables()]);
+    view = room;
+    table = tables.find((t) => t.id === room.table);
+    if (!table) throw new Error(`This server offers no table ${room.table}: reload the page.`);
   } catch (e) {
     if (!isCurrent()) return;
     clear(main).appendChild(h("div", { class: "panel" }, h("p", { testid: "room-error" }, errorText(e)), h("a", { href: "#/lobby" }, "Back to the lobby")));
@@ -63,7 +66,6 @@ export async function showRoom(main, id, isCurrent) {
   }
   if (!isCurrent()) return;
   document.title = `${view.name} · Blackjack`;
-  const table = tables.find((t) => t.id === view.table) || { id: view.table, boxes: 5, min_bet: 1, max_bet: 1000, rules: {} };
   const session = getSession();
   const round = roundOf(view);
   S = {
