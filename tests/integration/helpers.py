@@ -157,7 +157,7 @@ def assert_ledger(login: str) -> None:
     for table, seat in player.seats.items():
         round_ = seat_round(TABLES[table], seat)
         if round_ is not None and round_.phase is not Phase.SETTLED:
-            in_play += round_.user_returned - round_.user_staked
+            in_play += round_.returned() - round_.staked()
     history = settled_rounds(login)
     assert len({round_["round_id"] for round_ in history}) == len(history)
     nets = sum((Decimal(str(round_["net"])) for round_ in history), Decimal(0))

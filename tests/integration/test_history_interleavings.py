@@ -229,7 +229,7 @@ def _assert_truth(store: Store, game: GameService, identity: Identity) -> None:
     for table_id, seat in player.seats.items():
         round_ = seat_round(TABLES[table_id], seat)
         if round_ is not None and round_.phase is not Phase.SETTLED:
-            in_play += round_.user_returned - round_.user_staked
+            in_play += round_.returned() - round_.staked()
     nets = sum((Decimal(str(round_["net"])) for round_ in history), Decimal(0))
     assert player.balance == START + nets + in_play, (player.balance, nets, in_play)
     assert player.stats.rounds == len(history)

@@ -59,7 +59,12 @@ REGISTRATIONS = int(TEMPLATE.parameter_default("WafRegistrationsPerIpPer10Minute
 TABLE = "classic"
 # The routes' path parameters: a made-up id is 404 without a read (and a body each route
 # refuses costs no analysis), and the rules count them all the same.
-PATH_PARAMETERS = {"table_id": TABLE, "round_id": "made-up", "shoe_id": "made-up"}
+PATH_PARAMETERS = {
+    "table_id": TABLE,
+    "round_id": "made-up",
+    "shoe_id": "made-up",
+    "room_id": "made-up",
+}
 # The operations (template events) whose answer runs the analysis on the user's cards: a
 # hint, the drills, the edge, an action (graded against perfect play) and, through an
 # expert AI box's decisions, a bet, the seat and the history's rounds (which play them
@@ -75,6 +80,8 @@ ANALYSIS_OPERATIONS = {
     "Seat",
     "History",
     "Round",
+    "RoomHint",
+    "RoomAct",
 }
 
 

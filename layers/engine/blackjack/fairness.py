@@ -9,7 +9,7 @@ import hmac
 import re
 import secrets
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from decimal import ROUND_FLOOR, Decimal
 
 from .cards import Card, deck_order
@@ -29,6 +29,12 @@ def new_server_seed() -> str:
 def new_client_seed() -> str:
     """The client seed the server picks when the player gives none: 16 hex characters."""
     return secrets.token_hex(8)
+
+
+def room_client_seed(seeds: Sequence[str]) -> str:
+    """A shared table's shoe's client seed, of every seated user's seed in box order of
+    their first boxes (FAIRNESS.md, "Shared tables' shoes")."""
+    return hashlib.sha256(":".join(seeds).encode()).hexdigest()
 
 
 def is_valid_client_seed(client_seed: str) -> bool:

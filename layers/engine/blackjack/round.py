@@ -6,6 +6,10 @@ dealer play by themselves, so a round only ever waits for the user. Each step sa
 did to the cards (`Dealt`, in order). Given the shoe, every round is deterministic, so a
 round is fully described by its shoe, its bets and the user's moves: `Round.replay` plays
 them again. Money is `Decimal`; no float enters a stake or a payout.
+
+At a shared table (a room) several users own boxes: each user box then names its owner
+(`user:<owner>`), the round asks each owner in turn, and each one's money is counted
+apart (`staked`, `returned` and `net_of` take the owner's `player`).
 """
 
 from collections.abc import Iterable, Iterator, Mapping
@@ -28,6 +32,7 @@ if TYPE_CHECKING:
     from .strategy.dealer import Comp
 
 USER = "user"
+_OWNER_PREFIX = "user:"
 _AI_PREFIX = "ai:"
 _TWO = Decimal(2)
 _THREE = Decimal(3)
@@ -70,7 +75,7 @@ class Hand:
 @dataclass(slots=True)
 class Box:
     index: int
-    player: str  # "user" or "ai:<level>"
+    player: str  # "user", "user:<owner>" (at a shared table) or "ai:<level>"
     bet: Decimal  # the original stake
     hands: list[Hand]
     insurance: Decimal | None = None
@@ -79,7 +84,12 @@ class Box:
 
     @property
     def is_user(self) -> bool:
-        return self.player == USER
+        return self.player == USER or self.player.startswith(_OWNER_PREFIX)
+
+
+def owner_player(owner: str) -> str:
+    """The `player` of a box that `owner` holds at a shared table."""
+    return _OWNER_PREFIX + owner
 
 
 @dataclass(slots=True)
@@ -104,12 +114,17 @@ class Round:
         shoe: Shoe,
         bets: Mapping[int, Decimal],
         ai: Mapping[int, str] | None = None,
+        owners: Mapping[int, str] | None = None,
     ) -> "Round":
-        """Seat the user's bets and the AI players, deal, and play on until the user is
-        asked something or the round is settled. Raises `BetOutOfLimits`."""
-        ai = ai or {}
-        _check_boxes(table, bets, ai)
-        seats = {box: (USER, Decimal(bet)) for box, bet in bets.items()}
+        """Seat the user's bets (each box `owners` names held by that owner) and the AI
+        players, deal, and play on until a user is asked something or the round is
+        settled. Raises `BetOutOfLimits`."""
+        ai, owners = ai or {}, owners or {}
+        check_boxes(table, bets, ai)
+        seats = {
+            box: (owner_player(owners[box]) if box in owners else USER, Decimal(bet))
+            for box, bet in bets.items()
+        }
         seats |= {box: (_AI_PREFIX + level, Decimal(table.min_bet)) for box, level in ai.items()}
         boxes = [
             Box(index=box, player=player, bet=bet, hands=[Hand(cards=[], bet=bet)])
@@ -128,10 +143,11 @@ class Round:
         ai: Mapping[int, str],
         moves: Iterable[Move],
         grader: Grader | None = None,
+        owners: Mapping[int, str] | None = None,
     ) -> "Round":
         """The round again from its shoe (at the position it was dealt from), its bets and
-        the user's moves, exactly as it was played."""
-        round_ = cls.deal(table, shoe, bets, ai)
+        the users' moves, exactly as it was played."""
+        round_ = cls.deal(table, shoe, bets, ai, owners)
         for move in moves:
             round_.act(move.action, move.amount, grader=grader)
         return round_
@@ -430,41 +446,49 @@ class Round:
         for box in self.boxes:
             yield from box.hands
 
-    # ---- the user's money -----------------------------------------------------------
+    # ---- the users' money ----------------------------------------------------------
 
-    @property
-    def user_staked(self) -> Decimal:
-        """All the user has put on the table in this round: bets, doubles, splits, insurance."""
+    def staked(self, player: str | None = None) -> Decimal:
+        """All the user (or the owner whose `player` is given) has put on the table in this
+        round: bets, doubles, splits, insurance."""
         return sum(
             (
                 sum((hand.bet for hand in box.hands), box.insurance or ZERO)
-                for box in self.boxes
-                if box.is_user
+                for box in self.boxes_of(player)
             ),
             ZERO,
         )
 
-    @property
-    def user_returned(self) -> Decimal:
-        """All the round has paid back to the user so far, stakes included."""
+    def returned(self, player: str | None = None) -> Decimal:
+        """All the round has paid back to the user (or that owner) so far, stakes included."""
         return sum(
             (
                 sum((hand.payout or ZERO for hand in box.hands), box.insurance_payout or ZERO)
-                for box in self.boxes
-                if box.is_user
+                for box in self.boxes_of(player)
             ),
             ZERO,
         )
 
-    @property
-    def net(self) -> Decimal | None:
-        """The user's gain or loss once settled, insurance included, AI boxes excluded."""
+    def net_of(self, player: str | None = None) -> Decimal | None:
+        """The user's (or that owner's) gain or loss once settled, insurance included, AI
+        boxes excluded."""
         if self.phase is not Phase.SETTLED:
             return None
-        return self.user_returned - self.user_staked
+        return self.returned(player) - self.staked(player)
+
+    @property
+    def net(self) -> Decimal | None:
+        """The user's gain or loss once settled (at a user's own table)."""
+        return self.net_of()
+
+    def boxes_of(self, player: str | None = None) -> Iterator[Box]:
+        """The user's boxes (or those of the owner whose `player` is given)."""
+        return (
+            box for box in self.boxes if (box.is_user if player is None else box.player == player)
+        )
 
 
-def _check_boxes(table: Table, bets: Mapping[int, Decimal], ai: Mapping[int, str]) -> None:
+def check_boxes(table: Table, bets: Mapping[int, Decimal], ai: Mapping[int, str]) -> None:
     if not bets:
         raise BetOutOfLimits("bet on at least one box")
     if ai and not table.rules.ai_players:

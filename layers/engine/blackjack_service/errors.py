@@ -53,6 +53,26 @@ class Conflict(ServiceError):
     status, code = 409, "conflict"
 
 
+class BoxTaken(ServiceError):
+    status, code = 409, "box_taken"
+
+
+class NotSeated(ServiceError):
+    status, code = 409, "not_seated"
+
+
+class NotYourTurn(ServiceError):
+    status, code = 409, "not_your_turn"
+
+
+class AlreadyBet(ServiceError):
+    status, code = 409, "already_bet"
+
+
+class TooManyRooms(ServiceError):
+    status, code = 409, "too_many_rooms"
+
+
 class StaleVersion(ServiceError):
     status, code = 412, "stale_state"
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .drills import DrillService
     from .edge import EdgeService
     from .game import GameService
+    from .rooms import DeadlineQueue, RoomService
     from .shoes import FairShoes
 
 
@@ -60,8 +61,23 @@ def edge() -> EdgeService:
     return EdgeService(store())
 
 
+@functools.cache
+def deadlines() -> DeadlineQueue:
+    from .deadlines import SqsDeadlines
+
+    return SqsDeadlines(settings().deadline_queue_url)
+
+
+@functools.cache
+def rooms() -> RoomService:
+    from .rooms import RoomService
+    from .shoes import SystemSeeds
+
+    return RoomService(store(), deadlines(), seeds=SystemSeeds())
+
+
 def reset() -> None:
     """Forget the built objects (a new environment: tests start each case afresh)."""
-    for factory in (store, accounts, game, shoes, drills, edge):
+    for factory in (store, accounts, game, shoes, drills, edge, deadlines, rooms):
         factory.cache_clear()
     settings.cache_clear()

@@ -28,7 +28,7 @@ from blackjack.errors import BetOutOfLimits
 from blackjack.grading import Replaying
 from blackjack.money import ZERO, to_json
 from blackjack.players import COUNTER, advice, counter_play
-from blackjack.round import Round
+from blackjack.round import Round, owner_player
 from blackjack.rules import TABLES, Shuffle, Table
 from blackjack.views import dealt_view, round_view
 
@@ -85,7 +85,7 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class _Played:
+class Played:
     """A round replayed from its records, or played on by a request: the engine's round,
     its record, the shoe it is dealt from, and what the user had staked and got back
     before the request (the write books the difference)."""
@@ -123,12 +123,12 @@ class GameService:
         if seat is None:
             player = self._seated(identity, table, player)
             seat = player.seats[table.id]
-        played = None if seat.round is None else _replay(table, seat.shoe_of_round(), seat.round)
+        played = None if seat.round is None else replay(table, seat.shoe_of_round(), seat.round)
         answer = {
             "table": table.as_dict(),
             "balance": to_json(player.balance),
             "shoe": {**shoes.seat_shoe(table, seat.shoe), "count": _count(table, seat, played)},
-            "round": None if played is None else _round_view(played, player.balance),
+            "round": None if played is None else round_api_view(played, player.balance),
         }
         return answer, seat.version
 
@@ -137,18 +137,7 @@ class GameService:
         round_ = _in_play(
             table, self.store.existing_player(identity.account_id).seats.get(table.id), graded=False
         ).round_
-        view = round_.player_view()
-        assert view is not None  # a round in play always asks someone
-        unseen = round_.unseen()
-        action, values = advice(level, view, unseen)
-        index = counter_play(view, unseen)[1] if level == COUNTER else None
-        return {
-            "action": action.value,
-            "level": level,
-            "ev": None if values is None else {str(a): v for a, v in values.items()},
-            "count": _count_json(round_.count()),
-            "index": None if index is None else index.as_dict(),
-        }
+        return hint_of(round_, level)
 
     def history(
         self, identity: Identity, table_id: str | None, limit: int, before: str | None
@@ -174,7 +163,7 @@ class GameService:
         unlisted = {s.position: s for s in held if before is None or s.position < before}
         merged = sorted((dict(listed) | unlisted).items(), reverse=True)
         page = merged[:limit]
-        shown = (self._history_round(player, stored) for _, stored in page)
+        shown = (self._history_round(identity.account_id, player, stored) for _, stored in page)
         return Page(
             rounds=[round_ for round_ in shown if round_ is not None],
             next_position=page[-1][0] if len(merged) > limit else None,
@@ -186,11 +175,11 @@ class GameService:
         player = self.store.existing_player(identity.account_id)
         for table_id, seat in player.seats.items():
             record = seat.round
-            if record is not None and _round_id(seat.shoe_of_round(), record) == round_id:
-                played = _replay(TABLES[table_id], seat.shoe_of_round(), record)
-                return _round_view(played, None if played.settled else player.balance)
+            if record is not None and round_id_of(seat.shoe_of_round(), record) == round_id:
+                played = replay(TABLES[table_id], seat.shoe_of_round(), record)
+                return round_api_view(played, None if played.settled else player.balance)
         stored = self.store.get_round(identity.account_id, round_id)
-        shown = None if stored is None else self._history_round(player, stored)
+        shown = None if stored is None else self._history_round(identity.account_id, player, stored)
         if shown is None:
             raise NotFound(f"no round {round_id}")
         return shown
@@ -206,7 +195,7 @@ class GameService:
     ) -> Outcome:
         table = _table(table_id)
 
-        def bet(seat: Seat | None, now_ms: int) -> _Played:
+        def bet(seat: Seat | None, now_ms: int) -> Played:
             if seat is None:  # its first shoe's hash must be seen before any bet (FAIRNESS.md)
                 raise ShoeNotCommitted(f"look at the table first: GET /v1/tables/{table.id}")
             if seat.round is not None and seat.round.settled_at is None:
@@ -223,7 +212,7 @@ class GameService:
                 bets=dict(bets),
                 ai=dict(ai),
             )
-            return _Played(round_, record, shoe)
+            return Played(round_, record, shoe)
 
         return self._play(identity, table, key, bet)
 
@@ -239,7 +228,7 @@ class GameService:
         any version)."""
         table = _table(table_id)
 
-        def move(seat: Seat | None, now_ms: int) -> _Played:
+        def move(seat: Seat | None, now_ms: int) -> Played:
             if (
                 expected_version is not None
                 and seat is not None
@@ -248,7 +237,7 @@ class GameService:
                 raise StaleVersion(f"the round is at version {seat.version}")
             played = _in_play(table, seat, graded=True)
             round_, grader = played.round_, played.grader
-            staked, change = round_.user_staked, round_.user_returned - round_.user_staked
+            staked, change = round_.staked(), round_.returned() - round_.staked()
             round_.act(request.action, request.amount, grader=grader)  # IllegalAction, ...
             moves = [*played.record.moves, Move(request.action, request.amount)]
             assert grader is not None
@@ -264,7 +253,7 @@ class GameService:
         identity: Identity,
         table: Table,
         key: RequestKey | None,
-        step: Callable[[Seat | None, int], _Played],
+        step: Callable[[Seat | None, int], Played],
     ) -> Outcome:
         """Play `step` on the seat and write the result as one conditional write of the
         player item, or answer a retried key as it was first answered. A write that lost
@@ -312,7 +301,7 @@ class GameService:
         table: Table,
         player: Player,
         seat: Seat,
-        played: _Played,
+        played: Played,
         key: RequestKey | None,
         now: float,
     ) -> Outcome:
@@ -322,9 +311,7 @@ class GameService:
         played, new_seat = self._seat_after(played, balance, int(now * 1000))
         net = played.round_.net
         stats = (
-            player.stats
-            if net is None
-            else player.stats.plus(_settlement_stats(played.round_, net))
+            player.stats if net is None else player.stats.plus(settlement_stats(played.round_, net))
         )
         new_player = Player(
             revision=(player.revision or 0) + 1,
@@ -340,13 +327,13 @@ class GameService:
             self.store.put_round(identity.account_id, _settled_round(table, seat))
         self.store.put_player(identity.account_id, new_player, expected_revision=player.revision)
         return Outcome(
-            round=_round_view(played, balance, answer=True),
+            round=round_api_view(played, balance, answer=True),
             version=new_seat.version,
             started=not played.record.moves,
             house_net=None if net is None else -net,
         )
 
-    def _seat_after(self, played: _Played, balance: Decimal, now_ms: int) -> tuple[_Played, Seat]:
+    def _seat_after(self, played: Played, balance: Decimal, now_ms: int) -> tuple[Played, Seat]:
         """The round's record with the balance it leaves, and the seat that holds it: its
         shoe dealt on, and retired for a fresh one once a round settles at the cut card
         (or at a table that shuffles every round). The settled round stays the seat's
@@ -386,9 +373,9 @@ class GameService:
             settled = self._settled_at(identity, table, entry)
             record, shoe = settled.round, settled.shoe
         steps = entry.version - record.version
-        played = _replay(table, shoe, record, steps)
+        played = replay(table, shoe, record, steps)
         balance = record.balances[steps]
-        shown = _round_view(played, balance, answer=True)
+        shown = round_api_view(played, balance, answer=True)
         return Outcome(round=shown, version=entry.version, started=False, house_net=None)
 
     def _settled_at(self, identity: Identity, table: Table, entry: RetryKey) -> SettledRound:
@@ -429,7 +416,7 @@ class GameService:
         return until_written(player, seat, lambda: self.store.existing_player(identity.account_id))
 
     def _history_round(
-        self, player: Player, stored: SettledRound | dict[str, Any]
+        self, account_id: str, player: Player, stored: SettledRound | dict[str, Any]
     ) -> dict[str, Any] | None:
         """A history item's round as the player sees it, or None for no round of the
         history. The player item is the truth: a round the seat holds is shown as the seat
@@ -437,53 +424,74 @@ class GameService:
         played (items that requests put before their write, as they did before the seat
         was the outbox, can be such)."""
         if not isinstance(stored, SettledRound):
-            return stored
+            return {"room_id": None, **stored}  # a view of before rooms
+        if stored.room is not None:  # filed by the write that settled it: always played
+            played = replay(TABLES[stored.table], stored.shoe, stored.round)
+            return round_api_view(played, None, room_id=stored.room, viewer=account_id)
         seat = player.seats.get(stored.table)
-        if seat and seat.round and _round_id(seat.shoe_of_round(), seat.round) == stored.round_id:
-            played = _replay(TABLES[stored.table], seat.shoe_of_round(), seat.round)
-            return _round_view(played, None) if played.settled else None
+        if seat and seat.round and round_id_of(seat.shoe_of_round(), seat.round) == stored.round_id:
+            played = replay(TABLES[stored.table], seat.shoe_of_round(), seat.round)
+            return round_api_view(played, None) if played.settled else None
         if (
             seat
             and stored.shoe.shoe_id == seat.shoe.shoe_id
             and stored.round.number > seat.shoe.rounds
         ):
             return None  # a round the seat never recorded: its request's write did not land
-        return _round_view(_replay(TABLES[stored.table], stored.shoe, stored.round), None)
+        return round_api_view(replay(TABLES[stored.table], stored.shoe, stored.round), None)
 
 
 # ---- replays and rounds shown ---------------------------------------------------------
 
 
-def _replay(
+def replay(
     table: Table,
     shoe: ShoeRecord,
     record: RoundRecord,
     steps: int | None = None,
     graded: bool = True,
-) -> _Played:
+) -> Played:
     """The round of `record` after its bet and its first `steps` moves (default: all),
     each of the user's decisions graded unless told not to."""
     moves = record.moves if steps is None else record.moves[:steps]
     grader = Replaying(record.expert[: len(moves)]) if graded else None
     dealt_from = shoes.engine_shoe(table, shoe, record.start)
-    round_ = Round.replay(table, dealt_from, record.bets, record.ai, moves, grader=grader)
+    round_ = Round.replay(
+        table, dealt_from, record.bets, record.ai, moves, grader=grader, owners=record.owners
+    )
     shown = replace(
         record,
         moves=list(moves),
         balances=record.balances[: len(moves) + 1],
         expert=record.expert[: len(moves)],
     )
-    return _Played(round_, shown, shoe, grader=grader)
+    return Played(round_, shown, shoe, grader=grader)
+
+
+def hint_of(round_: Round, level: str) -> dict[str, Any]:
+    """What `level` would do at the decision the round asks (API.md, the hint)."""
+    view = round_.player_view()
+    assert view is not None  # a round in play always asks someone
+    unseen = round_.unseen()
+    action, values = advice(level, view, unseen)
+    index = counter_play(view, unseen)[1] if level == COUNTER else None
+    return {
+        "action": action.value,
+        "level": level,
+        "ev": None if values is None else {str(a): v for a, v in values.items()},
+        "count": count_json(round_.count()),
+        "index": None if index is None else index.as_dict(),
+    }
 
 
 def seat_round(table: Table, seat: Seat) -> Round | None:
     """The seat's current or last round, replayed."""
-    return None if seat.round is None else _replay(table, seat.shoe_of_round(), seat.round).round_
+    return None if seat.round is None else replay(table, seat.shoe_of_round(), seat.round).round_
 
 
-def _in_play(table: Table, seat: Seat | None, graded: bool) -> _Played:
+def _in_play(table: Table, seat: Seat | None, graded: bool) -> Played:
     if seat is not None and seat.round is not None and seat.round.settled_at is None:
-        return _replay(table, seat.shoe_of_round(), seat.round, graded=graded)
+        return replay(table, seat.shoe_of_round(), seat.round, graded=graded)
     raise NoRound("no round in play at this table; place a bet")
 
 
@@ -500,34 +508,64 @@ def _settled_round(table: Table, seat: Seat) -> SettledRound:
     any request that puts it puts the same bytes."""
     assert seat.round is not None
     record, shoe = seat.round, seat.shoe_of_round()
-    net = _replay(table, shoe, record).round_.net
+    net = replay(table, shoe, record).round_.net
     assert net is not None
-    round_id = _round_id(shoe, record)
+    round_id = round_id_of(shoe, record)
     return SettledRound(round_id, table.id, shoe, record, net, end=shoe.position)
 
 
-def _round_id(shoe: ShoeRecord, record: RoundRecord) -> str:
+def round_id_of(shoe: ShoeRecord, record: RoundRecord) -> str:
     return record.round_id or f"{shoe.shoe_id}-{record.number}"
 
 
-def _round_view(played: _Played, balance: Decimal | None, answer: bool = False) -> dict[str, Any]:
+def round_api_view(
+    played: Played,
+    balance: Decimal | None,
+    answer: bool = False,
+    room_id: str | None = None,
+    viewer: str | None = None,
+) -> dict[str, Any]:
     """The round of API.md: the engine's view of it, with what the service keeps about
     it. The balance is the one after the round's last step shown, unless given. The answer
-    to a bet or an action (`answer`) shows what it did to the cards; others, nothing."""
+    to a bet or an action (`answer`) shows what it did to the cards; others, nothing. A
+    room's round (`room_id`) is shown to one user (`viewer`, an account id; None: to a
+    watcher): owners by nick, decisions and the net only on the viewer's boxes."""
     record = played.record
-    return {
-        "round_id": _round_id(played.shoe, record),
+    view = {
+        "round_id": round_id_of(played.shoe, record),
+        "room_id": room_id,
         "shoe_id": played.shoe.shoe_id,
         "version": record.version + len(record.moves),
-        "started_at": _timestamp(record.started_at),
-        "settled_at": _timestamp(record.settled_at) if played.settled else None,
+        "started_at": timestamp(record.started_at),
+        "settled_at": timestamp(record.settled_at) if played.settled else None,
         **round_view(played.round_),
         "dealt": dealt_view(played.round_) if answer else [],
-        "balance": to_json(record.balances[-1] if balance is None else balance),
+        "balance": to_json(balance if balance is not None else record.balances[-1])
+        if balance is not None or record.balances
+        else None,
     }
+    if record.owners:
+        _shown_to(view, played.round_, record, viewer)
+    return view
 
 
-def _timestamp(epoch_ms: int | None) -> str | None:
+def _shown_to(view: dict[str, Any], round_: Round, record: RoundRecord, viewer: str | None) -> None:
+    """A room round's view as `viewer` sees it (see `round_api_view`)."""
+    for box in view["boxes"]:
+        owner = record.owners.get(box["box"])
+        box["player"] = owner_player(record.nicks.get(box["box"], ""))
+        if owner is None or owner != viewer:
+            for hand in box["hands"]:
+                hand["decisions"] = []
+    mine = viewer is not None and viewer in record.owners.values()
+    net = round_.net_of(owner_player(viewer)) if mine and viewer else None
+    view["net"] = None if net is None else to_json(net)
+    turn = round_.turn
+    if turn is None or record.owners.get(turn[0].index) != viewer:
+        view["legal_actions"] = []
+
+
+def timestamp(epoch_ms: int | None) -> str | None:
     """UTC, RFC 3339 with milliseconds (API.md)."""
     if epoch_ms is None:
         return None
@@ -535,16 +573,16 @@ def _timestamp(epoch_ms: int | None) -> str | None:
     return moment.replace("+00:00", "Z")
 
 
-def _count(table: Table, seat: Seat, played: "_Played | None") -> dict[str, Any]:
+def _count(table: Table, seat: Seat, played: "Played | None") -> dict[str, Any]:
     """The count of the seat's shoe (API.md): over the round in play's public cards and
     its shoe's earlier rounds, or over all the shoe has dealt."""
     if played is not None and not played.settled:
-        return _count_json(played.round_.count())
+        return count_json(played.round_.count())
     shoe = shoes.engine_shoe(table, seat.shoe)
-    return _count_json(count.hi_lo(table.rules.decks, count.public_cards(shoe)))
+    return count_json(count.hi_lo(table.rules.decks, count.public_cards(shoe)))
 
 
-def _count_json(counted: dict[str, Any]) -> dict[str, Any]:
+def count_json(counted: dict[str, Any]) -> dict[str, Any]:
     return {**counted, "true": to_json(counted["true"])}
 
 
@@ -555,14 +593,14 @@ def _table(table_id: str) -> Table:
     return table
 
 
-def _balance_after(player: Player, played: _Played) -> Decimal:
+def _balance_after(player: Player, played: Played) -> Decimal:
     """The balance once the request's step is booked: what it staked, and what it paid."""
     round_ = played.round_
-    stake = round_.user_staked - played.staked_before
+    stake = round_.staked() - played.staked_before
     if stake > player.balance:
         raise InsufficientFunds(f"the stake is {stake}, the balance {player.balance}")
-    change = round_.user_returned - round_.user_staked - played.change_before
-    return _exact(player.balance + change)
+    change = round_.returned() - round_.staked() - played.change_before
+    return exact(player.balance + change)
 
 
 def _keys_after(
@@ -584,9 +622,10 @@ def _kept_keys(player: Player, now: float) -> dict[str, list[RetryKey]]:
     return {table_id: retry_keys for table_id, retry_keys in kept.items() if retry_keys}
 
 
-def _settlement_stats(round_: Round, net: Decimal) -> Stats:
-    """What a settled round adds to the user's stats, the trainer's counters included."""
-    user_boxes = [box for box in round_.boxes if box.is_user]
+def settlement_stats(round_: Round, net: Decimal, player: str | None = None) -> Stats:
+    """What a settled round adds to the user's (or one owner's) stats, the trainer's
+    counters included."""
+    user_boxes = list(round_.boxes_of(player))
     results = [hand.result for box in user_boxes for hand in box.hands]
     stats = Stats(
         rounds=1,
@@ -619,6 +658,6 @@ def _distinct(by_box: dict[int, _V], given: int) -> dict[int, _V]:
     return by_box
 
 
-def _exact(amount: Decimal) -> Decimal:
+def exact(amount: Decimal) -> Decimal:
     """The amount without trailing zeros (10, not 10.0: the item stores it as written)."""
     return amount.quantize(_ONE) if amount == amount.to_integral_value() else amount.normalize()

@@ -257,3 +257,37 @@ class DrillAnswerRequest(RequestModel):
     action: Annotated[Action, Field(strict=False)]  # from its JSON string
     # An index drill's answer: at this Hi-Lo true count (RULES.md, "Index plays").
     true_count: Annotated[int, Field(ge=-10, le=10)] | None = None
+
+
+# ---- shared tables ----------------------------------------------------------------------
+
+ROOM_TABLES = tuple(table_id for table_id, table in TABLES.items() if table.boxes > 1)
+ROOM_TABLE_PATTERN = f"^({'|'.join(ROOM_TABLES)})$"
+ROOM_ID_PATTERN = r"[0-9a-f]{32}"
+RoomSeconds = Annotated[int, Field(ge=5, le=60)]
+Box = Annotated[int, Field(ge=0)]
+
+
+class SeatsRequest(RequestModel):
+    model_config = _example({"boxes": [0]})
+
+    boxes: Annotated[list[Box], Field(min_length=1)]
+
+
+class CreateRoomRequest(RequestModel):
+    model_config = _example({"table": "casino", "name": "Friday", "boxes": [0]})
+
+    table: Annotated[str, Field(pattern=ROOM_TABLE_PATTERN)]
+    name: Annotated[str, Field(pattern=r"^[ -~]{1,32}$")] | None = None
+    turn_seconds: RoomSeconds = 20
+    betting_seconds: RoomSeconds = 15
+    boxes: list[Box] = []
+
+
+class RoomBetRequest(RequestModel):
+    """The caller's bets for the room's next round; none: a pass."""
+
+    model_config = _example({"bets": [{"box": 0, "amount": 10}]})
+
+    bets: list[Bet]
+    client_seed: Annotated[str, Field(pattern=CLIENT_SEED_PATTERN)] | None = None

@@ -18,12 +18,15 @@ or views; documents use short names.
 - `Player`: `version` (its `revision`, which every write of it expects), `balance`,
   `stats` (the counters by short name, `Stats.stored`; in items written before the names,
   every counter in `Stats.counters()` order), and per table `seat_<table>` (a `Seat` as
-  one JSON document) and `keys_<table>` (the idempotency keys, `RetryKey`s packed).
+  one JSON document) and `keys_<table>` (the idempotency keys, `RetryKey`s packed), and
+  `rooms` (the ids of the rooms the user took boxes in, space-separated).
 - `SettledRound`: `table` and `round`, one JSON document (the round with its shoe); a
   round settled before rounds were stored as their bets and moves: `table` and its public
   `view` (JSON), as `migration` moved it.
 - `OldShoes` (one item per user, written by `migration`): `shoes`, one JSON document.
 - `LoginAttempts`: its fields.
+- `Room` (a shared table): `version`, `room` (the rest, one JSON document) and `keys`
+  (the idempotency keys of its requests, `RetryKey`s packed).
 - `Drills` (one item per user and table): `version` (its `revision`), `schedule` (the
   engine's packed `Schedule`) and `keys` (the idempotency keys of answers, `DrillKey`s packed).
 """
@@ -35,7 +38,7 @@ import json
 import re
 import struct
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from decimal import Decimal
 from typing import Annotated, Any, Generic, TypeVar
 
@@ -366,6 +369,9 @@ class RoundRecord:
     settled_at: Annotated[int | None, Field(alias="s")] = None  # epoch milliseconds
     # A round dealt before the player item has an id of its own.
     round_id: Annotated[str | None, Field(alias="id")] = None
+    # At a shared table: each box's owner (account id) and nick, as dealt.
+    owners: Annotated[dict[int, str], Field(alias="o")] = field(default_factory=dict)
+    nicks: Annotated[dict[int, str], Field(alias="k")] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -414,6 +420,9 @@ class Player:
     stats: Stats = field(default_factory=Stats)
     seats: dict[str, Seat] = field(default_factory=dict)
     keys: dict[str, list[RetryKey]] = field(default_factory=dict)
+    # The rooms the user took a box in (some may have unseated them since: a room's item
+    # is the truth of its seats).
+    rooms: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -427,6 +436,7 @@ class SettledRound:
     round: RoundRecord
     net: Decimal
     end: int  # the shoe's position after the round
+    room: str | None = None  # the room's id, for a round at a shared table
 
     @property
     def position(self) -> str:
@@ -459,6 +469,48 @@ class OldShoes:
     """A user's shoes whose ids hold no commit time, by id."""
 
     shoes: dict[str, OldShoe] = field(default_factory=dict)
+
+
+# ---- shared tables ---------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class RoomUser:
+    """A user seated in a room."""
+
+    nick: str
+    seed: str | None = None  # the client seed of their first bet on the shoe in play
+    sat_out: int = 0  # rounds in a row dealt without their bet or pass
+
+
+@dataclass(slots=True)
+class Room:
+    """A shared table: the one item every change of it writes. `version` counts its
+    changes (the room view's `version` and ETag)."""
+
+    version: int
+    table: str
+    name: str
+    turn_seconds: int
+    betting_seconds: int
+    active_at: int  # epoch ms of its last change
+    shoe: ShoeRecord  # in play, or committed next
+    seats: dict[int, str] = field(default_factory=dict)  # box -> account id
+    users: dict[str, RoomUser] = field(default_factory=dict)  # by account id
+    bets: dict[int, Decimal] = field(default_factory=dict)  # the next round's, taken
+    passed: list[str] = field(default_factory=list)  # account ids
+    round: RoundRecord | None = None  # the round in play or the last one
+    round_shoe: Annotated[ShoeRecord | None, Field(alias="retired")] = None
+    seeds: dict[int, str] = field(default_factory=dict)  # the shoe's seeds, by first box
+    deadline: int | None = None  # epoch ms: when the window closes or the decision is due
+    keys: list[RetryKey] = field(default_factory=list)
+
+    def shoe_of_round(self) -> ShoeRecord:
+        return self.round_shoe or self.shoe
+
+    @property
+    def in_play(self) -> bool:
+        return self.round is not None and self.round.settled_at is None
 
 
 @dataclass(slots=True)
@@ -526,6 +578,8 @@ class _PlayerCodec:
         for table, keys in player.keys.items():
             if keys:
                 attributes[f"keys_{table}"] = pack_keys(keys)
+        if player.rooms:
+            attributes["rooms"] = " ".join(player.rooms)
         return attributes
 
     def from_attributes(self, attributes: Mapping[str, Any]) -> Player:
@@ -544,12 +598,16 @@ class _PlayerCodec:
             stats=Stats.from_stored(attributes["stats"]),
             seats=seats,
             keys=keys,
+            rooms=str(attributes.get("rooms", "")).split(),
         )
 
 
 class _SettledRoundCodec:
     def attributes(self, settled: SettledRound) -> dict[str, Any]:
-        return {"table": settled.table, "round": _settled_codec.document(settled)}
+        attributes = {"table": settled.table, "round": _settled_codec.document(settled)}
+        if settled.room is not None:
+            attributes["room"] = settled.room
+        return attributes
 
     def from_attributes(self, attributes: Mapping[str, Any]) -> SettledRound | dict[str, Any]:
         """The settled round, or the public view of one settled before the player item."""
@@ -580,9 +638,31 @@ class _DrillsCodec:
         )
 
 
+class _RoomCodec:
+    """The room as its `version` and one JSON document (`room`), the retry keys packed."""
+
+    def attributes(self, room: Room) -> dict[str, Any]:
+        attributes: dict[str, Any] = {
+            "version": room.version,
+            "room": _room_codec.document(replace(room, keys=[])),
+        }
+        if room.keys:
+            attributes["keys"] = pack_keys(room.keys)
+        return attributes
+
+    def from_attributes(self, attributes: Mapping[str, Any]) -> Room:
+        room = _room_codec.from_document(attributes["room"])
+        return replace(
+            room,
+            version=int(attributes["version"]),
+            keys=unpack_keys(bytes(attributes.get("keys", b""))),
+        )
+
+
 _SNAPSHOT = '"snapshot":'  # in a seat's round that `migration` has not replayed yet
 _stats_codec = Codec(Stats)
 _settled_codec = Codec(SettledRound)
+_room_codec = Codec(Room)
 profile_codec = Codec(Profile)
 attempts_codec = Codec(LoginAttempts)
 seat_codec = Codec(Seat)
@@ -590,3 +670,4 @@ old_shoes_codec = Codec(OldShoes)
 player_codec = _PlayerCodec()
 settled_codec = _SettledRoundCodec()
 drills_codec = _DrillsCodec()
+room_codec = _RoomCodec()

@@ -174,6 +174,7 @@ class HoleCardTurned(ResponseModel):
 
 class Round(ResponseModel):
     round_id: str
+    room_id: str | None  # a shared table's round; null at the user's own tables
     table: str
     shoe_id: str
     status: Literal["insurance", "player_turn", "settled"]
@@ -186,7 +187,7 @@ class Round(ResponseModel):
     legal_actions: list[str]
     net: Money | None
     dealt: list[CardToBox | CardToDealer | HoleCardTurned]
-    balance: Money
+    balance: Money | None  # null in a room round to a user with no box in it
 
 
 class Count(ResponseModel):
@@ -328,6 +329,66 @@ class Indices(ResponseModel):
     decks_unseen: int
     indices: list[IndexPlay]
     edge: list[EdgeAtCount]
+
+
+class RoomSeat(ResponseModel):
+    box: int
+    nick: str
+    you: bool
+
+
+class RoomBet(ResponseModel):
+    box: int
+    amount: Money
+
+
+class UserSeed(ResponseModel):
+    box: int
+    client_seed: str
+
+
+class RoomShoe(ResponseModel):
+    shoe_id: str
+    server_seed_hash: str
+    client_seed: str | None  # null until the shoe's first deal
+    seeds: list[UserSeed]
+    nonce: int
+    decks: int
+    cards_remaining: int
+    cut_card_out: bool
+    count: Count
+
+
+class Room(ResponseModel):
+    """A shared table as one user sees it (API.md, "Shared tables (rooms)")."""
+
+    room_id: str
+    table: str
+    name: str
+    version: int
+    phase: Literal["waiting", "betting", "insurance", "player_turn", "settled"]
+    turn_seconds: int
+    betting_seconds: int
+    deadline: str | None
+    seats: list[RoomSeat]
+    bets: list[RoomBet]
+    passed: list[str]
+    shoe: RoomShoe
+    round: Round | None
+    legal_actions: list[str]
+
+
+class RoomSummary(ResponseModel):
+    room_id: str
+    table: str
+    name: str
+    players: int
+    free_boxes: int
+    phase: Literal["waiting", "betting", "insurance", "player_turn", "settled"]
+
+
+class Rooms(ResponseModel):
+    rooms: list[RoomSummary]
 
 
 class Health(ResponseModel):

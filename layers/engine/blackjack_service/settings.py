@@ -22,6 +22,8 @@ class Settings(BaseModel):
     token_secret_arn: str = Field(min_length=1)
     token_ttl_seconds: int = Field(default=86400, gt=0)
     cors_origin: str = "*"
+    # Where rooms' deadlines are sent (template.yaml's DeadlineQueue).
+    deadline_queue_url: str = ""
 
     @classmethod
     def from_env(cls) -> "Settings":

@@ -76,6 +76,12 @@ class FairShoes:
                 retired = seat.round_shoe
                 return self._shoe(identity, table, retired, retired.position)
         settled = self.store.rounds_of_shoe(identity.account_id, shoe_id)
+        if settled and settled[-1].room is not None:
+            # a room's shoe is retired once the room deals from another (its seed stays
+            # secret until then, whoever asks)
+            room = self.store.get_room(settled[-1].room)
+            if room is not None and room.shoe.shoe_id == shoe_id:
+                return self._shoe(identity, TABLES[room.table], room.shoe, None)
         if settled:
             return self._retired(identity, settled[-1])
         # A shoe retired before the player item: its rounds are views, its seeds kept apart.

@@ -20,6 +20,13 @@ strings, no index, TTL attribute `expires_at`):
 - the shoes committed before shoe ids held their commit time (`OldShoes`: where their
   rounds are filed from): `USER#<account_id>` / `OLD_SHOES`, written by `migration`
 - ledger entries `LEDGER#…`, stored before the player item: nothing reads them
+- a shared table (`Room`): `ROOM#<room_id>` / `ROOM`; its place in its table's lobby (an
+  empty item): `LOBBY#<table_id>` / `<room_id>`
+
+A change of a room is one conditional write of its item; one that moves money (a bet, a
+double, a settlement) writes, in one transaction, the room and the player item of each
+user whose balance moves (each at the revision read), and a settlement also each
+participant's history item: a room round is filed exactly when it is paid.
 
 `<account_id>` is the login lower-cased, so logins are unique ignoring case (registration
 puts the profile and the player item on condition that neither exists).
@@ -36,8 +43,8 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .errors import Conflict, LoginTaken, NotMigrated, Unauthorized
 from .records import (
@@ -47,6 +54,7 @@ from .records import (
     OldShoes,
     Player,
     Profile,
+    Room,
     SettledRound,
     attempts_codec,
     committed_at_of,
@@ -55,6 +63,7 @@ from .records import (
     old_shoes_codec,
     player_codec,
     profile_codec,
+    room_codec,
     settled_codec,
 )
 
@@ -62,6 +71,7 @@ if TYPE_CHECKING:
     from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
     from botocore.exceptions import ClientError
     from mypy_boto3_dynamodb.client import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import TransactWriteItemTypeDef
 
 # How long a call may take before the request is answered 503 (api.py): botocore's defaults
 # (60 s to connect and to read, and DynamoDB's 10 attempts, from 50 ms of backoff doubling)
@@ -80,6 +90,8 @@ DRILLS = "DRILLS#"  # and the table id
 ATTEMPTS = "ATTEMPTS"
 HISTORY = "HISTORY#"  # and the round's history position
 OLD_SHOES = "OLD_SHOES"
+ROOM = "ROOM"
+LOBBY = "LOBBY#"  # and the table id
 _PAGE = 50  # history items a query reads at a time where the caller may stop early
 # Writes a request tries before it answers 409: each one lost to another request of the
 # same user, which then counts first, so four are slack beyond any user's own pace.
@@ -87,6 +99,7 @@ _WRITE_ATTEMPTS = 4
 # Tries at counting a login attempt: each loses only to an attempt that started a new
 # window (which it then counts in), so two are enough and a third is slack.
 _ATTEMPT_WRITES = 3
+_BATCH_KEYS = 100  # keys a BatchGetItem takes
 _State = TypeVar("_State")
 _Written = TypeVar("_Written")
 
@@ -177,6 +190,20 @@ class _Span:
             query["ExpressionAttributeNames"] = {"#table": "table"}
             values[":table"] = {"S": self.table_id}
         return query
+
+
+@dataclass(frozen=True, slots=True)
+class RoomWrite:
+    """What one change of a room writes: the room (at `expected_version`; None: new), the
+    player items whose balance it moves (each at the revision it was read at), the history
+    items of the round it settles, by account, and the room's lobby entry."""
+
+    room_id: str
+    room: Room
+    expected_version: int | None
+    players: Mapping[str, tuple[Player, int | None]] = field(default_factory=dict)
+    history: Mapping[str, SettledRound] = field(default_factory=dict)
+    lobby: Literal["add", "remove"] | None = None
 
 
 # ---- the store ----------------------------------------------------------------------
@@ -559,14 +586,15 @@ class Store:
     ) -> Iterator[tuple[str, SettledRound | dict[str, Any]]]:
         """A shoe's history items from a history position on, with their round ids: among
         the other tables' rounds, until its table dealt from another shoe. Its rounds are
-        `<shoe_id>-<n>`, and `old_ids`, those dealt before the player item."""
+        `<shoe_id>-<n>`, and `old_ids`, those dealt before the player item. A room is a
+        table of its own here."""
         table = None
         for position, item in self._history(account_id, _Span(since=since)):
             round_id = position.partition("#")[2]
             if round_id.startswith(f"{shoe_id}-") or round_id in old_ids:
-                table = item["table"]
+                table = (item["table"], item.get("room"))
                 yield round_id, settled_codec.from_attributes(item)
-            elif item["table"] == table:
+            elif (item["table"], item.get("room")) == table:
                 return
 
     def _history(self, account_id: str, span: _Span) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -588,6 +616,77 @@ class Store:
                 return
             query = query | {"ExclusiveStartKey": last}
 
+    # ---- shared tables --------------------------------------------------------------
+
+    def get_room(self, room_id: str) -> Room | None:
+        item = self.client.get_item(
+            TableName=self.table_name, Key=_item_key(_room_pk(room_id), ROOM), ConsistentRead=True
+        ).get("Item")
+        return None if item is None else room_codec.from_attributes(_from_item(item))
+
+    def get_players(self, account_ids: Iterable[str]) -> dict[str, Player]:
+        """The player items of these accounts (one consistent BatchGetItem), by account."""
+        keys = [_item_key(_account_pk(account_id), PLAYER) for account_id in set(account_ids)]
+        found = self._batch_get(keys) if keys else {}
+        return {
+            pk.removeprefix("USER#"): player_codec.from_attributes(attributes)
+            for (pk, _), attributes in found.items()
+        }
+
+    def lobby(self, table_ids: Sequence[str], count: int) -> dict[str, Room]:
+        """Up to `count` rooms of each table's lobby, by id."""
+        ids: list[str] = []
+        for table in table_ids:
+            query = {
+                "TableName": self.table_name,
+                "KeyConditionExpression": "pk = :pk",
+                "ExpressionAttributeValues": {":pk": {"S": LOBBY + table}},
+            }
+            ids += [item["sk"] for item in itertools.islice(self._query(query), count)]
+        rooms: dict[str, Room] = {}
+        for start in range(0, len(ids), _BATCH_KEYS):
+            keys = [
+                _item_key(_room_pk(room_id), ROOM) for room_id in ids[start : start + _BATCH_KEYS]
+            ]
+            for (pk, _), attributes in self._batch_get(keys).items():
+                rooms[pk.removeprefix("ROOM#")] = room_codec.from_attributes(attributes)
+        return rooms
+
+    def write_room(self, write: RoomWrite) -> None:
+        """The change as one conditional write, or one transaction where it moves money or
+        the lobby: `Conflict`, and nothing written, when the room or a player item is not
+        at the version read (or another transaction holds one of them)."""
+        room_item = _item(_room_pk(write.room_id), ROOM, room_codec.attributes(write.room))
+        if not (write.players or write.history or write.lobby):
+            self._put_at_revision(room_item, write.expected_version)
+            return
+        writes: list[TransactWriteItemTypeDef] = [
+            _conditional_put(self.table_name, room_item, write.expected_version)
+        ]
+        for account_id, (player, expected) in write.players.items():
+            item = _item(_account_pk(account_id), PLAYER, player_codec.attributes(player))
+            writes.append(_conditional_put(self.table_name, item, expected))
+        for account_id, settled in write.history.items():
+            item = _item(
+                _account_pk(account_id),
+                HISTORY + settled.position,
+                settled_codec.attributes(settled),
+            )
+            writes.append({"Put": {"TableName": self.table_name, "Item": item}})
+        lobby_key = _item_key(LOBBY + write.room.table, write.room_id)
+        if write.lobby == "add":
+            writes.append({"Put": {"TableName": self.table_name, "Item": lobby_key}})
+        elif write.lobby == "remove":
+            writes.append({"Delete": {"TableName": self.table_name, "Key": lobby_key}})
+        try:
+            self.client.transact_write_items(TransactItems=writes)
+        except _client_error() as error:
+            if _cancellation_reasons(error) & {"ConditionalCheckFailed", "TransactionConflict"}:
+                raise Conflict(
+                    "lost a race with a concurrent request; read the room again"
+                ) from error
+            raise
+
     # ---- plumbing -------------------------------------------------------------------
 
     def _batch_get(self, keys: Sequence[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
@@ -600,6 +699,23 @@ class Store:
                 found[(attributes["pk"], attributes["sk"])] = attributes
             request = dict(response.get("UnprocessedKeys") or {})
         return found
+
+
+def _room_pk(room_id: str) -> str:
+    return f"ROOM#{room_id}"
+
+
+def _conditional_put(
+    table_name: str, item: dict[str, Any], expected: int | None
+) -> TransactWriteItemTypeDef:
+    """A transaction's put of `item` if the stored one is at `expected` (None: is absent)."""
+    put: dict[str, Any] = {"TableName": table_name, "Item": item}
+    if expected is None:
+        put["ConditionExpression"] = "attribute_not_exists(pk)"
+    else:
+        put["ConditionExpression"] = "version = :expected"
+        put["ExpressionAttributeValues"] = {":expected": {"N": str(expected)}}
+    return {"Put": put}  # type: ignore[typeddict-item]
 
 
 def _replayable(stored: Iterable[SettledRound | dict[str, Any]]) -> Iterator[SettledRound]:

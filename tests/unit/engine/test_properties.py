@@ -82,7 +82,7 @@ def check_money(round_: Round) -> None:
             staked += box.insurance
             returned += box.insurance_payout
     assert round_.net == returned - staked
-    assert (round_.user_staked, round_.user_returned) == (staked, returned)
+    assert (round_.staked(), round_.returned()) == (staked, returned)
 
 
 def insurance_amount(data: st.DataObject, round_: Round) -> Decimal | None:

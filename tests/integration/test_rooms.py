@@ -1,0 +1,205 @@
+"""Shared tables through the REST API (API.md, "Shared tables (rooms)"): seats, bets,
+turns, deadlines the service answers, money and history, on moto."""
+
+from __future__ import annotations
+
+import functools
+import time
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from blackjack_service import factories
+from blackjack_service.rooms import RoomService
+
+from .helpers import START, Player, balance, problem
+
+pytestmark = pytest.mark.usefixtures("deadline_queue")
+
+
+@pytest.fixture
+def deadline_queue(aws: None, monkeypatch: pytest.MonkeyPatch) -> Deadlines:
+    queue = Deadlines()
+    factories.rooms.cache_clear()
+    monkeypatch.setattr(factories, "deadlines", functools.cache(lambda: queue))
+    return queue
+
+
+@pytest.fixture
+def carol(api: Any) -> Player:
+    return Player(api, "carol1")
+
+
+def make_room(player: Player, **body: Any) -> dict[str, Any]:
+    reply = player.post("/v1/rooms", {"table": "casino", **body})
+    assert reply.status == 201, reply.text
+    room: dict[str, Any] = reply.body
+    return room
+
+
+def take(player: Player, room_id: str, *boxes: int) -> Any:
+    return player.post(f"/v1/rooms/{room_id}/seats", {"boxes": list(boxes)})
+
+
+def room_bet(player: Player, room_id: str, bets: dict[int, int], **extra: Any) -> Any:
+    body = {"bets": [{"box": box, "amount": amount} for box, amount in bets.items()], **extra}
+    return player.post(f"/v1/rooms/{room_id}/bets", body)
+
+
+def view(player: Player, room_id: str) -> dict[str, Any]:
+    reply = player.get(f"/v1/rooms/{room_id}")
+    assert reply.status == 200, reply.text
+    room: dict[str, Any] = reply.body
+    return room
+
+
+def owner_of_turn(room: dict[str, Any], players: dict[str, Player]) -> Player:
+    box = room["round"]["turn"]["box"]
+    nick = next(seat["nick"] for seat in room["seats"] if seat["box"] == box)
+    return next(p for p in players.values() if "Nick" + p.login[:8] == nick)
+
+
+def play_round(room_id: str, players: dict[str, Player], room: dict[str, Any]) -> dict[str, Any]:
+    """Each owner answers their decisions (stand, declining insurance) until it settles."""
+    while room["phase"] in ("insurance", "player_turn"):
+        actor = owner_of_turn(room, players)
+        others = [p for p in players.values() if p is not actor]
+        mine = view(actor, room_id)
+        assert mine["legal_actions"], mine
+        for other in others:
+            assert view(other, room_id)["legal_actions"] == []
+        action = "decline_insurance" if room["phase"] == "insurance" else "stand"
+        reply = actor.post(
+            f"/v1/rooms/{room_id}/actions",
+            {"action": action},
+            headers={"If-Match": str(mine["version"])},
+        )
+        assert reply.status == 200, reply.text
+        room = reply.body
+    assert room["phase"] == "settled"
+    return room
+
+
+def history_nets(player: Player) -> list[dict[str, Any]]:
+    reply = player.get("/v1/rounds?limit=100")
+    assert reply.status == 200
+    rounds: list[dict[str, Any]] = reply.body["rounds"]
+    return rounds
+
+
+def assert_balance_story(player: Player) -> None:
+    rounds = history_nets(player)
+    assert balance(player.login) == START + sum(Decimal(str(r["net"])) for r in rounds)
+    ids = [r["round_id"] for r in rounds]
+    assert len(ids) == len(set(ids))
+
+
+def test_three_users_share_a_room(alice: Player, bob: Player, carol: Player) -> None:
+    players = {"alice1": alice, "bob123": bob, "carol1": carol}
+    room = make_room(alice, name="Friday", boxes=[0], betting_seconds=5, turn_seconds=5)
+    room_id = room["room_id"]
+    assert room["phase"] == "waiting" and room["version"] == 1
+    assert room["seats"] == [{"box": 0, "nick": "Nickalice1", "you": True}]
+    assert room["shoe"]["client_seed"] is None and room["shoe"]["server_seed_hash"]
+    problem(take(bob, room_id, 0), 409, "box_taken")
+    assert take(bob, room_id, 2, 3).status == 200
+    assert take(carol, room_id, 4).status == 200
+    listed = alice.get("/v1/rooms?table=casino").body["rooms"]
+    assert [r["room_id"] for r in listed] == [room_id]
+    assert listed[0]["players"] == 3 and listed[0]["free_boxes"] == 1
+    for number in range(6):
+        assert room_bet(alice, room_id, {0: 10}).status == 200
+        problem(room_bet(alice, room_id, {0: 10}), 409, "already_bet")
+        problem(room_bet(carol, room_id, {2: 10}), 409, "not_seated")
+        assert room_bet(bob, room_id, {2: 20, 3: 10}).status == 200
+        reply = room_bet(carol, room_id, {4: 50} if number % 2 else {})
+        assert reply.status == 200, reply.text
+        room = reply.body
+        assert room["round"]["room_id"] == room_id
+        assert room["round"]["dealt"], "the bet that completes the betting deals"
+        if room["phase"] != "settled":
+            problem(room_bet(alice, room_id, {0: 10}), 409, "round_in_progress")
+        if room["phase"] == "player_turn":
+            actor = owner_of_turn(room, players)
+            idle = next(p for p in players.values() if p is not actor)
+            problem(
+                idle.post(f"/v1/rooms/{room_id}/actions", {"action": "stand"}),
+                409,
+                "not_your_turn",
+            )
+            problem(idle.get(f"/v1/rooms/{room_id}/hint?level=hard"), 409, "not_your_turn")
+            assert actor.get(f"/v1/rooms/{room_id}/hint?level=hard").status == 200
+        room = play_round(room_id, players, room)
+    seeds = room["shoe"]["seeds"]
+    for player in players.values():
+        assert_balance_story(player)
+        rounds = history_nets(player)
+        assert rounds and all(r["room_id"] == room_id for r in rounds)
+    # carol passed every other round
+    assert len(history_nets(alice)) == 6 and len(history_nets(carol)) == 3
+    assert seeds == [] or [s["box"] for s in seeds] == [0, 2, 4]
+
+
+def test_a_decision_nobody_answers_is_answered_by_the_service(
+    alice: Player, bob: Player, deadline_queue: Deadlines
+) -> None:
+    room_id = make_room(alice, boxes=[0], turn_seconds=5, betting_seconds=5)["room_id"]
+    take(bob, room_id, 1)
+    room_bet(alice, room_id, {0: 10})
+    later = RoomService(factories.store(), deadline_queue, clock=lambda: time.time() + 61)
+    # Only alice bet: the window closes when its deadline is answered.
+    assert deadline_queue.fire(later) == 1
+    room = view(alice, room_id)
+    assert room["round"] is not None
+    while room["phase"] in ("insurance", "player_turn"):
+        assert deadline_queue.fire(later) >= 1
+        room = view(alice, room_id)
+    assert room["phase"] == "settled"
+    assert room["round"]["boxes"][0]["hands"][0]["status"] in (
+        "standing",
+        "bust",
+        "blackjack",
+        "surrendered",
+    )
+    assert_balance_story(alice)
+    assert balance(bob.login) == START  # bob sat out: nothing moved
+
+
+class Deadlines:
+    """The deadline queue as the rooms service sees it, holding what it is sent: the
+    test delivers the messages (the queue and its event source are the local stack's,
+    tested there)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, int, int]] = []
+
+    def schedule(self, room_id: str, version: int, due_ms: int) -> None:
+        self.sent.append((room_id, version, due_ms))
+
+    def fire(self, rooms: RoomService) -> int:
+        sent, self.sent = self.sent, []
+        for room_id, version, _ in sent:
+            rooms.answer_deadline(room_id, version)
+        return len(sent)
+
+
+def test_too_many_rooms(alice: Player) -> None:
+    for _ in range(3):
+        make_room(alice, boxes=[0])
+    problem(alice.post("/v1/rooms", {"table": "european", "boxes": [0]}), 409, "too_many_rooms")
+
+
+def test_a_room_at_a_one_box_table_is_refused(alice: Player) -> None:
+    problem(alice.post("/v1/rooms", {"table": "classic"}), 422, "validation_error")
+
+
+def test_a_room_shoe_in_play_keeps_its_seed(alice: Player) -> None:
+    room_id = make_room(alice, table="european", boxes=[0])["room_id"]
+    room = room_bet(alice, room_id, {0: 10}).body
+    room = play_round(room_id, {"alice1": alice}, room)
+    shoe_id = room["round"]["shoe_id"]
+    if room["shoe"]["shoe_id"] == shoe_id:  # european deals on from its cut card
+        shoe = alice.get(f"/v1/shoes/{shoe_id}").body
+        assert shoe["retired"] is False and shoe["server_seed"] is None
+        assert shoe["client_seed"] == room["shoe"]["client_seed"]
