@@ -200,6 +200,9 @@ def test_two_users_open_join_and_play_a_room(contexts: Contexts, stack: Stack) -
     expect(tid(page, "room-page")).to_have_attribute("data-room", room_id)
     alice.live()
     expect(tid(page, "room-name")).to_have_text(made["name"])
+    # Its link, to share: the toast gives it (copied, where the browser lets the page).
+    tid(page, "room-share").click()
+    expect(tid(page, "toast")).to_contain_text(f"#/room/{room_id}")
 
     # Bob finds it in his lobby and joins at box 3; Alice's page says so.
     tid(bob.page, "rooms-refresh").click()

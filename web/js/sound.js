@@ -1,4 +1,4 @@
-// Short table sounds (a shared table's "your turn" too) synthesised with Web Audio (no audio files); silent unless the player turns them on.
+// Short table sounds synthesised with Web Audio (no audio files); silent unless the player turns them on.
 import { settings } from "./settings.js";
 
 // Each sound: [frequency Hz, duration s, wave] notes played one after the other.
