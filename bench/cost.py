@@ -344,14 +344,20 @@ def _play(out: Path) -> None:
     out.write_text(json.dumps([asdict(request) for request in requests]))
 
 
-def play() -> list[Request]:
-    """The requests of ROUNDS_PER_TABLE rounds at every table, played in a fresh process."""
-    with tempfile.TemporaryDirectory(prefix="bench-cost-") as folder:
-        out = Path(folder) / "requests.json"
-        child = subprocess.run([sys.executable, "-m", "bench.cost", "--play", str(out)], cwd=ROOT)
+def played_apart(module: str) -> Any:
+    """What `python -m <module> --play FILE` wrote to FILE, as JSON: rounds played in a
+    fresh interpreter (see the docstring)."""
+    with tempfile.TemporaryDirectory(prefix="bench-") as folder:
+        out = Path(folder) / "played.json"
+        child = subprocess.run([sys.executable, "-m", module, "--play", str(out)], cwd=ROOT)
         if child.returncode != 0:
             raise RuntimeError(f"the rounds failed (exit status {child.returncode}, see above)")
-        played = json.loads(out.read_text())
+        return json.loads(out.read_text())
+
+
+def play() -> list[Request]:
+    """The requests of ROUNDS_PER_TABLE rounds at every table, played in a fresh process."""
+    played = played_apart("bench.cost")
     return [
         Request(r["table"], r["kind"], r["seconds"], [Call(**c) for c in r["calls"]])
         for r in played

@@ -1,11 +1,14 @@
 """Simulated players for Locust: each registers, logs in and plays whole rounds at the
-four tables, taking the `medium` hint's action at every turn. Every POST that changes
+four tables, taking the `medium` hint's action at every turn; room players share rooms
+at `european` (a free box of a listed room, else a room of their own), bet the minimum
+every round and answer their own decisions the same way. Every POST that changes
 something carries an `Idempotency-Key`; a request lost in transit, throttled or answered
 5XX is retried with the same key, and now and then a request that succeeded is sent
 again on purpose, which must answer the same round.
 
-When the run stops, every simulated account's rounds in play are finished and its
-balance is checked against its history: `balance == 10000 + Σ net`. A broken account
+When the run stops, every room player leaves its room (their decisions then answered by
+the service), every simulated account's rounds in play are finished and its balance is
+checked against its history: `balance == 10000 + Σ net`. A broken account
 fails the run (exit code 1). Run through `python -m loadtest` (`make load`).
 """
 
@@ -32,6 +35,11 @@ MAX_TURNS = 40  # a round has fewer decisions (four split hands, each hit to 21)
 
 # Every account the run made (login, password), for the check at the end.
 ACCOUNTS: list[tuple[str, str]] = []
+# The room each room player sits in, by login: it leaves before the check.
+ROOMS: dict[str, str] = {}
+ROOM_TABLE = "european"
+# A room's answers a player may get from a race with the others: not failures.
+ROOM_RACES = {"box_taken", "already_bet", "round_in_progress", "not_your_turn", "stale_state"}
 # What a retry did not fix: a refused play, a replay that answered differently. A failure
 # that a retry fixed is in Locust's figures but does not fail the run.
 UNRECOVERED: list[str] = []
@@ -60,6 +68,7 @@ def _number(value: Any) -> Decimal:
 
 class Player(HttpUser):
     wait_time = between(0.2, 1.0)
+    weight = 3
 
     def on_start(self) -> None:
         self.login = f"ld{uuid.uuid4().hex[:24]}"
@@ -171,6 +180,66 @@ def finish_round(call: Any, table: str, view: dict[str, Any]) -> None:
     raise Refused(f"a round at {table} did not settle in {MAX_TURNS} turns")
 
 
+class RoomPlayer(Player):
+    """A player at a shared table: polls the room (Locust has no WebSocket client) and acts
+    on its own box."""
+
+    weight = 1
+
+    def on_start(self) -> None:
+        super().on_start()
+        listed = self.call("GET", f"/v1/rooms?table={ROOM_TABLE}", name="/v1/rooms")["rooms"]
+        for summary in listed:
+            room = self.call("GET", f"/v1/rooms/{summary['room_id']}", name="/v1/rooms/{room_id}")
+            free = sorted(set(range(5)) - {seat["box"] for seat in room["seats"]})
+            if free and self.room_call("POST", room, "seats", {"boxes": free[:1]}):
+                self.room_id, self.box = room["room_id"], free[0]
+                break
+        else:
+            room = self.post("/v1/rooms", {"table": ROOM_TABLE, "boxes": [0]}, name="/v1/rooms")
+            self.room_id, self.box = room["room_id"], 0
+        ROOMS[self.login] = self.room_id
+
+    @task
+    def play_a_round(self) -> None:
+        with contextlib.suppress(Refused):
+            room = self.call("GET", f"/v1/rooms/{self.room_id}", name="/v1/rooms/{room_id}")
+            mine = room["legal_actions"]
+            if room["phase"] in ("waiting", "betting", "settled"):
+                bet = {"bets": [{"box": self.box, "amount": self.min_bet[ROOM_TABLE]}]}
+                self.room_call("POST", room, "bets", bet)
+            elif mine:
+                hint = self.call(
+                    "GET",
+                    f"/v1/rooms/{self.room_id}/hint?level=medium",
+                    name="/v1/rooms/{room_id}/hint",
+                )
+                headers = {"If-Match": str(room["version"])}
+                self.room_call("POST", room, "actions", {"action": hint["action"]}, headers)
+
+    def room_call(
+        self,
+        method: str,
+        room: dict[str, Any],
+        part: str,
+        body: dict[str, Any],
+        headers: dict[str, str] | None = None,
+    ) -> bool:
+        """A room request; False when another player's request won a race to it."""
+        path, name = f"/v1/rooms/{room['room_id']}/{part}", f"/v1/rooms/{{room_id}}/{part}"
+        with self.client.request(
+            method, path, json=body, headers=keyed(method, headers), name=name, catch_response=True
+        ) as reply:
+            if reply.status_code < 400:
+                return True
+            code = reply.json().get("code") if reply.text.startswith("{") else None
+            if code in ROOM_RACES:
+                reply.success()
+                return False
+            reply.failure(f"{reply.status_code} {reply.text[:200]}")
+            raise Refused(f"{method} {path}: {reply.status_code} {reply.text[:200]}")
+
+
 # ---- the check at the end ---------------------------------------------------------------
 
 
@@ -237,6 +306,12 @@ class Checker:
 def check_every_account(environment: Environment, **_: Any) -> None:
     host = environment.host or ""
     broken = []
+    for login, password in ACCOUNTS:  # first every room player leaves: rounds settle
+        if login in ROOMS:
+            try:
+                Checker(host, login, password).call("DELETE", f"/v1/rooms/{ROOMS[login]}/seats")
+            except Refused as error:
+                broken.append(f"{login}: could not leave its room: {error}")
     for login, password in ACCOUNTS:
         try:
             problem = Checker(host, login, password).broken()
