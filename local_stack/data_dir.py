@@ -142,8 +142,8 @@ class LocalData:
         }
 
     def client(self, service: str) -> Any:
-        """A boto3 client on the local service (DynamoDB Local or the secrets)."""
-        endpoint = self.forwarder.url if service == "dynamodb" else self.secrets.url
+        """A boto3 client on the local service (DynamoDB Local, its streams, the secrets)."""
+        endpoint = self.forwarder.url if service.startswith("dynamodb") else self.secrets.url
         session = boto3.session.Session(  # not the default one: the functions' own
             region_name=REGION,
             aws_access_key_id=self.credentials.access_key_id,

@@ -63,6 +63,7 @@ class Server(socketserver.ThreadingTCPServer):
     max_body = 1 << 16  # bytes of body a request may have; a longer one gets `too_large`
     request_s: float = REQUEST_S
     access_log = False  # whether each answered request is a line in the log
+    websocket_idle_s: float = IDLE_S  # seconds a WebSocket may stay silent
 
     def __init__(self, address: tuple[str, int], name: str) -> None:
         # Bound when started, not when made: the stack makes its endpoints with it
@@ -124,8 +125,9 @@ class Server(socketserver.ThreadingTCPServer):
         """The headers that come first in each of this server's answers."""
         return []
 
-    def websocket(self, request: Request) -> websocket.Handler | None:
-        """The handler of a request to become a WebSocket; None answers it as HTTP."""
+    def websocket(self, request: Request) -> websocket.Handler | HttpResponse | None:
+        """The handler of a request to become a WebSocket; an answer refuses it; None
+        answers it as HTTP."""
         return None
 
     def handle_error(self, request: Any, client_address: Any) -> None:
@@ -180,9 +182,13 @@ class _Connection(socketserver.BaseRequestHandler):
         # A state h11 documents, missing from its __all__.
         if self.http.their_state is h11.MIGHT_SWITCH_PROTOCOL:  # type: ignore[attr-defined]
             handler = self.server.websocket(request)
+            if isinstance(handler, HttpResponse):  # the upgrade refused
+                self._send(handler, closes=True)
+                return False
             if handler is not None:
                 received = self.http.trailing_data[0]
-                fault = websocket.serve(self.request, request, received, handler, IDLE_S)
+                idle_s = self.server.websocket_idle_s
+                fault = websocket.serve(self.request, request, received, handler, idle_s)
                 if fault is not None:
                     self._send(self.server.error_answer(400, fault), closes=True)
                 return False

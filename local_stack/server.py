@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from local_stack import live_api, websocket
 from local_stack.events import HttpRequest, HttpResponse
 from local_stack.gateway import MAX_PAYLOAD_BYTES
 from local_stack.httpd import Server
@@ -163,6 +164,7 @@ class LocalServer(Server):
 
     max_body = MAX_PAYLOAD_BYTES
     access_log = True
+    websocket_idle_s = live_api.IDLE_S
 
     def __init__(self, address: tuple[str, int], stack: LocalStack, web_dir: Path | None) -> None:
         super().__init__(address, "local-stack")
@@ -187,6 +189,12 @@ class LocalServer(Server):
         # The local stack is one origin, as the WebUrl: CloudFront in front of the API.
         path = urlsplit(request.target).path or "/"
         return with_behaviour_headers(response, path, self.behaviour_headers)
+
+    def websocket(self, request: Request) -> websocket.Handler | HttpResponse | None:
+        """A connection to one of the template's WebSocket APIs, if it opens."""
+        path = urlsplit(request.target).path
+        api = next((a for a in self.stack.websocket_apis if a.path == path), None)
+        return None if api is None else api.open(request)
 
     def answer(self, request: Request) -> HttpResponse:
         received = self._gateway_request(request)
@@ -230,6 +238,7 @@ def start_server(
     """Serve in a background thread (port 0: any free port); stop with stop_server."""
     server = LocalServer((host, port), stack, web_dir)
     server.start()
+    stack.serve_at(server.url)
     return server, server.thread
 
 

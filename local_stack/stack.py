@@ -16,6 +16,9 @@ from local_stack.apis import api_id_for, gateway_for, gateways
 from local_stack.data_dir import LocalData
 from local_stack.events import HttpRequest, HttpResponse
 from local_stack.gateway import Gateway
+from local_stack.live_api import ManagementApi, WebSocketApi, websocket_apis
+from local_stack.live_api import declare as declare_websocket_apis
+from local_stack.queues import Queues
 from local_stack.runtime import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MEMORY_MB,
@@ -23,6 +26,7 @@ from local_stack.runtime import (
     LambdaFunction,
     new_stack_id,
 )
+from local_stack.streams import StreamMapping, stream_mappings
 from local_stack.template import (
     ACCOUNT_ID,
     IMPLICIT_API,
@@ -60,6 +64,10 @@ class LocalStack:
         self.store = LocalData(self.template, data_dir)
         self.functions: dict[str, LambdaFunction] = {}
         self.gateways: list[Gateway] = []
+        self.queues = Queues(self.template, self.store.credentials)
+        self.management = ManagementApi(self.store.credentials)
+        self.websocket_apis: list[WebSocketApi] = []
+        self.stream_mappings: list[StreamMapping] = []
         self._setups: list[EnvironmentSetup] = []
         self._stack_calls: dict[str, Callable[..., Any]] = {}
 
@@ -69,18 +77,43 @@ class LocalStack:
         self._register_static_physical()
         self.store.start()
         try:
+            self.queues.start()
+            self.management.start()
             self._build_functions()
             self.gateways = gateways(
                 self.template, self.functions, self.invoke, throttling=self.throttling
             )
+            self.websocket_apis = self.management.apis = websocket_apis(
+                self.template, self.functions
+            )
+            self._point_at_local("https", self.management.url)
+            self.queues.start_mappings(self.functions)
+            self.stream_mappings = stream_mappings(self.template, self.functions, self.store.client)
+            for mapping in self.stream_mappings:
+                mapping.thread.start()
         except Exception:
-            self.store.stop()
+            self._stop_services()
             raise
 
+    def serve_at(self, url: str) -> None:
+        """The server's address (`http://host:port`): the functions' WebSocket URLs are its."""
+        self._point_at_local("wss", url.replace("http://", "ws://", 1))
+
     def stop(self) -> None:
-        """The functions' execution environments end, then DynamoDB Local."""
+        """The event source mappings stop, the functions' execution environments end, then
+        the stack's services and DynamoDB Local."""
+        for mapping in self.stream_mappings:
+            mapping.stopped.set()
+        for mapping in self.stream_mappings:
+            mapping.thread.join(timeout=10)
+        self.queues.stop_mappings()
         for function in self.functions.values():
             function.stop()
+        self._stop_services()
+
+    def _stop_services(self) -> None:
+        self.queues.stop()
+        self.management.stop()
         self.store.stop()
 
     def add_environment_setup(self, setup: EnvironmentSetup) -> Callable[[], None]:
@@ -139,6 +172,8 @@ class LocalStack:
         self.template.physical.setdefault(
             IMPLICIT_API, Physical(api_id_for(IMPLICIT_API), {"RootResourceId": "root"})
         )
+        declare_websocket_apis(self.template)
+        self.queues.declare()
 
     def _layer_dirs(self, layers: list[Any]) -> list[Path]:
         dirs: list[Path] = []
@@ -183,9 +218,21 @@ class LocalStack:
                 ),
                 setups=list(self._setups),
                 stack_calls=self._stack_calls,
-                aws_environment=self.store.environment(),
+                aws_environment={
+                    **self.store.environment(),
+                    "AWS_ENDPOINT_URL_SQS": self.queues.url,
+                },
                 stack_id=self.id,
             )
+
+    def _point_at_local(self, scheme: str, local: str) -> None:
+        """Each function variable that holds a WebSocket API's deployed address (`wss://`
+        to connect, `https://` to manage its connections) holds the local one instead."""
+        for function in self.functions.values():
+            for name, value in function.environment.items():
+                for api in self.websocket_apis:
+                    if value == api.deployed_url(scheme):
+                        function.environment[name] = local + api.path
 
     def invoke(self, function: LambdaFunction, event: dict[str, Any], request_id: str) -> Any:
         return function.invoke(event, request_id)

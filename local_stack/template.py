@@ -203,6 +203,15 @@ class Template:
                     function=function,
                 )
 
+    def function_events(self, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Each function's events of a `Type` (`SQS`, `DynamoDB`): the function's logical
+        id and the event's Properties, as written."""
+        for function in self.of_type("AWS::Serverless::Function"):
+            events = self.properties(function, "Function").get("Events") or {}
+            for event in events.values():
+                if isinstance(event, dict) and event.get("Type") == kind:
+                    yield function, dict(event.get("Properties") or {})
+
     def _api_auth(self, api: str) -> dict[str, Any]:
         """An API's Auth (the Globals' for the implicit API or an unknown one)."""
         known = self.resources.get(api, {}).get("Type") == "AWS::Serverless::Api"

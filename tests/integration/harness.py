@@ -62,6 +62,9 @@ def _routes() -> list[SampledRoute]:
 
 
 ROUTES = _routes()  # template.yaml's
+# The modules of the functions behind the REST API (not the authorizer, nor those fed by a
+# WebSocket API, a stream or a queue).
+API_MODULES = sorted({route.module for route in ROUTES})
 
 
 def sample(name: str) -> dict[str, Any]:

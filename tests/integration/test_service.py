@@ -13,7 +13,7 @@ import pytest
 
 from local_stack.template import load_template
 
-from .harness import CODE_DIRS, MODULES, ROOT, ROUTES, Gateway, LambdaContext, sample
+from .harness import API_MODULES, CODE_DIRS, MODULES, ROOT, ROUTES, Gateway, LambdaContext, sample
 from .helpers import dynamodb, problem, table_name
 
 SPEC = ROOT / "docs" / "spec" / "API.md"  # the contract
@@ -57,7 +57,7 @@ def test_openapi_covers_every_route(api: Gateway) -> None:
     assert "StartRoundRequest" in document["components"]["schemas"]
 
 
-@pytest.mark.parametrize("module", sorted(set(MODULES) - {"authorizer"}))
+@pytest.mark.parametrize("module", API_MODULES)
 def test_unknown_route_inside_a_function_is_404(api: Gateway, module: str) -> None:
     event = sample("me_get")
     event["path"] = event["resource"] = "/v1/nothing-here"
@@ -207,7 +207,7 @@ def _constraints(schema: dict[str, object]) -> dict[str, object]:
     return {key: schema[key] for key in _CONSTRAINTS if key in schema}
 
 
-@pytest.mark.parametrize("module", sorted(set(MODULES) - {"authorizer"}))
+@pytest.mark.parametrize("module", API_MODULES)
 def test_openapi_says_what_each_function_validates(api: Gateway, module: str) -> None:
     """The published query parameters and request bodies are the ones the function's
     resolver validates with (Powertools' own OpenAPI view of its routes)."""

@@ -1,5 +1,13 @@
-"""Rooms' deadlines, sent to the deadline queue (SQS) with a per-message delay: the queue
-invokes the deadline function when the delay is over."""
+"""The rooms' deadlines, delivered by SQS: a decision nobody answers in time is answered by
+the service itself (RULES.md, "Shared tables").
+
+`schedule` sends the room and its version to the queue `DEADLINE_QUEUE_URL`, delayed until
+the deadline; the queue invokes the deadline function then, which applies the service's
+answer only if the room is still at that version (`RoomService.answer_deadline`). SQS
+delays a message by whole seconds, up to 15 minutes (its `DelaySeconds`): a deadline is
+delivered at most a second after it, never before. EventBridge Scheduler's minute would be
+too coarse for a turn of 5 seconds.
+"""
 
 from __future__ import annotations
 
@@ -8,27 +16,35 @@ import math
 import time
 from typing import Any
 
-MAX_DELAY_S = 900  # SQS's longest per-message delay
+from . import clients
+from .settings import settings
+
+MAX_DELAY_S = 900  # SQS's longest DelaySeconds
 
 
 class SqsDeadlines:
-    def __init__(self, queue_url: str, client: Any = None) -> None:
-        self.queue_url = queue_url
-        self._client = client
+    """The rooms service's deadline queue (`rooms.DeadlineQueue`). The client is made on
+    first use, so a function that schedules none pays no client."""
+
+    def __init__(self) -> None:
+        self._client: Any = None
 
     @property
     def client(self) -> Any:
         if self._client is None:
-            import boto3
-
-            self._client = boto3.client("sqs")
+            self._client = clients.client("sqs")
         return self._client
 
     def schedule(self, room_id: str, version: int, due_ms: int) -> None:
-        """A message that reaches the deadline function at `due_ms` (or just after)."""
-        delay = min(max(math.ceil(due_ms / 1000 - time.time()), 0), MAX_DELAY_S)
+        """Have the room's deadline answered at `due_ms` (epoch milliseconds), or as soon
+        as it may be if that is past, if the room is then still at `version`."""
         self.client.send_message(
-            QueueUrl=self.queue_url,
+            QueueUrl=settings().required("deadline_queue_url"),
             MessageBody=json.dumps({"room_id": room_id, "version": version}),
-            DelaySeconds=delay,
+            DelaySeconds=delay_seconds(due_ms, time.time()),
         )
+
+
+def delay_seconds(due_ms: int, now_s: float) -> int:
+    """The whole seconds from `now_s` to `due_ms`, rounded up, within what SQS takes."""
+    return min(MAX_DELAY_S, max(0, math.ceil(due_ms / 1000 - now_s)))

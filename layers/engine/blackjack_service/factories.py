@@ -1,7 +1,7 @@
 """The factories of the objects a function uses (the store; the account, game, shoe,
-drill and edge services), each built once per Lambda environment from settings. Each factory
-imports its service when first called, so a function imports only what its routes use
-(argon2 for accounts, the engine for the game)."""
+drill, edge, live and room services; the deadlines' queue), each built once per Lambda
+environment from settings. Each factory imports its service when first called, so a
+function imports only what its routes use (argon2 for accounts, the engine for the game)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .drills import DrillService
     from .edge import EdgeService
     from .game import GameService
+    from .live import LiveService
     from .rooms import DeadlineQueue, RoomService
     from .shoes import FairShoes
 
@@ -62,10 +63,17 @@ def edge() -> EdgeService:
 
 
 @functools.cache
+def live() -> LiveService:
+    from .live import LiveService
+
+    return LiveService(store())
+
+
+@functools.cache
 def deadlines() -> DeadlineQueue:
     from .deadlines import SqsDeadlines
 
-    return SqsDeadlines(settings().deadline_queue_url)
+    return SqsDeadlines()
 
 
 @functools.cache
@@ -78,6 +86,6 @@ def rooms() -> RoomService:
 
 def reset() -> None:
     """Forget the built objects (a new environment: tests start each case afresh)."""
-    for factory in (store, accounts, game, shoes, drills, edge, deadlines, rooms):
+    for factory in (store, accounts, game, shoes, drills, edge, live, deadlines, rooms):
         factory.cache_clear()
     settings.cache_clear()

@@ -155,6 +155,12 @@ class SessionRequest(RequestModel):
     password: Annotated[str, Field(min_length=1, max_length=256)]
 
 
+class LiveRequest(RequestModel):
+    """A ticket to watch a room asks nothing: `{}`, as every POST's body is an object."""
+
+    model_config = _example({})
+
+
 class Bet(RequestModel):
     box: Annotated[int, Field(ge=0)]
     amount: BetCoins

@@ -391,6 +391,13 @@ class Rooms(ResponseModel):
     rooms: list[RoomSummary]
 
 
+class LiveTicket(ResponseModel):
+    """Where to watch a room: a WebSocket address holding a single-use ticket."""
+
+    url: str
+    expires_in: int
+
+
 class Health(ResponseModel):
     status: Literal["ok"]
 

@@ -22,8 +22,18 @@ class Settings(BaseModel):
     token_secret_arn: str = Field(min_length=1)
     token_ttl_seconds: int = Field(default=86400, gt=0)
     cors_origin: str = "*"
-    # Where rooms' deadlines are sent (template.yaml's DeadlineQueue).
-    deadline_queue_url: str = ""
+    # The rooms' live updates and deadlines: every function of template.yaml has them, the
+    # tests' own templates none.
+    live_url: str | None = None
+    live_management_url: str | None = None
+    deadline_queue_url: str | None = None
+
+    def required(self, name: str) -> str:
+        """A setting a function needs although others may lack it (the rooms' URLs)."""
+        value = getattr(self, name)
+        if not value:
+            raise SettingsError(f"{name.upper()} is not set (template.yaml's Globals give it)")
+        return str(value)
 
     @classmethod
     def from_env(cls) -> "Settings":

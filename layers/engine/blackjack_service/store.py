@@ -40,6 +40,7 @@ but registration's (once an account): DynamoDB bills each item written in one tw
 
 from __future__ import annotations
 
+import base64
 import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -699,6 +700,85 @@ class Store:
                 found[(attributes["pk"], attributes["sk"])] = attributes
             request = dict(response.get("UnprocessedKeys") or {})
         return found
+
+    # ---- live connections -------------------------------------------------------------
+    # A ticket `TICKET#<ticket>` / `TICKET` (account id, room id) lets one WebSocket
+    # connect to a room's updates, once; a connection is two items, so that the room's
+    # are one Query and a closed connection's room is known: `ROOM#<room_id>` /
+    # `CONN#<connection_id>` and `CONN#<connection_id>` / `CONN` (room id). All expire by
+    # TTL (`expires_at`), the connections at API Gateway's longest connection.
+
+    def put_ticket(self, ticket: str, account_id: str, room_id: str, expires_at: int) -> None:
+        attributes = {"account_id": account_id, "room_id": room_id, "expires_at": expires_at}
+        item = _item(f"TICKET#{ticket}", "TICKET", attributes)
+        self.client.put_item(TableName=self.table_name, Item=item)
+
+    def take_ticket(self, ticket: str, now: int) -> tuple[str, str] | None:
+        """Delete the ticket if it is there and unexpired (TTL deletes late); its account
+        and room id, or None when it was not to be used (so no two connections use one)."""
+        try:
+            taken = self.client.delete_item(
+                TableName=self.table_name,
+                Key=_item_key(f"TICKET#{ticket}", "TICKET"),
+                ConditionExpression="attribute_exists(pk) AND expires_at > :now",
+                ExpressionAttributeValues={":now": {"N": str(now)}},
+                ReturnValues="ALL_OLD",
+            )
+        except _client_error() as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return None
+            raise
+        attributes = _from_item(taken["Attributes"])
+        return str(attributes["account_id"]), str(attributes["room_id"])
+
+    def put_connection(self, room_id: str, connection_id: str, expires_at: int) -> None:
+        keys = ((f"CONN#{connection_id}", "CONN"), (f"ROOM#{room_id}", f"CONN#{connection_id}"))
+        for pk, sk in keys:
+            item = _item(pk, sk, {"room_id": room_id, "expires_at": expires_at})
+            self.client.put_item(TableName=self.table_name, Item=item)
+
+    def delete_connection(self, connection_id: str) -> None:
+        """Forget the connection (both items; nothing where it is gone already)."""
+        gone = self.client.delete_item(
+            TableName=self.table_name,
+            Key=_item_key(f"CONN#{connection_id}", "CONN"),
+            ReturnValues="ALL_OLD",
+        ).get("Attributes")
+        if gone is not None:
+            room_pk = f"ROOM#{_from_item(gone)['room_id']}"
+            key = _item_key(room_pk, f"CONN#{connection_id}")
+            self.client.delete_item(TableName=self.table_name, Key=key)
+
+    @staticmethod
+    def stream_image(image: Mapping[str, Any]) -> dict[str, Any]:
+        """An item's image in a stream record as Lambda passes it (DynamoDB JSON, binary
+        values in base64) as the store reads items."""
+
+        def decoded(value: dict[str, Any]) -> dict[str, Any]:
+            ((kind, held),) = value.items()
+            if kind == "B":
+                return {"B": base64.b64decode(held)}
+            if kind == "BS":
+                return {"BS": [base64.b64decode(one) for one in held]}
+            if kind == "M":
+                return {"M": {name: decoded(one) for name, one in held.items()}}
+            if kind == "L":
+                return {"L": [decoded(one) for one in held]}
+            return value
+
+        return _from_item({name: decoded(value) for name, value in image.items()})
+
+    def room_connections(self, room_id: str) -> list[str]:
+        """The ids of the room's connections, strongly consistent: a watcher that read the
+        room once connected misses no later change."""
+        query = {
+            "TableName": self.table_name,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :conn)",
+            "ExpressionAttributeValues": {":pk": {"S": f"ROOM#{room_id}"}, ":conn": {"S": "CONN#"}},
+            "ProjectionExpression": "sk",
+            "ConsistentRead": True,
+        }
+        return [item["sk"].removeprefix("CONN#") for item in self._query(query)]
 
 
 def _room_pk(room_id: str) -> str:

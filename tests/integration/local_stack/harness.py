@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import CloseConnection, Event, Request, TextMessage
 
 from local_stack.server import LocalServer, start_server, stop_server
 from local_stack.stack import LocalStack
@@ -66,6 +71,45 @@ class Client:
             return Reply(response.status, response.getheaders(), response.read())
         finally:
             connection.close()
+
+
+class WebSocketClient:
+    """A WebSocket client: wsproto's client side on a socket of its own."""
+
+    def __init__(self, port: int, target: str, headers: list[tuple[bytes, bytes]]) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT_S)
+        self.connection = WSConnection(ConnectionType.CLIENT)
+        self.events: deque[Event] = deque()
+        request = Request(host="127.0.0.1", target=target, extra_headers=headers)
+        self.sock.sendall(self.connection.send(request))
+
+    def next_event(self) -> Event:
+        while not self.events:
+            data = self.sock.recv(65536)
+            self.connection.receive_data(data or None)
+            self.events.extend(self.connection.events())
+        return self.events.popleft()
+
+    def send(self, text: str) -> None:
+        self.sock.sendall(self.connection.send(TextMessage(data=text)))
+
+    def received(self) -> str:
+        """The next text message, whole (wsproto gives it as it arrives)."""
+        parts: list[str] = []
+        finished = False
+        while not finished:
+            event = self.next_event()
+            assert isinstance(event, TextMessage), event
+            parts.append(event.data)
+            finished = event.message_finished
+        return "".join(parts)
+
+    def close(self) -> CloseConnection:
+        """Close, and the server's answering close."""
+        self.sock.sendall(self.connection.send(CloseConnection(code=1000)))
+        answer = self.next_event()
+        assert isinstance(answer, CloseConnection), answer
+        return answer
 
 
 def stack_workers(stack_id: str) -> list[int]:

@@ -7,25 +7,21 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections import deque
 from collections.abc import Iterator
 
 import pytest
-from wsproto import ConnectionType, WSConnection
 from wsproto.events import (
     AcceptConnection,
     BytesMessage,
     CloseConnection,
-    Event,
     RejectConnection,
     RejectData,
-    Request,
-    TextMessage,
 )
 
 from local_stack import websocket, wire
 from local_stack.events import HttpResponse
 from local_stack.httpd import Server
+from tests.integration.local_stack.harness import WebSocketClient
 
 TIMEOUT_S = 10
 
@@ -71,45 +67,6 @@ class RoomServer(Server):
         return self.room if request.target.startswith("/room") else None
 
 
-class Client:
-    """A WebSocket client: wsproto's client side on a socket of its own."""
-
-    def __init__(self, port: int, target: str, headers: list[tuple[bytes, bytes]]) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT_S)
-        self.connection = WSConnection(ConnectionType.CLIENT)
-        self.events: deque[Event] = deque()
-        request = Request(host="127.0.0.1", target=target, extra_headers=headers)
-        self.sock.sendall(self.connection.send(request))
-
-    def next_event(self) -> Event:
-        while not self.events:
-            data = self.sock.recv(65536)
-            self.connection.receive_data(data or None)
-            self.events.extend(self.connection.events())
-        return self.events.popleft()
-
-    def send(self, text: str) -> None:
-        self.sock.sendall(self.connection.send(TextMessage(data=text)))
-
-    def received(self) -> str:
-        """The next text message, whole (wsproto gives it as it arrives)."""
-        parts: list[str] = []
-        finished = False
-        while not finished:
-            event = self.next_event()
-            assert isinstance(event, TextMessage), event
-            parts.append(event.data)
-            finished = event.message_finished
-        return "".join(parts)
-
-    def close(self) -> CloseConnection:
-        """Close, and the server's answering close."""
-        self.sock.sendall(self.connection.send(CloseConnection(code=1000)))
-        answer = self.next_event()
-        assert isinstance(answer, CloseConnection), answer
-        return answer
-
-
 @pytest.fixture
 def server() -> Iterator[RoomServer]:
     server = RoomServer()
@@ -120,8 +77,8 @@ def server() -> Iterator[RoomServer]:
         server.stop()
 
 
-def connect(server: RoomServer, target: str = "/room?name=a") -> Client:
-    client = Client(server.server_address[1], target, [(b"Origin", b"http://127.0.0.1")])
+def connect(server: RoomServer, target: str = "/room?name=a") -> WebSocketClient:
+    client = WebSocketClient(server.server_address[1], target, [(b"Origin", b"http://127.0.0.1")])
     accepted = client.next_event()
     assert isinstance(accepted, AcceptConnection), accepted
     return client
@@ -174,7 +131,7 @@ def test_a_binary_message_closes_the_websocket(server: RoomServer) -> None:
 
 
 def test_an_upgrade_without_a_handler_is_answered_as_http(server: RoomServer) -> None:
-    client = Client(server.server_address[1], "/elsewhere", [])
+    client = WebSocketClient(server.server_address[1], "/elsewhere", [])
     answer = client.next_event()
     assert isinstance(answer, RejectConnection) and answer.status_code == 200
     data = client.next_event()
