@@ -142,9 +142,9 @@ def whose_turn(players: list[Player], view: dict[str, Any]) -> Player | None:
     return next(p for p in players if p.nick == owner)
 
 
-def play_out(room_id: str, players: list[Player]) -> dict[str, Any]:
+def play_out(room_id: str, players: list[Player], coached: bool = False) -> dict[str, Any]:
     """Each decision answered in the page of the user asked, the others watching it said
-    and counted down; the settled room."""
+    and counted down (`coached`: the first asked its coach first); the settled room."""
     view = players[0].view(room_id)
     for _ in range(20):
         if view["phase"] == "settled":
@@ -162,6 +162,12 @@ def play_out(room_id: str, players: list[Player]) -> dict[str, Any]:
             expect(tid(other.page, "actions").locator("button")).to_have_count(0)
         expect(tid(asked.page, "round-status")).to_contain_text("Your turn")
         expect(tid(asked.page, "room-countdown")).to_have_text(re.compile(r"^\d+ s to answer$"))
+        if coached:
+            with asked.page.expect_response(lambda r: "/hint?" in r.url) as hint:
+                tid(asked.page, "hint").click()
+            assert hint.value.ok, hint.value.text()
+            expect(tid(asked.page, "hint-output")).to_contain_text("Coach (hard):")
+            coached = False
         view = asked.act(room_id, mine)
     raise AssertionError("the round did not settle")
 
@@ -222,7 +228,7 @@ def test_two_users_open_join_and_play_a_room(contexts: Contexts, stack: Stack) -
     expect(tid(bob.page, "room-countdown")).to_have_text(re.compile(r"^Bets close in \d+ s$"))
     # Bob's bet completes the betting: the cards are dealt on both pages.
     bob.bet(room_id)
-    settled = play_out(room_id, [alice, bob])
+    settled = play_out(room_id, [alice, bob], coached=True)
     check_settled(room_id, [alice, bob], settled)
     check_axe(page, "room, settled, alice")
 
@@ -249,6 +255,10 @@ def test_three_users_one_passing_play_rounds_in_turn(contexts: Contexts, stack: 
             tid(player.page, f"take-box-{box}").click()
             alice.said(f"{player.nick} joined at box {box + 1}.")
 
+    # Carol watches the count (Settings): over the cards on the felt, as at a table.
+    tid(carol.page, "open-settings").click()
+    tid(carol.page, "count-toggle").check()
+    tid(carol.page, "close-settings").click()
     for _ in range(2):
         alice.bet(room_id)
         with carol.page.expect_response(posted(f"/v1/rooms/{room_id}/bets")):
@@ -262,6 +272,10 @@ def test_three_users_one_passing_play_rounds_in_turn(contexts: Contexts, stack: 
         # Carol sat the round out: no box of hers was dealt, her page shows no result.
         assert all(b["player"] != f"user:{carol.nick}" for b in settled["round"]["boxes"])
         expect(tid(carol.page, "round-result")).to_have_text("")
+        count = carol.view(room_id)["shoe"]["count"]
+        badge = tid(carol.page, "count-badge")
+        expect(badge).to_have_attribute("data-running", str(count["running"]))
+        expect(badge).to_have_attribute("data-unseen", str(count["cards_unseen"]))
         check_settled(room_id, [alice, bob], settled)
     check_axe(carol.page, "room, settled, a watcher who passed")
 
