@@ -14,16 +14,8 @@
 /** @typedef {Schemas["StartRoundRequest"]} StartRoundRequest */
 /** @typedef {Schemas["ActionRequest"]} ActionRequest */
 /** @typedef {{ token: string, login: string, user: User, expiresAt: number | null }} StoredSession */
-// The rooms' shapes (API.md, "Shared tables (rooms)"), until the OpenAPI document has them.
-/** @typedef {{ box: number, nick: string, you: boolean }} RoomSeat */
-/** @typedef {{ box: number, amount: number }} RoomBet */
-/**
- * @typedef {{ room_id: string, table: string, name: string, version: number, phase: "waiting" | "betting" | "insurance" | "player_turn" | "settled",
- *   turn_seconds: number, betting_seconds: number, deadline: string | null, seats: RoomSeat[], bets: RoomBet[], passed: string[],
- *   shoe: Schemas["ShoeInPlay"] & { seeds?: { box: number, client_seed: string }[] }, round: Round | null, legal_actions: string[] }} RoomView
- */
-/** @typedef {{ room_id: string, table: string, name: string, players: number, free_boxes: number, phase: RoomView["phase"] }} RoomSummary */
-/** @typedef {{ table: string, name?: string, turn_seconds?: number, betting_seconds?: number, boxes?: number[] }} NewRoom */
+/** @typedef {Schemas["Room"]} RoomView */
+
 /** @typedef {Window & { BLACKJACK_CONFIG?: { apiBase?: string } }} ConfiguredWindow */
 
 const SESSION_KEY = "blackjack.session";
@@ -285,11 +277,11 @@ export const api = {
   /**
    * The rooms with a free box and somebody seated, the most recently active first.
    * @param {string} [table]
-   * @returns {Promise<{ rooms: RoomSummary[] }>}
+   * @returns {Promise<Schemas["Rooms"]>}
    */
   rooms: (table) => request("GET", `/v1/rooms${table ? `?table=${enc(table)}` : ""}`),
   /**
-   * @param {NewRoom} body
+   * @param {Schemas["CreateRoomRequest"]} body
    * @returns {Promise<RoomView>}
    */
   makeRoom: (body) => request("POST", "/v1/rooms", { body }),
@@ -303,7 +295,7 @@ export const api = {
    * @param {number[]} boxes
    * @returns {Promise<RoomView>}
    */
-  takeBoxes: (id, boxes) => request("POST", `/v1/rooms/${enc(id)}/seats`, { body: { boxes } }),
+  takeBoxes: (id, boxes) => request("POST", `/v1/rooms/${enc(id)}/seats`, { body: /** @satisfies {Schemas["SeatsRequest"]} */ ({ boxes }) }),
   /**
    * @param {string} id
    * @returns {Promise<RoomView>}
@@ -312,11 +304,14 @@ export const api = {
   /**
    * The caller's bets for the next round (none: a pass).
    * @param {string} id
-   * @param {RoomBet[]} bets
+   * @param {Schemas["Bet"][]} bets
    * @param {string} [clientSeed]
    * @returns {Promise<RoomView>}
    */
-  betInRoom: (id, bets, clientSeed) => request("POST", `/v1/rooms/${enc(id)}/bets`, { body: clientSeed ? { bets, client_seed: clientSeed } : { bets } }),
+  betInRoom: (id, bets, clientSeed) =>
+    request("POST", `/v1/rooms/${enc(id)}/bets`, {
+      body: /** @satisfies {Schemas["RoomBetRequest"]} */ (clientSeed ? { bets, client_seed: clientSeed } : { bets }),
+    }),
   /**
    * @param {string} id
    * @param {ActionRequest["action"]} action
@@ -338,9 +333,9 @@ export const api = {
   /**
    * A WebSocket address with a single-use ticket for the room's live updates.
    * @param {string} id
-   * @returns {Promise<{ url: string, expires_in: number }>}
+   * @returns {Promise<Schemas["LiveTicket"]>}
    */
-  roomLive: (id) => request("POST", `/v1/rooms/${enc(id)}/live`, { body: {} }),
+  roomLive: (id) => request("POST", `/v1/rooms/${enc(id)}/live`, { body: /** @satisfies {Schemas["LiveRequest"]} */ ({}) }),
 };
 
 // ---- the tables, fetched once per tab -------------------------------------
