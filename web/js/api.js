@@ -15,7 +15,6 @@
 /** @typedef {Schemas["ActionRequest"]} ActionRequest */
 /** @typedef {{ token: string, login: string, user: User, expiresAt: number | null }} StoredSession */
 /** @typedef {Schemas["Room"]} RoomView */
-
 /** @typedef {Window & { BLACKJACK_CONFIG?: { apiBase?: string } }} ConfiguredWindow */
 
 const SESSION_KEY = "blackjack.session";
