@@ -74,9 +74,9 @@ export function viewToApply(current, incoming) {
 }
 
 /**
- * A public view shown over a personal one of the same round keeps the caller's part the
- * socket leaves out: the marks on their hands, their net and balance (the next personal
- * view brings the new ones).
+ * A public view shown over a personal one of the same round keeps the marks on the
+ * caller's hands, which the socket leaves out (their net comes with the GET that
+ * needsOwnView asks for when the round settles).
  */
 export function keepOwnPart(previous, view) {
   const before = previous?.round;
