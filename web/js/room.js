@@ -12,7 +12,7 @@ import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, chipStack, formatCoins, netSentence
 import { buildRoundRequest, chipValues, insuranceAmounts, whyNot } from "./input.js";
 import { watchRoom } from "./live.js";
 import { dealOrder, feltCards } from "./pacing.js";
-import { renderCountBadge, renderPanels } from "./panels.js";
+import { renderCountBadge, renderPanelButtons, renderPanels } from "./panels.js";
 import {
   countdownWords,
   feltCount,
@@ -432,11 +432,6 @@ function render() {
 const feltCountOf = (landed) => feltCount(S.room, [...landed.dealer.filter(Boolean), ...Object.values(landed.hands).flat()]);
 
 function renderHead(phase) {
-  const links = [
-    { name: "rules", label: "Rules" },
-    { name: "fairness", label: "Fair shoe" },
-    { name: "settings", label: "Settings" },
-  ];
   return h(
     "div",
     { class: "table-head" },
@@ -455,20 +450,7 @@ function renderHead(phase) {
       "div",
       { class: "table-links" },
       h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "room-share", onclick: () => shareRoom(S.id) }, "Share"),
-      links.map((p) =>
-        h(
-          "button",
-          {
-            type: "button",
-            class: "btn btn-ghost btn-small",
-            testid: `open-${p.name}`,
-            "aria-expanded": S.panel === p.name ? "true" : "false",
-            "aria-controls": `panel-${p.name}`,
-            onclick: () => togglePanel(p.name),
-          },
-          p.label,
-        ),
-      ),
+      renderPanelButtons(ctl),
       phase.seated ? h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "room-leave", "data-lock": "on", onclick: leave }, "Leave") : null,
       h("a", { href: "#/lobby", class: "btn btn-ghost btn-small", testid: "back-to-lobby" }, "Lobby"),
     ),
