@@ -14,6 +14,7 @@
 /** @typedef {Schemas["StartRoundRequest"]} StartRoundRequest */
 /** @typedef {Schemas["ActionRequest"]} ActionRequest */
 /** @typedef {{ token: string, login: string, user: User, expiresAt: number | null }} StoredSession */
+/** @typedef {Schemas["Room"]} RoomView */
 /** @typedef {Window & { BLACKJACK_CONFIG?: { apiBase?: string } }} ConfiguredWindow */
 
 const SESSION_KEY = "blackjack.session";
@@ -103,7 +104,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * Throws ApiError with the problem document. Network errors are retried (twice)
  * with the same Idempotency-Key. T is the answer's schema (the endpoints below name it).
  * @template T
- * @param {"GET" | "POST"} method
+ * @param {"GET" | "POST" | "DELETE"} method
  * @param {string} path
  * @param {{ body?: object, auth?: boolean, ifMatch?: number | null, retries?: number }} [options]
  * @returns {Promise<T>}
@@ -272,6 +273,68 @@ export const api = {
    * @returns {Promise<Schemas["Shoe"]>}
    */
   shoe: (id) => request("GET", `/v1/shoes/${enc(id)}`),
+  /**
+   * The rooms with a free box and somebody seated, the most recently active first.
+   * @param {string} [table]
+   * @returns {Promise<Schemas["Rooms"]>}
+   */
+  rooms: (table) => request("GET", `/v1/rooms${table ? `?table=${enc(table)}` : ""}`),
+  /**
+   * @param {Schemas["CreateRoomRequest"]} body
+   * @returns {Promise<RoomView>}
+   */
+  makeRoom: (body) => request("POST", "/v1/rooms", { body }),
+  /**
+   * @param {string} id
+   * @returns {Promise<RoomView>}
+   */
+  room: (id) => request("GET", `/v1/rooms/${enc(id)}`),
+  /**
+   * @param {string} id
+   * @param {number[]} boxes
+   * @returns {Promise<RoomView>}
+   */
+  takeBoxes: (id, boxes) => request("POST", `/v1/rooms/${enc(id)}/seats`, { body: /** @satisfies {Schemas["SeatsRequest"]} */ ({ boxes }) }),
+  /**
+   * @param {string} id
+   * @returns {Promise<RoomView>}
+   */
+  leaveRoom: (id) => request("DELETE", `/v1/rooms/${enc(id)}/seats`),
+  /**
+   * The caller's bets for the next round (none: a pass).
+   * @param {string} id
+   * @param {Schemas["Bet"][]} bets
+   * @param {string} [clientSeed]
+   * @returns {Promise<RoomView>}
+   */
+  betInRoom: (id, bets, clientSeed) =>
+    request("POST", `/v1/rooms/${enc(id)}/bets`, {
+      body: /** @satisfies {Schemas["RoomBetRequest"]} */ (clientSeed ? { bets, client_seed: clientSeed } : { bets }),
+    }),
+  /**
+   * @param {string} id
+   * @param {ActionRequest["action"]} action
+   * @param {number} version the room's
+   * @param {Schemas["InsuranceRequest"]["amount"]} [amount]
+   * @returns {Promise<RoomView>}
+   */
+  actInRoom: (id, action, version, amount) =>
+    request("POST", `/v1/rooms/${enc(id)}/actions`, {
+      body: /** @satisfies {ActionRequest} */ (amount === undefined || amount === null ? { action } : { action, amount }),
+      ifMatch: version,
+    }),
+  /**
+   * @param {string} id
+   * @param {Schemas["Hint"]["level"]} [level]
+   * @returns {Promise<Schemas["Hint"]>}
+   */
+  roomHint: (id, level = "hard") => request("GET", `/v1/rooms/${enc(id)}/hint?level=${enc(level)}`),
+  /**
+   * A WebSocket address with a single-use ticket for the room's live updates.
+   * @param {string} id
+   * @returns {Promise<Schemas["LiveTicket"]>}
+   */
+  roomLive: (id) => request("POST", `/v1/rooms/${enc(id)}/live`, { body: /** @satisfies {Schemas["LiveRequest"]} */ ({}) }),
 };
 
 // ---- the tables, fetched once per tab -------------------------------------

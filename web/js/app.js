@@ -8,6 +8,7 @@ import { showHistory } from "./history.js";
 import { showIndices } from "./indices.js";
 import { showLobby } from "./lobby.js";
 import { showLogin } from "./login.js";
+import { leaveRoom, showRoom } from "./room.js";
 import { showStrategy } from "./strategy.js";
 import { leaveTable, showTable } from "./table.js";
 import { showTrainer } from "./trainer.js";
@@ -27,6 +28,7 @@ const PAGES = {
   drills: { nav: "Drills", title: () => "Drills", show: (_, isCurrent) => showDrills(main, isCurrent) },
   counting: { nav: "Count", title: () => "Count", show: (_, isCurrent) => showCounting(main, isCurrent) },
   table: { title: (id) => id, show: (id, isCurrent) => showTable(main, id, isCurrent) },
+  room: { title: () => "Shared table", show: (id, isCurrent) => showRoom(main, id, isCurrent) },
   strategy: { title: (id) => `Strategy · ${id}`, show: (id, isCurrent) => showStrategy(main, id, isCurrent) },
   indices: { title: (id) => `Index plays · ${id}`, show: (id, isCurrent) => showIndices(main, id, isCurrent) },
   verify: { title: () => "Verify", show: (shoeId, isCurrent) => showVerify(main, shoeId, isCurrent) },
@@ -87,6 +89,7 @@ async function route() {
   const [page, arg] = parts;
   const session = getSession();
   leaveTable();
+  leaveRoom();
   renderNav();
   // A new page: start at the top, and let assistive technology land on the content.
   window.scrollTo(0, 0);

@@ -203,8 +203,11 @@ export function renderBetting(ctl) {
           "aria-keyshortcuts": "Enter",
           onclick: ctl.deal,
         },
-        rebet ? "Rebet" : "Deal",
+        ctl.pass ? "Bet" : rebet ? "Rebet" : "Deal",
       ),
+      // At a shared table (room.js) the bets go in with Bet, the cards come when all have
+      // bet or the window closes, and Pass sits the round out.
+      ctl.pass ? h("button", { type: "button", class: "btn", testid: "pass", "data-lock": "on", onclick: ctl.pass }, "Pass") : null,
     ),
     note ? h("p", { class: "bet-note", testid: errors.length ? "bet-errors" : "bet-note", role: "status" }, note) : null,
   );

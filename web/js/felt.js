@@ -1,5 +1,7 @@
 // The felt: the dealer's cards, each box (its hands, or its betting circle between rounds),
-// the round's status and result. Cards appear as they land (pacing.js).
+// the round's status and result. Cards appear as they land (pacing.js). At a shared table
+// (room.js) `ctl.room` names each box's owner, draws the boxes between rounds and words
+// the status; its boxes are the user's when `ctl.room.owner` says so, not by `player`.
 
 import { placeBets } from "./controls.js";
 import { card, h } from "./dom.js";
@@ -39,8 +41,8 @@ export function renderFelt(ctl) {
     { class: "felt", testid: "felt", onclick: ctl.skip },
     renderDealer(r, landed, !S.pace, fresh),
     renderBoxRow(r, boxes),
-    betting && r ? renderSummary(r) : null,
-    renderStatus(S, r),
+    betting && r ? renderSummary(ctl, r) : null,
+    renderStatus(ctl, r),
   );
 }
 
@@ -84,6 +86,21 @@ function renderBoxRow(r, boxes) {
   return row;
 }
 
+/** On a phone the boxes scroll sideways inside the felt: the box in turn is brought into view. */
+export function showTurnBox(main) {
+  const turn = main.querySelector(".box-turn");
+  const row = turn?.parentElement;
+  // A box split wider than the row scrolls its hands: the hand in turn comes into view there.
+  const hand = turn?.querySelector(".hand-turn");
+  const hands = hand?.parentElement;
+  if (hands && hands.scrollWidth > hands.clientWidth) {
+    const left = hand.getBoundingClientRect().left - hands.getBoundingClientRect().left + hands.scrollLeft;
+    hands.scrollLeft = left - (hands.clientWidth - hand.offsetWidth) / 2;
+  }
+  if (!turn || row.scrollWidth <= row.clientWidth) return;
+  row.scrollLeft = turn.offsetLeft - (row.clientWidth - turn.offsetWidth) / 2; // .boxes is the offset parent there
+}
+
 /**
  * The scroll of the row that shows the most of the player's boxes whole, the box last in
  * turn among them where that costs none (`.boxes` is the boxes' offset parent on a phone).
@@ -115,8 +132,8 @@ export function playerView(row, lastTurnBox) {
  * The round's result for every box of the player's, in one line of words: on a phone the
  * boxes scroll sideways, and the result must not need a swipe (shown there only, app CSS).
  */
-function renderSummary(r) {
-  const mine = (r.boxes || []).filter((b) => b.player === "user");
+function renderSummary(ctl, r) {
+  const mine = (r.boxes || []).filter((b) => ownerOf(ctl, b.box, b).you);
   if (r.status !== "settled" || mine.length === 0) return null;
   return h(
     "ul",
@@ -169,12 +186,13 @@ function renderDealer(r, landed, complete, fresh) {
   );
 }
 
-function renderStatus(S, r) {
+function renderStatus(ctl, r) {
+  const S = ctl.state;
   const complete = r && !S.pace;
   const settled = complete && r.status === "settled";
-  const net = settled ? Number(r.net) : null;
-  let words = roundStatusLabel(r);
-  if (S.pace) words = pacedWords(r, S.justLanded ? slotOf(r, S.justLanded) : null);
+  const net = settled && r.net !== null && r.net !== undefined ? Number(r.net) : null;
+  let words = ctl.room ? ctl.room.status() : roundStatusLabel(r);
+  if (S.pace) words = pacedWords(ctl, r, S.justLanded ? slotOf(r, S.justLanded) : null);
   return h(
     "div",
     { class: `status-line ${settled ? "settled" : ""}` },
@@ -185,8 +203,9 @@ function renderStatus(S, r) {
       h("span", { class: "spinner", "aria-hidden": "true" }),
       "Waiting for the table…",
     ),
-    h("p", { class: `round-net ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-result" }, settled ? netSentence(r.net) : ""),
-    settled ? h("p", { class: `round-net-figure ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-net" }, formatSigned(r.net)) : null,
+    ctl.room ? ctl.room.countdown() : null,
+    h("p", { class: `round-net ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-result" }, net !== null ? netSentence(r.net) : ""),
+    net !== null ? h("p", { class: `round-net-figure ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-net" }, formatSigned(r.net)) : null,
     shoeNews(S, r),
     marksShown(S, r) ? h("p", { class: "marks-note muted small", testid: "marks-note" }, marksNote(settings.coachLevel)) : null,
   );
@@ -216,10 +235,11 @@ function shoeNews(S, r) {
  * drawing, the dealer playing (a card after the up card, in an answer that settles), or
  * the deal.
  */
-function pacedWords(r, slot) {
+function pacedWords(ctl, r, slot) {
   if (slot?.place === "hand") {
     const box = (r.boxes || []).find((b) => b.box === slot.box);
-    return box && box.player !== "user" ? `Box ${box.box + 1} (AI ${box.player.replace(/^ai:/, "")}) plays…` : "Dealing…";
+    const owner = box ? ownerOf(ctl, box.box, box) : null;
+    return owner && !owner.you ? `Box ${box.box + 1} (${owner.name}) plays…` : "Dealing…";
   }
   const dealerCard = slot?.place === "dealer" && (slot.turn || slot.index >= 1);
   return dealerCard && r.status === "settled" && dealerDraws(r) ? "The dealer plays…" : "Dealing…";
@@ -236,11 +256,25 @@ export function marksNote(level) {
   return `Marks against ${GRADES[gradeOf(level)].note} (coach: ${level}).`;
 }
 
+/**
+ * Whose box `n` is (`box`: its round's, or null between rounds): `you`, its `label` on the
+ * box ("You", "AI · expert", a room's user's nick; "" for a free box) and the `name` the
+ * status line gives another's box ("AI expert", the nick).
+ */
+function ownerOf(ctl, n, box) {
+  if (ctl.room) {
+    const owner = ctl.room.owner(n);
+    return owner ? { you: owner.you, label: owner.you ? "You" : owner.nick, name: owner.nick } : { you: false, label: "", name: "" };
+  }
+  const ai = box ? box.player.replace(/^ai:/, "") : ctl.state.slip.ai[n];
+  if (!box && !ai) return { you: true, label: "", name: "" };
+  return box?.player === "user" ? { you: true, label: "You", name: "You" } : { you: false, label: `AI · ${ai}`, name: `AI ${ai}` };
+}
+
 function renderBox(ctl, n, box, landed, betting, fresh) {
   const S = ctl.state;
   const r = S.round;
-  const isUser = !box || box.player === "user";
-  const who = !box ? (S.slip.ai[n] ? `AI · ${S.slip.ai[n]}` : "") : isUser ? "You" : `AI · ${box.player.replace(/^ai:/, "")}`;
+  const { you: isUser, label: who } = ownerOf(ctl, n, box);
   const turn = !betting && r.turn && r.turn.box === n && r.status !== "settled";
   const insurance = box ? insuranceLine(box, S.pace ? landed.dealer : null, r?.dealer) : null;
   return h(
@@ -260,7 +294,7 @@ function renderBox(ctl, n, box, landed, betting, fresh) {
           box.hands.map((hd, hi) => renderHand(S, box, hd, hi, landed, fresh)),
         )
       : null,
-    betting ? renderBetCircle(ctl, n) : null,
+    betting ? (ctl.room ? ctl.room.betting(n) : renderBetCircle(ctl, n)) : null,
   );
 }
 
@@ -323,7 +357,7 @@ function renderMarks(S, hd, n, hi) {
   );
 }
 
-function renderBetCircle(ctl, n) {
+export function renderBetCircle(ctl, n) {
   const S = ctl.state;
   const t = S.table;
   const amount = Number(S.slip.bets[n] || 0);

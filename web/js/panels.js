@@ -30,22 +30,27 @@ export function renderToolbar(ctl) {
     h(
       "div",
       { class: "table-links" },
-      PANELS.map((p) =>
-        h(
-          "button",
-          {
-            type: "button",
-            class: "btn btn-ghost btn-small",
-            testid: `open-${p.name}`,
-            "aria-expanded": ctl.state.panel === p.name ? "true" : "false",
-            "aria-controls": `panel-${p.name}`,
-            onclick: () => ctl.togglePanel(p.name),
-          },
-          p.label,
-        ),
-      ),
+      renderPanelButtons(ctl),
       h("a", { href: `#/strategy/${encodeURIComponent(t.id)}`, class: "btn btn-ghost btn-small", testid: "strategy-link" }, "Strategy"),
       h("a", { href: "#/lobby", class: "btn btn-ghost btn-small", testid: "back-to-lobby" }, "Lobby"),
+    ),
+  );
+}
+
+/** The drawers' buttons (a table's head, a shared table's). */
+export function renderPanelButtons(ctl) {
+  return PANELS.map((p) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-ghost btn-small",
+        testid: `open-${p.name}`,
+        "aria-expanded": ctl.state.panel === p.name ? "true" : "false",
+        "aria-controls": `panel-${p.name}`,
+        onclick: () => ctl.togglePanel(p.name),
+      },
+      p.label,
     ),
   );
 }

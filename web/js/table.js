@@ -4,13 +4,14 @@
 import { api, updateSessionUser } from "./api.js";
 import { pickChip, renderActions, renderBetting } from "./controls.js";
 import { clear, h } from "./dom.js";
-import { renderFelt } from "./felt.js";
+import { renderFelt, showTurnBox } from "./felt.js";
+import { keyTaken, labelBoxKeys, landCards, paceCards, restoreFocus, toggleDrawer, whileBusy } from "./feltpage.js";
 import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, netSentence, resultLabel, roundStatusLabel, statusLabel } from "./format.js";
 import { roundCards, shiftCount } from "./hilo.js";
 import { buildRoundRequest, chipValues, insuranceAmounts, isShoeFresh, whyNot } from "./input.js";
-import { cardDelay, dealOrder, feltCards, pendingCards } from "./pacing.js";
+import { dealOrder, feltCards } from "./pacing.js";
 import { lastRetiredShoe, renderCountBadge, renderEdge, renderPanels, renderToolbar } from "./panels.js";
-import { reducedMotion, settings } from "./settings.js";
+import { settings } from "./settings.js";
 import { play as sound } from "./sound.js";
 import { errorText, lockControls, reportError, setBalance, toast } from "./ui.js";
 
@@ -109,24 +110,11 @@ function showRound(round) {
 }
 
 /** Puts the next card on the felt, one every `cardDelay` ms; then the results and the balance. */
-function dealNext() {
-  clearTimeout(S.pace);
-  const pending = pendingCards(S.round, S.shown);
-  const delay = cardDelay(settings.speed, reducedMotion());
-  if (pending.length === 0 || delay === 0) return landAll();
-  S.shown.add(pending[0].key);
-  S.justLanded = pending[0].key;
-  sound("deal");
-  S.pace = setTimeout(dealNext, delay);
-  render();
-}
+const dealNext = () => paceCards(S, { render, landAll });
 
 /** Every card on the felt now (the end of the pace, or a click or key to skip it). */
 function landAll() {
-  clearTimeout(S.pace);
-  S.pace = null;
-  S.justLanded = null;
-  for (const slot of dealOrder(S.round)) S.shown.add(slot.key);
+  landCards(S);
   if (S.nextShoeCount) {
     const { count, shoeId, round } = S.nextShoeCount;
     S.nextShoeCount = null;
@@ -193,19 +181,7 @@ function countOnFelt() {
 }
 
 // ---------------------------------------------------------------- requests
-async function withBusy(fn) {
-  if (!S || S.busy) return;
-  const me = S;
-  me.busy = true;
-  lockControls(me.main, true);
-  try {
-    await fn();
-  } finally {
-    me.busy = false;
-    lockControls(me.main, false);
-    if (S === me) render();
-  }
-}
+const withBusy = (fn) => whileBusy(S, () => S, render, fn);
 
 async function refresh() {
   const me = S;
@@ -392,19 +368,8 @@ function currentBox() {
   return t ? (S.round.boxes || []).find((b) => b.box === t.box) : null;
 }
 
-function isTyping(el) {
-  const tag = el?.tagName || "";
-  return tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["checkbox", "radio", "range", "button"].includes(el.type)) || el?.isContentEditable;
-}
-
 function onKey(ev) {
-  if (!S || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (ev.key === "Escape" && S.panel) return togglePanel(S.panel);
-  if (isTyping(ev.target)) return;
-  if (S.pace) {
-    ev.preventDefault();
-    return landAll();
-  }
+  if (!S || keyTaken(S, ev, { closeDrawer: () => togglePanel(S.panel), landAll })) return;
   const key = ev.key.toLowerCase();
   const name = ACTION_BY_KEY[key];
   S.actionNote = ""; // a note answers the last key only
@@ -439,12 +404,7 @@ function betKey(key) {
 }
 
 // ---------------------------------------------------------------- what the controls change
-function togglePanel(name) {
-  S.panel = S.panel === name ? null : name;
-  render();
-  const target = S.panel ? S.main.querySelector(`[data-testid="panel-${S.panel}"] h2`) : S.main.querySelector(`[data-testid="open-${name}"]`);
-  target?.focus({ preventScroll: true });
-}
+const togglePanel = (name) => toggleDrawer(S, name, render);
 
 /** A new coach level: the hint shown is of the old one, so it goes (and coach mode asks again). */
 function setCoachLevel(level) {
@@ -505,41 +465,7 @@ function render() {
     ),
   );
   if (betting) labelBoxKeys(main);
-  restoreFocus(main, focused, betting);
+  restoreFocus(S, focused, betting);
   showTurnBox(main);
   if (S.busy) lockControls(main, true);
-}
-
-/** Each betting circle shows its digit, as the decisions show their keys. */
-function labelBoxKeys(main) {
-  for (const [n, key] of BOX_KEYS.entries()) {
-    const circle = main.querySelector(`[data-testid="bet-add-${n}"]`);
-    if (!circle) break;
-    circle.setAttribute("aria-keyshortcuts", key);
-    circle.append(h("kbd", { class: "box-key", "aria-hidden": "true" }, key));
-  }
-}
-
-/** On a phone the boxes scroll sideways inside the felt: the box in turn is brought into view. */
-function showTurnBox(main) {
-  const turn = main.querySelector(".box-turn");
-  const row = turn?.parentElement;
-  // A box split wider than the row scrolls its hands: the hand in turn comes into view there.
-  const hand = turn?.querySelector(".hand-turn");
-  const hands = hand?.parentElement;
-  if (hands && hands.scrollWidth > hands.clientWidth) {
-    const left = hand.getBoundingClientRect().left - hands.getBoundingClientRect().left + hands.scrollLeft;
-    hands.scrollLeft = left - (hands.clientWidth - hand.offsetWidth) / 2;
-  }
-  if (!turn || row.scrollWidth <= row.clientWidth) return;
-  row.scrollLeft = turn.offsetLeft - (row.clientWidth - turn.offsetWidth) / 2; // .boxes is the offset parent there
-}
-
-/** Focus stays where it was; else it lands on the main action (Deal, or the first decision). */
-function restoreFocus(main, focused, betting) {
-  let target = focused && main.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
-  if (!target || target.disabled || target.closest("[hidden]")) {
-    target = betting ? main.querySelector('[data-testid="deal"]') : main.querySelector(".action.advised") || main.querySelector('[data-testid^="action-"]');
-  }
-  if (target && !target.disabled && (S.panel === null || target.closest(".drawer"))) target.focus({ preventScroll: true });
 }

@@ -96,6 +96,11 @@ const PROBLEM_SENTENCES = {
   insufficient_funds: "Your balance does not cover that.",
   stale_state: "The round moved on in another tab or window.",
   conflict: "Another request changed this table at the same moment.",
+  box_taken: "Somebody else took that box first: pick a free one.",
+  not_seated: "You can bet only on your own boxes at this table.",
+  not_your_turn: "It is not your turn: another player's decision is being asked.",
+  already_bet: "You have already bet or passed this round.",
+  too_many_rooms: "You already sit at 3 shared tables: leave one to take a box here.",
 };
 // Codes whose server detail adds something a player needs (which field, why).
 const DETAIL_HELPS = new Set(["validation_error", "illegal_action", "bet_out_of_limits"]);
@@ -178,6 +183,15 @@ export function setBalance(balance, { flash: flashes = true } = {}) {
   if (flash.scrollWidth > room) flash.style.fontSize = `${(parseFloat(getComputedStyle(flash).fontSize) * room) / flash.scrollWidth}px`;
   void flash.offsetWidth; // restart the animation
   flash.classList.add("flash");
+}
+
+/** A shared table's link, copied to the clipboard (or shown to copy by hand), said in a toast. */
+export function shareRoom(id) {
+  const url = `${location.origin}${location.pathname}#/room/${encodeURIComponent(id)}`;
+  const copied = () => toast(`Link copied: ${url}`, { tone: "info" });
+  const shown = () => toast(`The table's link: ${url}`, { tone: "info", timeout: 15000 });
+  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(url).then(copied, shown);
+  else shown();
 }
 
 export function go(hash) {

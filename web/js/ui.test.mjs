@@ -25,3 +25,16 @@ test("an unknown problem code reads as its status says, never the server's raw d
   assert.equal(errorText({ code: "teapot", status: 418, detail: "Down." }), "The server refused that request. Reload the page and try again.");
   assert.equal(errorText({ code: "validation_error", status: 422, detail: "amount must be positive" }), "Amount must be positive.");
 });
+
+test("a shared table's problems read as plain sentences", () => {
+  const said = Object.fromEntries(
+    ["box_taken", "not_seated", "not_your_turn", "already_bet", "too_many_rooms"].map((code) => [code, errorText({ code, status: 409, detail: "raw" })]),
+  );
+  assert.deepEqual(said, {
+    box_taken: "Somebody else took that box first: pick a free one.",
+    not_seated: "You can bet only on your own boxes at this table.",
+    not_your_turn: "It is not your turn: another player's decision is being asked.",
+    already_bet: "You have already bet or passed this round.",
+    too_many_rooms: "You already sit at 3 shared tables: leave one to take a box here.",
+  });
+});
