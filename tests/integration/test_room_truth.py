@@ -1,0 +1,124 @@
+"""Money and truth of shared tables under many writers (issue 40, item 4; RULES.md "Shared
+tables", "Money"): a room's bet, action, leave and deadline's answer die right before and
+right after each of their DynamoDB calls while another seated user's request runs there,
+and are sent again with their keys (a deadline's message delivered again); two bets at
+the same instant are both taken; and random interleavings of two to five users' requests
+and kills keep, after every step, each balance at 10,000 plus the nets of its history less
+its stakes in play, and each room round in each participant's history once, as played."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from .helpers import fresh_aws
+from .room_truth import Crash, Room, room_seed
+from .seeds import value
+
+# Two boxes dealt (cards 1 and 4 to box 0, 2 and 5 to box 1, the dealer's up card 3rd, no
+# hole card at the casino table): box 0 holds 10 or 11 to double, box 1 a hand of two cards
+# of 2 to 9, the dealer a 2 to 9 (no insurance): alice plays, then bob, then the dealer.
+DOUBLE_THEN_STAND = room_seed(
+    2,
+    lambda s: (
+        all(card[0] in "23456789" for card in s[:5]) and value(s[0]) + value(s[3]) in (10, 11)
+    ),
+)
+
+Scenario = Callable[[Room], tuple[Callable[[], Any], Callable[[], Any]]]
+
+
+def _dealt(room: Room) -> None:
+    for user, box in ((0, 0), (1, 1)):
+        assert room.run(room.bet(user, {box: 10 * (user + 1)})).fate == "answered"
+
+
+def bet_that_deals(room: Room) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """Alice has bet; bob's bet and carol's race: the last of them deals."""
+    assert room.run(room.bet(0, {0: 10})).fate == "answered"
+    return room.bet(1, {1: 20}), room.bet(2, {2: 30})
+
+
+def double(room: Room) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """Alice doubles (it stakes 10 more) while bob takes another box."""
+    _dealt(room)
+    return room.act(0, "double"), room.take(1, [3])
+
+
+def stand_that_settles(room: Room) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """Bob's stand ends the round: the dealer plays, everyone is paid and filed, while
+    alice takes another box."""
+    _dealt(room)
+    assert room.run(room.act(0, "stand")).fate == "answered"
+    return room.act(1, "stand"), room.take(0, [2])
+
+
+def leave_mid_round(room: Room) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """Alice leaves at her turn (her box stands at once) while bob takes another box."""
+    _dealt(room)
+    return room.leave(0), room.take(1, [3])
+
+
+def deadline_of_a_turn(room: Room) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """Alice's decision is past its deadline: its answer races her own stand."""
+    _dealt(room)
+    room.clock.now += 61
+    return room.deadline(), room.act(0, "stand")
+
+
+def deadline_of_the_window(room: Room) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """The betting window alice opened has closed: its answer deals, racing bob's bet."""
+    assert room.run(room.bet(0, {0: 10})).fate == "answered"
+    room.clock.now += 61
+    return room.deadline(), room.bet(1, {1: 20})
+
+
+SCENARIOS: dict[str, tuple[Scenario, int]] = {  # each scenario and its room's users
+    "bet_that_deals": (bet_that_deals, 3),
+    "double": (double, 2),
+    "stand_that_settles": (stand_that_settles, 2),
+    "leave_mid_round": (leave_mid_round, 2),
+    "deadline_of_a_turn": (deadline_of_a_turn, 2),
+    "deadline_of_the_window": (deadline_of_the_window, 2),
+}
+
+
+@pytest.fixture(scope="module")
+def aws_once() -> Iterator[None]:
+    """One moto account for the module: each case opens a room of users of its own."""
+    with fresh_aws():
+        yield
+
+
+@pytest.mark.parametrize("race_first", [True, False], ids=["race_at_the_call", "race_after"])
+@pytest.mark.parametrize("after", [False, True], ids=["die_before", "die_after"])
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_request_killed_at_any_call_then_sent_again(
+    aws_once: None, name: str, after: bool, race_first: bool
+) -> None:
+    """The request dies at its call `at`, the other user's request running just before
+    that call (or between the death and the retry); the truth holds after each step."""
+    scenario, users = SCENARIOS[name]
+    for at in itertools.count(1):
+        room = Room.open(users, DOUBLE_THEN_STAND)
+        request, race = scenario(room)
+        crash = Crash(at, after)
+        first = room.at_call(request, crash, [(at, race)] if race_first else [])
+        if not crash.fired:
+            assert first.fate != "killed"
+            break  # the request makes fewer calls
+        assert first.fate == "killed"
+        room.assert_truth()
+        if not race_first:
+            assert room.run(race).fate != "killed"
+            room.assert_truth()
+        again = room.run(request)  # its key (or the deadline's message) again
+        # A keyed retry replays what landed, or plays now: it is answered. A leave has no
+        # key: sent again after it landed, the user is no longer seated.
+        assert again.fate == "answered" or (name, again.code) == ("leave_mid_round", "not_seated")
+        room.assert_truth()
+        room.play_out()
+    assert at > 2, "a room's change reads the room, then writes"
