@@ -25,7 +25,7 @@ from blackjack_service.models import CreateRoomRequest, RoomBetRequest
 from blackjack_service.records import Player
 from blackjack_service.rooms import RoomService, _replay
 
-from .helpers import START
+from .helpers import START, create_table
 from .seeds import CLIENT_SEED, FixedSeeds
 from .test_history_filing import Filings
 from .test_history_interleavings import Killed
@@ -43,10 +43,15 @@ REFUSALS = frozenset(
         "round_in_progress",
         "no_round",
         "insufficient_funds",
+        "illegal_action",
         "bet_out_of_limits",
         "validation_error",
     }
 )
+# The kinds of request of the random interleavings: bets and passes, the answer of the
+# user asked (`turn`), any user's action (`act`, mostly out of turn), boxes taken and
+# left, hints and the deadline queue's delivery (the clock past every deadline).
+KINDS = ("bet", "pass", "turn", "act", "take", "leave", "hint", "deadline")
 _logins = itertools.count()
 
 
@@ -131,10 +136,16 @@ class Room:
     settled: dict[str, dict[str, tuple[Any, Any]]] = field(default_factory=dict)
     version: int = 0
     _keys: Iterator[int] = field(default_factory=itertools.count)
+    _looked: set[tuple[str, int]] = field(default_factory=set)  # rounds settled, kept
+    _checked: Any = None  # the room's version and the player items' when last checked
 
     @classmethod
     def open(cls, users: int, server_seed: str | None = None, **room: Any) -> Room:
+        """A room in an empty game table (moto copies every table for each transaction:
+        one that grows case after case makes each one slower)."""
         store = factories.store()
+        store.client.delete_table(TableName=store.table_name)
+        create_table(store.table_name)
         number = next(_logins)
         identities = [Identity(f"u{number}x{i}", f"nick{number}x{i}") for i in range(users)]
         for identity in identities:
@@ -190,6 +201,35 @@ class Room:
 
         return deliver
 
+    def request(self, user: int, kind: str, choice: int) -> Callable[[], Any]:
+        """A user's request of a kind (KINDS), as the room stands now; `choice` picks its
+        amount, box or action."""
+        room = self.stored()
+        if kind == "deadline":
+            self.clock.now += 61
+            return self.deadline()
+        if kind == "turn" and room.in_play:  # the user asked answers
+            round_ = _replay(room, graded=False)[0]
+            assert round_.turn is not None and room.round is not None
+            owner = room.round.owners[round_.turn[0].index]
+            legal = sorted(_legal(round_))
+            actor = next(i for i, u in enumerate(self.users) if u.account_id == owner)
+            return self.act(actor, legal[choice % len(legal)])
+        account = self.users[user].account_id
+        boxes = sorted(box for box, owner in room.seats.items() if owner == account)
+        if kind == "bet":
+            amount = (10, 20, 50, 500)[choice % 4]
+            return self.bet(user, dict.fromkeys(boxes or [choice % 5], amount))
+        if kind == "pass":
+            return self.bet(user, {})
+        if kind == "take":
+            return self.take(user, [choice % 5])
+        if kind == "leave":
+            return self.leave(user)
+        if kind == "hint":
+            return self.hint(user)
+        return self.act(user, ("stand", "hit", "double")[choice % 3])  # in turn or not
+
     def run(self, request: Callable[[], Any]) -> Outcome:
         """A request sent; the room as it left it is looked at (rounds settled, version)."""
         outcome = _send(request)
@@ -234,11 +274,15 @@ class Room:
         assert room.version >= self.version, (room.version, self.version)
         self.version = room.version
         assert set(room.seats.values()) <= set(room.users)
-        for account in room.users:
-            assert self.room_id in factories.store().existing_player(account).rooms
+        players = factories.store().get_players(room.users)
+        assert all(self.room_id in players[account].rooms for account in room.users)
         record = room.round
         if record is None or record.settled_at is None:
             return
+        settled = (room.shoe_of_round().shoe_id, record.number)
+        if settled in self._looked:
+            return
+        self._looked.add(settled)
         round_id: str | None = None
         seen: dict[str, tuple[Any, Any]] = {}
         for owner in sorted(set(record.owners.values())):
@@ -254,10 +298,16 @@ class Room:
         they had a box in is in their history once, with `room_id`, as it settled."""
         store = factories.store()
         room = self.stored()
+        players = store.get_players(identity.account_id for identity in self.users)
+        # Money and history change only with a player item: as checked, if none has.
+        checked = (room.version, {account: p.revision for account, p in players.items()})
+        if checked == self._checked:
+            return
+        self._checked = checked
         in_play = None if not room.in_play else _replay(room, graded=False)[0]
         for identity in self.users:
             account = identity.account_id
-            player = store.existing_player(account)
+            player = players[account]
             history = _history(GameService(store), identity)
             ids = [round_["round_id"] for round_ in history]
             assert len(set(ids)) == len(ids), f"a round twice in {account}'s history: {ids}"

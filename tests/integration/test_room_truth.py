@@ -13,9 +13,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from blackjack_service import factories
 
 from .helpers import fresh_aws
-from .room_truth import Crash, Room, room_seed
+from .room_truth import KINDS, Crash, Room, room_seed
 from .seeds import value
 
 # Two boxes dealt (cards 1 and 4 to box 0, 2 and 5 to box 1, the dealer's up card 3rd, no
@@ -122,3 +126,87 @@ def test_a_request_killed_at_any_call_then_sent_again(
         room.assert_truth()
         room.play_out()
     assert at > 2, "a room's change reads the room, then writes"
+
+
+def test_two_bets_at_the_same_instant_are_both_taken(aws_once: None) -> None:
+    """Alice's bet reads the room and her player item; bob's bet reads and writes the room
+    before her write: hers loses the condition, reads again and plays again."""
+    room = Room.open(3)
+    calls: list[str] = []
+
+    def record(model: Any, **_: Any) -> None:
+        calls.append(model.name)
+
+    events = factories.store().client.meta.events
+    events.register("before-call.dynamodb", record)
+    try:
+        bob = room.bet(1, {1: 20})
+        alice = room.at_call(room.bet(0, {0: 10}), None, [(3, bob)])
+    finally:
+        events.unregister("before-call.dynamodb", record)
+    # bob's one write, and hers twice: the first lost the condition on the room's version
+    assert calls.count("TransactWriteItems") == 3
+    assert alice.fate == "answered" and alice.view is not None
+    assert alice.view["bets"] == [{"box": 0, "amount": 10}, {"box": 1, "amount": 20}]
+    assert room.stored().version == 5  # made with a box, two boxes taken, two bets
+    room.assert_truth()
+    room.play_out()
+
+
+# A step of a random interleaving: a user's request of a kind and choice (Room.request),
+# killed (or not) right before or after one of its calls, another user's request (or
+# none) run just before one of its calls. The answers of the user asked come most often,
+# so that rounds are played through.
+_KIND = st.sampled_from((*KINDS, "bet", "turn", "turn", "turn", "deadline"))
+_STEP = st.tuples(
+    st.integers(0, 4),
+    _KIND,
+    st.integers(0, 11),
+    st.none() | st.tuples(st.integers(1, 4), st.booleans()),
+    st.none() | st.tuples(st.integers(1, 4), st.integers(1, 4), _KIND),
+)
+
+
+@pytest.mark.no_cover  # 200 rooms' scripts: the tests above run the same lines traced
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,  # the same 200 interleavings on every run
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    users=st.integers(2, 5),
+    dealt=st.booleans(),
+    steps=st.lists(_STEP, min_size=1, max_size=10),
+)
+def test_random_interleavings_keep_the_truth(
+    aws_once: None, users: int, dealt: bool, steps: list[tuple[Any, ...]]
+) -> None:
+    """Each step checks the truth; then the round in play is played out by its owners."""
+    room = Room.open(users)
+    if dealt:  # the script starts in a round: every user has bet on their box
+        for user in range(users):
+            assert room.run(room.bet(user, {user: 10})).fate == "answered"
+    for user, kind, choice, crash, race in steps:
+        user %= users
+        request = room.request(user, kind, choice)
+        races = []
+        if race is not None:
+            at, other, race_kind = race
+            races = [(at, room.request((user + other) % users, race_kind, choice))]
+        dies = None if crash is None else Crash(*crash)
+        outcome = room.at_call(request, dies, races)
+        event(f"{kind}: {outcome.fate} {outcome.code or ''}")
+        if outcome.fate == "killed":
+            room.assert_truth()
+            outcome = room.run(request)  # sent again with its key
+            assert outcome.fate != "killed"
+        if kind == "take" and outcome.fate == "answered":
+            assert outcome.view is not None
+            assert {"box": choice % 5, "nick": room.users[user].nick, "you": True} in (
+                outcome.view["seats"]
+            )
+        room.assert_truth()
+    room.play_out()
+    room.assert_truth()
+    event(f"rounds settled: {len(room.settled)}")
