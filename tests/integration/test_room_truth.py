@@ -17,10 +17,14 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from blackjack_service import factories
+from blackjack_service.errors import IdempotencyKeyReused
+from blackjack_service.idempotency import RequestKey
+from blackjack_service.models import CreateRoomRequest
 
 from .helpers import fresh_aws
 from .room_truth import KINDS, Crash, Room, room_seed
 from .seeds import value
+from .test_history_interleavings import Killed
 
 # Two boxes dealt (cards 1 and 4 to box 0, 2 and 5 to box 1, the dealer's up card 3rd, no
 # hole card at the casino table): box 0 holds 10 or 11 to double, box 1 a hand of two cards
@@ -210,3 +214,32 @@ def test_random_interleavings_keep_the_truth(
     room.play_out()
     room.assert_truth()
     event(f"rounds settled: {len(room.settled)}")
+
+
+def test_a_room_made_again_with_its_key_is_the_room_it_made(aws_once: None) -> None:
+    """Found by the kills: `POST /v1/rooms` died after its write and sent again with its
+    key made a second room (the user seated in both) rather than answer the first."""
+    room = Room.open(1)
+    alice, body = room.users[0], {"table": "casino", "boxes": [1]}
+    key = RequestKey.of(["POST", "/v1/rooms"], "make", body)
+
+    def make() -> Any:
+        return room.service.create(alice, CreateRoomRequest.model_validate(body), key)
+
+    # its player item read, then its transaction, which lands: the answer is lost
+    with Crash(2, after=True) as crash, pytest.raises(Killed):
+        make()
+    assert crash.fired
+    made = make().view
+    assert make().view == made and made["seats"] == [{"box": 1, "nick": alice.nick, "you": True}]
+    assert factories.store().existing_player(alice.account_id).rooms == [
+        room.room_id,
+        made["room_id"],
+    ]
+    other = {"table": "european"}
+    with pytest.raises(IdempotencyKeyReused):
+        room.service.create(
+            alice,
+            CreateRoomRequest.model_validate(other),
+            RequestKey.of(["POST", "/v1/rooms"], "make", other),
+        )
