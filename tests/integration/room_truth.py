@@ -274,6 +274,8 @@ class Room:
         assert room.version >= self.version, (room.version, self.version)
         self.version = room.version
         assert set(room.seats.values()) <= set(room.users)
+        # A deadline is pending while a window is open or a decision asked (API.md), only
+        assert (room.deadline is not None) == (room.in_play or bool(room.bets)), room
         players = factories.store().get_players(room.users)
         assert all(self.room_id in players[account].rooms for account in room.users)
         record = room.round
