@@ -176,6 +176,7 @@ _STEP = st.tuples(
     max_examples=200,
     deadline=None,
     derandomize=True,  # the same 200 interleavings on every run
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(

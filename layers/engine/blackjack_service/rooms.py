@@ -589,11 +589,9 @@ class RoomService:
         """The answer to a keyed retry (the room as it is now), if the room keeps its key."""
         kept = _kept_key(identity.account_id, key)
         entry = idempotency.entry_of(room.keys, kept, now)
-        if entry is None:
-            return None
-        if entry.body != kept.body:
+        if entry is not None and entry.body != kept.body:
             raise IdempotencyKeyReused("this Idempotency-Key was sent with another body")
-        return self._answer(room_id, room, identity.account_id, None)
+        return None if entry is None else self._answer(room_id, room, identity.account_id, None)
 
     def _answer(
         self, room_id: str, room: Room, account: str | None, change: _Change | None
