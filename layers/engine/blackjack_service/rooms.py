@@ -196,9 +196,17 @@ class RoomService:
     def create(
         self, identity: Identity, request: CreateRoomRequest, key: RequestKey | None = None
     ) -> RoomAnswer:
-        del key  # a new room is a new id each time; a retry makes another, empty one
         now = self.clock()
         room_id = secrets.token_hex(16)
+        if key is not None:  # the room a keyed request makes is named by the key: a retry
+            named = _named_room(identity.account_id, key)  # finds it
+            made = self.store.get_room(named)
+            if made is None:
+                room_id = named
+            else:  # made by the key's first request (or, if it is too old, a new room)
+                replayed = self._replayed(named, made, identity, key, now)
+                if replayed is not None:
+                    return replayed
         room = Room(
             version=0,
             table=request.table,
@@ -214,7 +222,7 @@ class RoomService:
             if request.boxes:
                 self._take(change, room_id, identity, request.boxes)
 
-        return self._write(room_id, identity, None, make, new=room)
+        return self._write(room_id, identity, key, make, new=room)
 
     def take(
         self, identity: Identity, room_id: str, boxes: list[int], key: RequestKey | None = None
@@ -533,14 +541,10 @@ class RoomService:
         for attempt in range(1, _WRITE_ATTEMPTS + 1):
             room = new if new is not None else self._room(room_id)
             now = self.clock()
-            if kept is not None:
-                entry = idempotency.entry_of(room.keys, kept, now)
-                if entry is not None:
-                    if entry.body != kept.body:
-                        raise IdempotencyKeyReused(
-                            "this Idempotency-Key was sent with another body"
-                        )
-                    return self._answer(room_id, room, account, None)
+            if key is not None and identity is not None:
+                replayed = self._replayed(room_id, room, identity, key, now)
+                if replayed is not None:
+                    return replayed
             change = _Change(self.store, room, room_id)
             step(change)
             changed = change.room
@@ -579,6 +583,16 @@ class RoomService:
             return self._answer(room_id, changed, account, change)
         raise AssertionError("the last attempt raises")
 
+    def _replayed(
+        self, room_id: str, room: Room, identity: Identity, key: RequestKey, now: float
+    ) -> RoomAnswer | None:
+        """The answer to a keyed retry (the room as it is now), if the room keeps its key."""
+        kept = _kept_key(identity.account_id, key)
+        entry = idempotency.entry_of(room.keys, kept, now)
+        if entry is not None and entry.body != kept.body:
+            raise IdempotencyKeyReused("this Idempotency-Key was sent with another body")
+        return None if entry is None else self._answer(room_id, room, identity.account_id, None)
+
     def _answer(
         self, room_id: str, room: Room, account: str | None, change: _Change | None
     ) -> RoomAnswer:
@@ -610,6 +624,12 @@ def _kept_key(account_id: str, key: RequestKey) -> RequestKey:
     """The key as the room keeps it: its digest made the caller's own."""
     digest = hashlib.blake2b(account_id.encode() + key.digest, digest_size=len(key.digest))
     return RequestKey(digest=digest.digest(), body=key.body)
+
+
+def _named_room(account_id: str, key: RequestKey) -> str:
+    """The id of the room a keyed `POST /v1/rooms` makes."""
+    named = hashlib.blake2b(account_id.encode() + key.digest, digest_size=16, person=b"room")
+    return named.hexdigest()
 
 
 def _replay(room: Room, graded: bool = True) -> tuple[Round, Replaying]:
