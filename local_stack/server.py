@@ -25,6 +25,7 @@ from local_stack.events import HttpRequest, HttpResponse
 from local_stack.gateway import MAX_PAYLOAD_BYTES
 from local_stack.httpd import Server
 from local_stack.stack import LocalStack
+from local_stack.template import Template
 from local_stack.wire import Request
 
 # Types some platforms' mime tables get wrong or lack.
@@ -76,10 +77,10 @@ def problem(status: int, detail: str) -> HttpResponse:
     return HttpResponse(status, headers, json.dumps(document).encode())
 
 
-def web_headers(resources: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
+def web_headers(template: Template) -> list[tuple[str, str]]:
     """The headers the template's CloudFront ResponseHeadersPolicy adds to the web client."""
     headers: list[tuple[str, str]] = []
-    for resource in resources.values():
+    for resource in template.resources.values():
         if resource.get("Type") != "AWS::CloudFront::ResponseHeadersPolicy":
             continue
         config = resource["Properties"]["ResponseHeadersPolicyConfig"]
@@ -87,7 +88,8 @@ def web_headers(resources: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
             if key not in _SECURITY_HEADERS:  # HSTS, say: nothing to do over plain HTTP
                 continue
             name, value_key = _SECURITY_HEADERS[key]
-            headers.append((name, "nosniff" if value_key is None else settings[value_key]))
+            value = "nosniff" if value_key is None else template.resolve(settings[value_key])
+            headers.append((name, value))
     return headers
 
 
@@ -170,7 +172,7 @@ class LocalServer(Server):
         super().__init__(address, "local-stack")
         self.stack = stack
         self.web_dir = web_dir
-        self.web_headers = web_headers(stack.template.resources)
+        self.web_headers = web_headers(stack.template)
         self.behaviour_headers = behaviour_headers(stack.template.resources)
 
     def own_headers(self) -> list[tuple[str, str]]:

@@ -185,9 +185,12 @@ def test_the_web_client_is_served_with_security_headers_from_cloudfront() -> Non
     policy_id = behaviour["ResponseHeadersPolicyId"]
     policy = resources[policy_id["Ref"]]["Properties"]["ResponseHeadersPolicyConfig"]
     security = policy["SecurityHeadersConfig"]
-    csp = security["ContentSecurityPolicy"]["ContentSecurityPolicy"]
+    csp = security["ContentSecurityPolicy"]["ContentSecurityPolicy"]["Fn::Sub"]
     directives = dict(part.strip().split(" ", 1) for part in csp.split(";"))
     assert directives["default-src"] == "'self'"  # scripts and styles: only its own files
+    # connections: its own origin, and the rooms' WebSocket API
+    live = "wss://${LiveApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"
+    assert directives["connect-src"].split() == ["'self'", live]
     assert "script-src" not in directives and "style-src" not in directives
     assert directives["frame-ancestors"] == "'none'"
     assert "ContentTypeOptions" in security
