@@ -196,11 +196,19 @@ function setLive(state) {
   render();
 }
 
-/** Said in the page's live region (index.html), outside the page that re-renders. */
+/** Said in the page's live region (index.html), outside the page that re-renders. What is
+ * said within a moment of the last words joins them, so that neither replaces the other
+ * before it is read ("Back online." and the join it brings). */
+let told = { words: "", at: 0 };
 function tell(words) {
   const live = document.getElementById("announcer");
-  if (live) live.textContent = words;
+  if (!live) return;
+  const now = Date.now();
+  const joined = now - told.at < TOLD_TOGETHER_MS && live.textContent === told.words;
+  told = { words: joined ? `${told.words} ${words}` : words, at: now };
+  live.textContent = told.words;
 }
+const TOLD_TOGETHER_MS = 1500;
 
 // ---------------------------------------------------------------- the pace of the cards
 function showRound(round) {
