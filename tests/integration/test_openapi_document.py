@@ -107,7 +107,7 @@ def test_if_match_has_the_syntax_the_service_accepts(value: str) -> None:
 
 def _request_schemas() -> list[dict[str, Any]]:
     schemas = openapi_document()["components"]["schemas"]
-    names = ["StartRoundRequest", "Bet", "AiSeat", "RegisterRequest", "SessionRequest"]
+    names = ["StartRoundRequest", "Bet", "AiBox", "RegisterRequest", "SessionRequest"]
     names += [ref["$ref"].rsplit("/", 1)[-1] for ref in schemas["ActionRequest"]["oneOf"]]
     return [schemas[name] for name in names]
 

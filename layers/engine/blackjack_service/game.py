@@ -201,7 +201,7 @@ class GameService:
             if seat.round is not None and seat.round.settled_at is None:
                 raise RoundInProgress("finish the round in play first")
             bets = _distinct({bet.box: bet.amount for bet in request.bets}, len(request.bets))
-            ai = _distinct({seat_.box: seat_.level for seat_ in request.ai}, len(request.ai))
+            ai = _distinct({ai_box.box: ai_box.level for ai_box in request.ai}, len(request.ai))
             shoe = shoes.for_first_round(table, seat.shoe, request.client_seed, request.cut)
             round_ = Round.deal(table, shoes.engine_shoe(table, shoe), bets, ai)  # BetOutOfLimits
             record = RoundRecord(

@@ -166,7 +166,7 @@ class Bet(RequestModel):
     amount: BetCoins
 
 
-class AiSeat(RequestModel):
+class AiBox(RequestModel):
     box: Annotated[int, Field(ge=0)]
     level: AiLevel
 
@@ -175,7 +175,7 @@ class StartRoundRequest(RequestModel):
     model_config = _example({"bets": [{"box": 0, "amount": 10}]})
 
     bets: Annotated[list[Bet], Field(min_length=1)]
-    ai: list[AiSeat] = []
+    ai: list[AiBox] = []
     client_seed: Annotated[str, Field(pattern=CLIENT_SEED_PATTERN)] | None = None
     cut: CutFraction | None = None
 
