@@ -93,6 +93,11 @@ def assert_balance_story(player: Player) -> None:
     assert balance(player.login) == START + sum(Decimal(str(r["net"])) for r in rounds)
     ids = [r["round_id"] for r in rounds]
     assert len(ids) == len(set(ids))
+    stats = player.get("/v1/me").body["stats"]  # room rounds count in the stats and trainer
+    assert stats["rounds"] == len(rounds)
+    assert Decimal(str(stats["net"])) == sum(Decimal(str(r["net"])) for r in rounds)
+    decisions = [d for r in rounds for b in r["boxes"] for h in b["hands"] for d in h["decisions"]]
+    assert stats["decisions"] == len(decisions)
 
 
 def test_three_users_share_a_room(alice: Player, bob: Player, carol: Player) -> None:
