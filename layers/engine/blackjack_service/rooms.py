@@ -82,7 +82,7 @@ _LOBBY_READ = 100  # rooms of a table's lobby read to list the free ones
 _WRITE_ATTEMPTS = 16
 _RETRY_PAUSE_S = 0.01
 _LONGEST_PAUSE = 8
-Phase_ = Literal["waiting", "betting", "insurance", "player_turn", "settled"]
+RoomPhase = Literal["waiting", "betting", "insurance", "player_turn", "settled"]
 
 
 class DeadlineQueue(Protocol):
@@ -676,7 +676,7 @@ def _default_answer(round_: Round) -> Action:
     return Action.DECLINE_INSURANCE if round_.phase is Phase.INSURANCE else Action.STAND
 
 
-def _phase(room: Room, round_: Round | None) -> Phase_:
+def _phase(room: Room, round_: Round | None) -> RoomPhase:
     if round_ is not None and room.in_play:
         return "insurance" if round_.phase is Phase.INSURANCE else "player_turn"
     if room.bets:
