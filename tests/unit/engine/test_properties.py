@@ -25,7 +25,10 @@ def dealt_rounds(draw: st.DrawFn, table: Table) -> Round:
     users = boxes[: draw(st.integers(1, len(boxes)))] if table.rules.ai_players else boxes
     bets = {box: Decimal(draw(st.integers(table.min_bet, table.max_bet))) for box in users}
     ai = {box: draw(st.sampled_from(LEVELS)) for box in boxes if box not in bets}
-    return Round.deal(table, shoe, bets, ai)
+    # at a shared table, each user box is one of several owners'
+    shared = draw(st.booleans())
+    owners = {box: draw(st.sampled_from(["ann", "ben"])) for box in bets} if shared else {}
+    return Round.deal(table, shoe, bets, ai, owners)
 
 
 def check_deal_order(round_: Round) -> None:
@@ -114,3 +117,6 @@ def test_random_rounds_end_conserve_money_and_hide_the_hole_card(
     assert round_.phase is Phase.SETTLED
     assert round_.legal_actions() == () and round_.turn is None and round_.hidden == 0
     check_money(round_)
+    owners = {box.player for box in round_.boxes if box.player.startswith("user:")}
+    if owners:  # each owner's money counted apart adds up to all the users'
+        assert sum(round_.net_of(owner) or 0 for owner in owners) == round_.net
