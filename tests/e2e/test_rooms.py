@@ -483,6 +483,8 @@ def test_every_step_of_a_room_round_is_in_view(
             assert other is not None
             answer(stack.api, other, room_id, room(stack.api, other, room_id))
     expect(tid(page, "round-status")).to_have_attribute("data-status", "settled")
+    # the result shows once the dealer's cards have landed, at the page's pace
+    expect(tid(page, "round-result")).to_be_visible()
     step("settled", SETTLED)
     print(f"{size}: steps {sorted(seen | {'waiting', 'betting', 'settled'})}, misses {misses}")
     assert not misses, misses
