@@ -16,8 +16,8 @@ import math
 import time
 from typing import Any
 
-from . import clients
 from .settings import settings
+from .store import aws_client
 
 MAX_DELAY_S = 900  # SQS's longest DelaySeconds
 
@@ -32,7 +32,7 @@ class SqsDeadlines:
     @property
     def client(self) -> Any:
         if self._client is None:
-            self._client = clients.client("sqs")
+            self._client = aws_client("sqs")
         return self._client
 
     def schedule(self, room_id: str, version: int, due_ms: int) -> None:

@@ -15,12 +15,11 @@ import secrets
 import time
 from typing import Any
 
-from . import clients
 from .errors import NotFound, Unauthorized
 from .identity import Identity
 from .models import ROOM_ID_PATTERN
 from .settings import settings
-from .store import Store
+from .store import Store, aws_client
 
 _ROOM_ID = re.compile(ROOM_ID_PATTERN)
 TICKET_S = 60  # how long a ticket may wait for its connection (API.md: at most 60)
@@ -71,5 +70,5 @@ class LiveService:
     def connections(self) -> Any:
         if self._connections is None:
             endpoint = settings().required("live_management_url")
-            self._connections = clients.client("apigatewaymanagementapi", endpoint)
+            self._connections = aws_client("apigatewaymanagementapi", endpoint)
         return self._connections

@@ -1,5 +1,6 @@
 """The one data-access class: every DynamoDB read and write of the service goes through
-`Store`, and this is the only module that imports boto3 (on first use). What an item holds
+`Store`, and this is the only module that imports boto3 (on first use; `aws_client` also
+makes the SQS and `@connections` clients of `deadlines` and `live`). What an item holds
 besides its item key is its record's, in `records`.
 
 Single-table design (the DynamoDB table `TABLE_NAME`, `table_name` here: `pk`/`sk`
@@ -129,6 +130,24 @@ def until_written(
     raise AssertionError("at least one attempt is made")
 
 
+def aws_client(service: str, endpoint_url: str | None = None) -> Any:
+    """A boto3 client with the timeouts above and no retry (for their reasons): the
+    store's DynamoDB, and the SQS and `@connections` clients of `deadlines` and `live`.
+    boto3 is imported on the first call."""
+    import boto3
+    from botocore.config import Config  # loaded with boto3's client anyway
+
+    return boto3.client(  # type: ignore[call-overload]
+        service,
+        endpoint_url=endpoint_url,
+        config=Config(
+            connect_timeout=CONNECT_TIMEOUT_S,
+            read_timeout=READ_TIMEOUT_S,
+            retries={"mode": "standard", "total_max_attempts": ATTEMPTS_PER_CALL},
+        ),
+    )
+
+
 @functools.cache
 def _types() -> tuple[TypeSerializer, TypeDeserializer]:
     # boto3 is imported on the first DynamoDB call, not with the function (it is a third
@@ -221,17 +240,7 @@ class Store:
     @property
     def client(self) -> DynamoDBClient:
         if self._client is None:
-            import boto3
-            from botocore.config import Config  # loaded with boto3's client anyway
-
-            self._client = boto3.client(
-                "dynamodb",
-                config=Config(
-                    connect_timeout=CONNECT_TIMEOUT_S,
-                    read_timeout=READ_TIMEOUT_S,
-                    retries={"mode": "standard", "total_max_attempts": ATTEMPTS_PER_CALL},
-                ),
-            )
+            self._client = aws_client("dynamodb")
         return self._client
 
     def ping(self) -> None:
