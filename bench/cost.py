@@ -265,6 +265,19 @@ def _function_environment(template: Any, store: Any) -> dict[str, str]:
     return {**store.environment(), **environment, **QUIET}
 
 
+def timed(handler: Any, seconds: list[float]) -> Any:
+    """The handler, adding each call's seconds in it to `seconds`."""
+
+    def timed_handler(event: Any, context: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return handler(event, context)
+        finally:
+            seconds.append(time.perf_counter() - start)
+
+    return timed_handler
+
+
 def _rounds(template: Any, rounds_per_table: int) -> list[Request]:
     from blackjack.rules import TABLES
     from blackjack_service import factories
@@ -275,16 +288,7 @@ def _rounds(template: Any, rounds_per_table: int) -> list[Request]:
     meter = CapacityMeter(factories.store().client)
     handler_seconds: list[float] = []
     rounds: Any = gateway.modules["rounds"]
-    rounds_handler = rounds.handler
-
-    def timed_handler(event: Any, context: Any) -> Any:
-        start = time.perf_counter()
-        try:
-            return rounds_handler(event, context)
-        finally:
-            handler_seconds.append(time.perf_counter() - start)
-
-    rounds.handler = timed_handler
+    rounds.handler = timed(rounds.handler, handler_seconds)
     token = ""
 
     def sign_up() -> str:

@@ -49,6 +49,7 @@ from bench.cost import (
     _function_environment,
     lambda_config,
     played_apart,
+    timed,
 )
 
 ROUNDS = int(os.environ.get("BENCH_ROOM_ROUNDS", "30"))
@@ -140,7 +141,7 @@ class _Bench:
         self.handler_seconds: list[float] = []
         for module_name in ("rooms", "rounds"):
             module: Any = self.gateway.modules[module_name]
-            module.handler = _timed(module.handler, self.handler_seconds)
+            module.handler = timed(module.handler, self.handler_seconds)
 
     def sign_up(self) -> str:
         login = f"room{uuid.uuid4().hex[:12]}"
@@ -267,17 +268,6 @@ def _play_rooms(out: Path) -> None:
         finally:
             store.stop()
     out.write_text(json.dumps([asdict(played) for played in results]))
-
-
-def _timed(handler: Any, seconds: list[float]) -> Any:
-    def timed(event: Any, context: Any) -> Any:
-        start = time.perf_counter()
-        try:
-            return handler(event, context)
-        finally:
-            seconds.append(time.perf_counter() - start)
-
-    return timed
 
 
 def play() -> list[Played]:
