@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from blackjack_service import factories
+from blackjack_service import factories, migration
 from blackjack_service.rooms import RoomService
 
 from .helpers import START, Player, balance, problem
@@ -208,3 +208,61 @@ def test_a_room_shoe_in_play_keeps_its_seed(alice: Player) -> None:
         shoe = alice.get(f"/v1/shoes/{shoe_id}").body
         assert shoe["retired"] is False and shoe["server_seed"] is None
         assert shoe["client_seed"] == room["shoe"]["client_seed"]
+
+
+def test_history_filed_before_streams_reads_the_same_once_migrated(
+    alice: Player, bob: Player
+) -> None:
+    """Rounds filed under their history position alone (before issue 43's streams), at
+    the user's own tables and in a room, are moved to their streams' keys by the
+    migration, and every read answers as before; a second run moves nothing."""
+    for table in ("european", "casino", "european"):
+        bet = alice.post(f"/v1/tables/{table}/rounds", {"bets": [{"box": 0, "amount": 10}]})
+        round_ = bet.body
+        while round_["status"] != "settled":
+            action = "stand" if "stand" in round_["legal_actions"] else "decline_insurance"
+            round_ = alice.post(f"/v1/tables/{table}/round/actions", {"action": action}).body
+    room_id = make_room(alice, boxes=[0])["room_id"]
+    assert take(bob, room_id, 1).status == 200
+    for _ in range(2):
+        assert room_bet(alice, room_id, {0: 10}).status == 200
+        play_round(room_id, {"alice1": alice, "bob123": bob}, room_bet(bob, room_id, {1: 10}).body)
+    for table in ("european", "casino"):  # their bets file the seats' last rounds
+        alice.post(f"/v1/tables/{table}/rounds", {"bets": [{"box": 0, "amount": 10}]})
+
+    def reads() -> list[Any]:
+        pages = [alice.get(f"/v1/rounds{query}").body for query in ("", "?table=casino")]
+        ids = [r["round_id"] for r in pages[0]["rounds"]]
+        shoes = {i.partition("-")[0] for i in ids}
+        return [
+            pages,
+            [alice.get(f"/v1/rounds/{i}").body for i in ids],
+            [alice.get(f"/v1/shoes/{shoe}").body["rounds"] for shoe in sorted(shoes)],
+        ]
+
+    before = reads()
+    listed = before[0][0]["rounds"]
+    assert len(listed) >= 5 and {r["room_id"] for r in listed} == {None, room_id}
+    client, name = factories.store().client, factories.store().table_name
+    filed = [
+        item
+        for item in client.scan(TableName=name)["Items"]
+        if item["sk"]["S"].startswith("HISTORY#")
+    ]
+    assert len(filed) >= 3 + 2 + 2  # alice's own, alice's and bob's in the room
+    for item in filed:  # as they were filed before: under the position alone
+        client.delete_item(TableName=name, Key={"pk": item["pk"], "sk": item["sk"]})
+        position = item["sk"]["S"].removeprefix("HISTORY#").partition("#")[2]
+        client.put_item(TableName=name, Item={**item, "sk": {"S": f"HISTORY#{position}"}})
+    assert alice.get("/v1/rounds").body["rounds"] != before[0][0]["rounds"]
+
+    assert migration.migrate(factories.store(), report=lambda line: None).moved == 2
+    assert reads() == before
+    keys = sorted(
+        item["sk"]["S"]
+        for item in client.scan(TableName=name)["Items"]
+        if item["sk"]["S"].startswith("HISTORY#")
+    )
+    streams = {key.split("#")[1] for key in keys}
+    assert len(keys) == len(filed) and streams == {"european", "casino", "casino+rooms"}
+    assert migration.migrate(factories.store(), report=lambda line: None).moved == 0

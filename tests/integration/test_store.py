@@ -203,7 +203,14 @@ def _accounts_of_every_age(api: Gateway) -> list[str]:
             "login": {"S": "Idle01"},
         },
     )
-    Player(api, "today1")
+    today = Player(api, "today1")
+    _play_rounds(today, ["european", "casino", "european", "casino"])  # two filed
+    for item in _history_items("today1"):  # filed as before the history had streams
+        dynamodb().delete_item(TableName=table_name(), Key={"pk": item["pk"], "sk": item["sk"]})
+        position = item["sk"]["S"].removeprefix("HISTORY#").partition("#")[2]
+        dynamodb().put_item(
+            TableName=table_name(), Item={**item, "sk": {"S": f"HISTORY#{position}"}}
+        )
     return ["legacy1", "legacy2", "idle01", "today1"]
 
 
@@ -246,6 +253,7 @@ def test_the_migration_finishes_whatever_write_its_run_died_at(api: Gateway, lan
                 Store(table_name(), cast("DynamoDBClient", dying)), report=lambda line: None
             )
         _history_once("legacy1")
+        _history_once("today1")
         migration.migrate(factories.store(), report=lambda line: None)  # run again
         assert _every_item(logins) == moved, f"died at write {write}"
     idle = get_item("USER#idle01", "PLAYER")
@@ -253,6 +261,8 @@ def test_the_migration_finishes_whatever_write_its_run_died_at(api: Gateway, lan
     assert idle is not None and idle_profile is not None
     assert (idle["balance"], idle["version"]) == (idle_profile["balance"], 1)
     assert get_item("USER#today1", "PLAYER") is not None
+    assert [key for key in _every_item(["today1"])["today1"] if key["sk"]["S"][8:9].isdigit()] == []
+    assert len(_store_rounds("today1")) == 2
 
 
 def test_items_stored_before_the_player_item_read_and_play_on(api: Gateway) -> None:
@@ -445,7 +455,7 @@ def _file_under_round_ids(login: str) -> None:
         settled = json.loads(item["round"]["S"])
         if "t" in settled["shoe"]:
             continue
-        position = item["sk"]["S"].removeprefix("HISTORY#")
+        position = item["sk"]["S"].removeprefix("HISTORY#").partition("#")[2]  # past the stream
         round_id = position.rpartition("#")[2]
         dynamodb().delete_item(TableName=table_name(), Key={"pk": item["pk"], "sk": item["sk"]})
         old = {**item, "sk": {"S": f"ROUND#{round_id}"}, "gsi1pk": {"S": f"HISTORY#{login}"}}

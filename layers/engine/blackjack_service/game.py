@@ -154,7 +154,9 @@ class GameService:
             raise ValidationFailed(f"unknown table {table_id!r}; tables: {', '.join(TABLES)}")
         # a login that does not exist has no rounds: 401
         player = self.store.existing_player(identity.account_id)
-        listed = self.store.list_rounds(identity.account_id, table_id, limit + 1, before)
+        listed = self.store.list_rounds(
+            identity.account_id, table_id, limit + 1, before, seated=player.seats.keys()
+        )
         held = (
             _settled_round(TABLES[seat_table], seat)
             for seat_table, seat in player.seats.items()

@@ -1,4 +1,4 @@
-"""The one-off move of the items stored under earlier keys to today's (issues 33 and 39):
+"""The one-off move of the items stored under earlier keys to today's (issues 33, 39, 43):
 
     python -m blackjack_service.migration [--table NAME]
 
@@ -22,7 +22,10 @@ consistent query of its items), in this order:
    table no longer has): each put under its history position, if nothing is there, then
    its old item deleted. The rounds settled before the player item keep their public
    views (they hold what a player saw, not the bets and moves a replay needs).
-5. The shoe and seat items, moved by then, deleted.
+5. The settled rounds filed under their history position alone (`HISTORY#<position>`,
+   before the history had a stream per table and its rooms): each put under its stream's
+   key (`store.history_sk`), then its old item deleted.
+6. The shoe and seat items, moved by then, deleted.
 
 Each write is conditional or writes what is there already, so a run is idempotent, and a
 run that died anywhere is finished by running it again: a round whose history item was put
@@ -62,7 +65,7 @@ from .records import (
     settled_codec,
 )
 from .shoes import engine_shoe
-from .store import HISTORY, PLAYER, PROFILE, Store, until_written
+from .store import HISTORY, PLAYER, PROFILE, Store, history_sk, until_written
 
 OLD_ROUND, OLD_SHOE, OLD_SEAT = "ROUND#", "SHOE#", "SEAT#"
 _AI = "ai:"  # how a snapshot names an AI player: and its level
@@ -100,9 +103,15 @@ def move_account(store: Store, account_id: str) -> bool:
     if shoes:
         moved |= store.put_old_shoes(account_id, OldShoes(shoes))
     for sk, item in items.items():
-        if sk.startswith(OLD_ROUND):
+        if sk.startswith(OLD_ROUND) or _unstreamed(sk):
             position = _position(sk, item)
-            store.put_new(account_id, HISTORY + position, _history_attributes(item))
+            attributes = (
+                _history_attributes(item)
+                if sk.startswith(OLD_ROUND)
+                else {name: value for name, value in item.items() if name not in ("pk", "sk")}
+            )
+            in_room = "room" in attributes
+            store.put_new(account_id, history_sk(item["table"], in_room, position), attributes)
             store.delete(account_id, sk)
             moved = True
     for sk in items:
@@ -374,10 +383,17 @@ def _position(sk: str, item: Mapping[str, Any]) -> str:
     """A history item's position: its key's, or, for one filed under its round id, the
     index's, at the millisecond (as a seat's settled round is filed when the next bet puts
     it: at the same key)."""
-    if sk.startswith(HISTORY):
+    if _unstreamed(sk):
         return sk.removeprefix(HISTORY)
+    if sk.startswith(HISTORY):
+        return sk.removeprefix(HISTORY).partition("#")[2]
     settled_us, _, round_id = str(item["gsi1sk"]).partition("#")
     return history_position(int(settled_us) // 1000 * 1000, round_id)
+
+
+def _unstreamed(sk: str) -> bool:
+    """Whether a key is a history item's filed under its position alone (no stream)."""
+    return sk.startswith(HISTORY) and sk.removeprefix(HISTORY)[:1].isdigit()
 
 
 def _history_attributes(item: Mapping[str, Any]) -> dict[str, Any]:

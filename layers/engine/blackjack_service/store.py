@@ -10,10 +10,14 @@ strings, no index, TTL attribute `expires_at`):
 - player (`Player`: balance, stats, every seat with its shoe and round, the idempotency
   keys), written with the profile at registration: `USER#<account_id>` / `PLAYER`
 - settled round (`SettledRound`: replayable, with its net): `USER#<account_id>` /
-  `HISTORY#<settled at, µs, 16 digits>#<round_id>` (its history position), so the history
-  reads last settled first from the table itself, and no index write is paid a round. A
-  round or a shoe is found by id from the shoe's commit time, which the shoe id holds
-  (`records.committed_at_of`): its rounds settled after it.
+  `HISTORY#<stream>#<settled at, µs, 16 digits>#<round_id>` (its history position in its
+  stream). A stream is a table's own rounds (`<table_id>`) or its rooms' (`<table_id>+rooms`),
+  so a page of one table's history is two queries of a page each and of the whole history
+  eight, merged by position, whatever the history's length, and no index write is paid a
+  round. A round or a shoe is found by id from the shoe's commit time, which the shoe id
+  holds (`records.committed_at_of`): its rounds are filed after it in one stream, in a
+  run at the table's own stream (a seat deals from one shoe at a time), which a later
+  shoe ends.
 - drills at a game table (`Drills`: the Leitner schedule and the answers' idempotency
   keys): `USER#<account_id>` / `DRILLS#<table_id>`
 - login attempts since the last success (`LoginAttempts`, expire by TTL):
@@ -43,12 +47,16 @@ from __future__ import annotations
 
 import base64
 import functools
+import heapq
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from blackjack.rules import TABLES
+
 from .errors import Conflict, LoginTaken, NotMigrated, Unauthorized
+from .models import ROOM_TABLES
 from .records import (
     Drills,
     LoginAttempts,
@@ -90,7 +98,8 @@ PROFILE = "PROFILE"
 PLAYER = "PLAYER"
 DRILLS = "DRILLS#"  # and the table id
 ATTEMPTS = "ATTEMPTS"
-HISTORY = "HISTORY#"  # and the round's history position
+HISTORY = "HISTORY#"  # then the round's stream and its history position
+ROOMS_STREAM = "+rooms"  # after a table id: the stream of its rooms' rounds
 OLD_SHOES = "OLD_SHOES"
 ROOM = "ROOM"
 LOBBY = "LOBBY#"  # and the table id
@@ -179,37 +188,57 @@ def _from_item(item: Mapping[str, Any]) -> dict[str, Any]:
     return {name: deserializer.deserialize(value) for name, value in item.items()}
 
 
+def history_stream(table_id: str, in_room: bool) -> str:
+    """The history stream of a table's own rounds, or of its rooms'."""
+    return table_id + ROOMS_STREAM if in_room else table_id
+
+
+def history_sk(table_id: str, in_room: bool, position: str) -> str:
+    """The sort key of a history item: its stream, then its history position."""
+    return f"{HISTORY}{history_stream(table_id, in_room)}#{position}"
+
+
+def _streams(table_ids: Iterable[str], seated: Collection[str]) -> list[str]:
+    """The history streams of these tables: their own rounds' where the user has a seat,
+    then their rooms' where a table has rooms."""
+    table_ids = list(table_ids)
+    own = [history_stream(table, False) for table in table_ids if table in seated]
+    return own + [history_stream(table, True) for table in table_ids if table in ROOM_TABLES]
+
+
+def _history_sk(settled: SettledRound) -> str:
+    return history_sk(settled.table, settled.room is not None, settled.position)
+
+
 @dataclass(frozen=True, slots=True)
 class _Span:
-    """History positions from `since` (on) to `before` (not on), of one table or all, read
-    a page of `page` items at a time."""
+    """History positions of one stream from `since` (on) to `before` (not on), read a page
+    of `page` items at a time."""
 
-    table_id: str | None = None
+    stream: str
     before: str | None = None
     since: str | None = None
     newest_first: bool = False
     page: int = _PAGE
 
+    @property
+    def prefix(self) -> str:
+        return f"{HISTORY}{self.stream}#"
+
     def query(self, table_name: str, partition: str) -> dict[str, Any]:
         """The query of the span's history items in a user's partition. BETWEEN takes
         `before` in: the reader leaves it out."""
-        values = {
-            ":pk": {"S": partition},
-            ":lo": {"S": HISTORY + (self.since or "0")},
-            ":hi": {"S": HISTORY + (self.before or "~")},
-        }
-        query: dict[str, Any] = {
+        return {
             "TableName": table_name,
             "KeyConditionExpression": "pk = :pk AND sk BETWEEN :lo AND :hi",
-            "ExpressionAttributeValues": values,
+            "ExpressionAttributeValues": {
+                ":pk": {"S": partition},
+                ":lo": {"S": self.prefix + (self.since or "0")},
+                ":hi": {"S": self.prefix + (self.before or "~")},
+            },
             "ScanIndexForward": not self.newest_first,
             "Limit": self.page,
         }
-        if self.table_id is not None:
-            query["FilterExpression"] = "#table = :table"
-            query["ExpressionAttributeNames"] = {"#table": "table"}
-            values[":table"] = {"S": self.table_id}
-        return query
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,41 +553,53 @@ class Store:
     def put_round(self, account_id: str, settled: SettledRound) -> None:
         """Put the settled round's history item, whatever was there: it is made from the
         player item alone, so a put again writes the same bytes."""
-        item = _item(
-            _account_pk(account_id), HISTORY + settled.position, settled_codec.attributes(settled)
-        )
+        attributes = settled_codec.attributes(settled)
+        item = _item(_account_pk(account_id), _history_sk(settled), attributes)
         self.client.put_item(TableName=self.table_name, Item=item)
 
     def get_round(self, account_id: str, round_id: str) -> SettledRound | dict[str, Any] | None:
         """A settled round, or the public view of one settled before the player item."""
-        shoe_id, numbered, _ = round_id.partition("-")
+        shoe_id, numbered, number = round_id.partition("-")
         if not numbered:  # dealt before the player item: its shoe is among the old ones
             old = self.get_old_shoes(account_id)
             shoe_id = next((i for i, shoe in old.items() if round_id in shoe.rounds), "")
-        found = self._rounds_of_shoe(account_id, shoe_id)
-        return next((stored for i, stored in found if i == round_id), None)
+        found = self._rounds_of_shoe(account_id, shoe_id, int(number) if numbered else _PAGE)
+        return next((stored for i, stored in found if i == round_id), None)  # read up to it
 
     def list_rounds(
-        self, account_id: str, table_id: str | None, count: int, before: str | None
+        self,
+        account_id: str,
+        table_id: str | None,
+        count: int,
+        before: str | None,
+        seated: Collection[str] = TABLES.keys(),
     ) -> list[tuple[str, SettledRound | dict[str, Any]]]:
         """Up to `count` settled rounds with their history positions, last settled first,
-        from before the history position `before` (None: from the last)."""
-        span = _Span(table_id, before=before, newest_first=True, page=count)
+        from before the history position `before` (None: from the last): a page of each of
+        the table's streams (or every table's), merged. `seated`: the tables where the
+        user has a seat (no other has rounds of the user's own)."""
+        streams = _streams(TABLES.keys() if table_id is None else [table_id], seated)
+        pages = [
+            self._history(account_id, _Span(stream, before=before, newest_first=True, page=count))
+            for stream in streams
+        ]
+        merged = heapq.merge(*pages, key=lambda found: found[0], reverse=True)
         return [
             (position, settled_codec.from_attributes(item))
-            for position, item in itertools.islice(self._history(account_id, span), count)
+            for position, item in itertools.islice(merged, count)
         ]
 
     def rounds_since(self, account_id: str, table_id: str, since_us: int) -> Iterator[SettledRound]:
-        """The table's settled rounds, first settled first, from a time (µs) on."""
-        span = _Span(table_id, since=history_position(since_us, ""))
+        """The table's own settled rounds, first settled first, from a time (µs) on."""
+        span = _Span(history_stream(table_id, False), since=history_position(since_us, ""))
         history = self._history(account_id, span)
         yield from _replayable(settled_codec.from_attributes(item) for _, item in history)
 
     def rounds_of_shoe(self, account_id: str, shoe_id: str) -> list[SettledRound]:
         """The settled rounds dealt from a shoe, first dealt first (those settled before the
         player item, which are views, left out)."""
-        rounds = _replayable(stored for _, stored in self._rounds_of_shoe(account_id, shoe_id))
+        found = self._rounds_of_shoe(account_id, shoe_id, _PAGE)
+        rounds = _replayable(stored for _, stored in found)
         return sorted(rounds, key=lambda settled: settled.round.number)
 
     def get_old_shoes(self, account_id: str) -> dict[str, OldShoe]:
@@ -575,43 +616,59 @@ class Store:
         return self.put_new(account_id, OLD_SHOES, {"shoes": old_shoes_codec.document(shoes)})
 
     def _rounds_of_shoe(
-        self, account_id: str, shoe_id: str
-    ) -> list[tuple[str, SettledRound | dict[str, Any]]]:
-        """A shoe's history items with their round ids, first settled first: from its
-        commit time, which its id holds, or, for a shoe committed before that was kept,
-        from where its `OldShoe` says."""
+        self, account_id: str, shoe_id: str, page: int
+    ) -> Iterator[tuple[str, SettledRound | dict[str, Any]]]:
+        """A shoe's history items with their round ids, first settled first, as they are
+        read: from its commit time, which its id holds, in each stream until one holds
+        them, or, for a shoe committed before that was kept, from where its `OldShoe` says.
+        `page`: the items read at a time (a round's number is enough for the run up to it)."""
         committed_at = committed_at_of(shoe_id) if shoe_id else None
         if committed_at is not None:
             since = history_position(committed_at * 1000, "")
-            found = list(self._filed_rounds_of_shoe(account_id, shoe_id, since))
-            if found:
-                return found
+            for stream in _streams(TABLES.keys(), TABLES.keys()):
+                span = _Span(stream, since=since, page=min(page + 2, _PAGE))
+                found = self._filed_rounds_of_shoe(account_id, shoe_id, span, committed_at)
+                first = next(found, None)
+                if first is not None:
+                    yield first
+                    yield from found
+                    return
         old = self.get_old_shoes(account_id).get(shoe_id) if shoe_id else None
-        if old is None:
-            return []
-        return list(self._filed_rounds_of_shoe(account_id, shoe_id, old.since, old.rounds))
+        if old is not None:
+            span = _Span(history_stream(old.table, False), since=old.since)
+            yield from self._filed_rounds_of_shoe(account_id, shoe_id, span, None, old.rounds)
 
     def _filed_rounds_of_shoe(
-        self, account_id: str, shoe_id: str, since: str, old_ids: Sequence[str] = ()
+        self,
+        account_id: str,
+        shoe_id: str,
+        span: _Span,
+        committed_at: int | None,
+        old_ids: Sequence[str] = (),
     ) -> Iterator[tuple[str, SettledRound | dict[str, Any]]]:
-        """A shoe's history items from a history position on, with their round ids: among
-        the other tables' rounds, until its table dealt from another shoe. Its rounds are
-        `<shoe_id>-<n>`, and `old_ids`, those dealt before the player item. A room is a
-        table of its own here."""
-        table = None
-        for position, item in self._history(account_id, _Span(since=since)):
+        """A shoe's history items in a stream from its commit time on, with their round
+        ids. Its rounds are `<shoe_id>-<n>`, and `old_ids`, those dealt before the player
+        item. At a table's own stream they are a run, after at most the end of the shoe
+        before: a shoe committed later (the next, or any, where it has no rounds) ends the
+        search. A room's are among the other rooms' rounds until the room deals from
+        another shoe."""
+        room = None  # once found: its room's id, or "" at a table's own stream
+        for position, item in self._history(account_id, span):
             round_id = position.partition("#")[2]
+            stored = settled_codec.from_attributes(item)
             if round_id.startswith(f"{shoe_id}-") or round_id in old_ids:
-                table = (item["table"], item.get("room"))
-                yield round_id, settled_codec.from_attributes(item)
-            elif (item["table"], item.get("room")) == table:
+                room = item.get("room", "")
+                yield round_id, stored
+            elif room is not None and item.get("room", "") == room:
+                return  # its table or room dealt from another shoe
+            elif room is None and "room" not in item and _ends_search(stored, committed_at):
                 return
 
     def _history(self, account_id: str, span: _Span) -> Iterator[tuple[str, dict[str, Any]]]:
         """The history items in a span, with their positions."""
         query = span.query(self.table_name, _account_pk(account_id))
         for item in self._query(query | {"ConsistentRead": True}):
-            position = item["sk"].removeprefix(HISTORY)
+            position = item["sk"].removeprefix(span.prefix)
             if position != span.before:
                 yield position, item
 
@@ -678,9 +735,7 @@ class Store:
             writes.append(_conditional_put(self.table_name, item, expected))
         for account_id, settled in write.history.items():
             item = _item(
-                _account_pk(account_id),
-                HISTORY + settled.position,
-                settled_codec.attributes(settled),
+                _account_pk(account_id), _history_sk(settled), settled_codec.attributes(settled)
             )
             writes.append({"Put": {"TableName": self.table_name, "Item": item}})
         lobby_key = _item_key(LOBBY + write.room.table, write.room_id)
@@ -805,6 +860,18 @@ def _conditional_put(
         put["ConditionExpression"] = "version = :expected"
         put["ExpressionAttributeValues"] = {":expected": {"N": str(expected)}}
     return {"Put": put}  # type: ignore[typeddict-item]
+
+
+def _ends_search(met: SettledRound | dict[str, Any], committed_at: int | None) -> bool:
+    """Whether a round met in a table's own stream before any of the shoe searched for
+    (committed at `committed_at`; None: an old shoe, searched from its first round) says
+    that shoe has no rounds there: it was dealt from a shoe committed later. (One committed
+    earlier may end after the searched shoe's commit; one with no commit time kept is
+    earlier.)"""
+    if committed_at is None:
+        return True
+    dealt_from = met.shoe.committed_at if isinstance(met, SettledRound) else None
+    return dealt_from is not None and dealt_from > committed_at
 
 
 def _replayable(stored: Iterable[SettledRound | dict[str, Any]]) -> Iterator[SettledRound]:
