@@ -72,8 +72,9 @@ export function betRange(advised, tolerance) {
 
 /**
  * Each answer graded against the service's figures: `truth` is GET …/edge's answer (`count`,
- * `edge`, `bet`) with the balance it was asked at and the settled round's face-up cards
- * (`roundCards`, to say what that round did to the count; null when unknown). Each grade is
+ * `edge`, `bet`) with the balance it was asked at, the table's `variance` (null when unknown)
+ * and the settled round's face-up cards (`roundCards`, to say what that round did to the
+ * count; null when unknown). Each grade is
  * {right, given, expected, why}.
  */
 export function gradeCheckout(answers, truth, tolerance = DEFAULT_BET_TOLERANCE) {
@@ -95,14 +96,14 @@ export function gradeCheckout(answers, truth, tolerance = DEFAULT_BET_TOLERANCE)
   };
 }
 
-/** "+4 before the last round, whose 9 cards counted +3 (Hi-Lo: …)". */
+/** "+4 before the last round, whose 9 cards counted +3 (Hi-Lo: …)"; the shoe's first round is all there is. */
 export function runningWhy(count, cards) {
-  const tags = "Hi-Lo: 2 to 6 count +1, 7 to 9 count 0, tens and aces −1";
+  const tags = "Hi-Lo: 2–6 +1, 7–9 0, tens and aces −1";
   if (!cards?.length) return `The ${count.cards_seen} cards seen since the shuffle (${tags}).`;
   const last = runningCount(cards);
   const before = count.running - last;
-  const shuffled = count.cards_seen === cards.length;
-  return `${shuffled ? "0 at the shuffle" : `${formatCount(before)} before the last round`}, whose ${cards.length} cards counted ${formatCount(last)} (${tags}).`;
+  if (count.cards_seen === cards.length) return `The shoe's first round: its ${cards.length} cards counted ${formatCount(last)} (${tags}).`;
+  return `${formatCount(before)} before the last round, whose ${cards.length} cards counted ${formatCount(last)} (${tags}).`;
 }
 
 /** "Running +7 ÷ 2.87 decks left (149 cards): right within ±0.5." */
@@ -118,12 +119,13 @@ export function betWhy(truth, tolerance) {
   const edge = formatEdgePercent(truth.edge);
   const [low, high] = betRange(advised, tolerance);
   const range = low === high ? `right at ${formatCoins(low)} exactly` : `right from ${formatCoins(low)} to ${formatCoins(high)} (±${tolerance}%)`;
-  const kellyOf = `balance ${formatCoins(truth.balance)} × edge ${edge} ÷ the game's variance`;
+  const variance = truth.variance ? `variance ${Number(truth.variance).toFixed(4)}` : "the game's variance";
+  const kellyOf = `balance ${formatCoins(truth.balance)} × edge ${edge} ÷ ${variance}`;
   let why;
   if (kelly <= 0) why = `The edge is ${edge}, the house's: Kelly bets nothing, so the table minimum`;
   else if (kelly < advised) why = `Kelly's bet (${kellyOf}) is ${formatCoins(kelly)}, below the table minimum`;
   else if (kelly > advised) why = `Kelly's bet (${kellyOf}) is ${formatCoins(kelly)}, above the table maximum`;
-  else why = `Kelly's bet: ${kellyOf}`;
+  else why = `Kelly's bet: ${kellyOf}, rounded down`;
   return `${why}; ${range}.`;
 }
 

@@ -104,9 +104,11 @@ test("the bet's range: whole coins within the tolerance of the advised bet", () 
 
 test("why each answer is right, in words", () => {
   const graded = gradeCheckout({ running: "7", true: "1", bet: "39" }, TRUTH, 10);
-  assert.equal(graded.running.why, "+4 before the last round, whose 6 cards counted +3 (Hi-Lo: 2 to 6 count +1, 7 to 9 count 0, tens and aces −1).");
+  assert.equal(graded.running.why, "+4 before the last round, whose 6 cards counted +3 (Hi-Lo: 2–6 +1, 7–9 0, tens and aces −1).");
   assert.equal(graded.true.why, "Running +7 ÷ 5.75 decks left (299 cards unseen ÷ 52); right within ±0.5.");
-  assert.equal(graded.bet.why, "Kelly's bet: balance 10,000 × edge +0.52% ÷ the game's variance; right from 36 to 42 (±10%).");
+  assert.equal(graded.bet.why, "Kelly's bet: balance 10,000 × edge +0.52% ÷ the game's variance, rounded down; right from 36 to 42 (±10%).");
+  const known = gradeCheckout({ running: "7", true: "1", bet: "39" }, { ...TRUTH, variance: 1.3249 }, 10);
+  assert.equal(known.bet.why, "Kelly's bet: balance 10,000 × edge +0.52% ÷ variance 1.3249, rounded down; right from 36 to 42 (±10%).");
   const minimum = gradeCheckout({ running: "7", true: "1", bet: "10" }, { ...TRUTH, edge: -0.4, bet: { kelly: 0, advised: 10 } }, 10);
   assert.equal(minimum.bet.why, "The edge is −0.40%, the house's: Kelly bets nothing, so the table minimum; right from 9 to 11 (±10%).");
   const below = gradeCheckout({ running: "7", true: "1", bet: "10" }, { ...TRUTH, bet: { kelly: 5, advised: 10 } }, 5);
@@ -114,7 +116,7 @@ test("why each answer is right, in words", () => {
   const above = gradeCheckout({ running: "7", true: "1", bet: "1000" }, { ...TRUTH, bet: { kelly: 1500, advised: 1000 } }, 10);
   assert.match(above.bet.why, /is 1,500, above the table maximum; right from 900 to 1,100/);
   const first = gradeCheckout({ running: "3", true: "1", bet: "10" }, { ...TRUTH, count: shiftCount(freshCount(6), LAST_ROUND) });
-  assert.match(first.running.why, /^0 at the shuffle, whose 6 cards counted \+3/);
+  assert.match(first.running.why, /^The shoe's first round: its 6 cards counted \+3 \(Hi-Lo/);
   const unknown = gradeCheckout({ running: "7", true: "1", bet: "10" }, { ...TRUTH, roundCards: null });
   assert.match(unknown.running.why, /^The 13 cards seen since the shuffle/);
 });

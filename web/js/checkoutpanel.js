@@ -3,7 +3,7 @@
 // with the count badge, the edge and the Kelly button hidden until it is answered; then it
 // shows each right answer and why. Graded against GET …/edge's figures (checkout.js), kept
 // in this browser per account for the Trainer. table.js calls it between rounds.
-import { getSession } from "./api.js";
+import { api, getSession } from "./api.js";
 import { answerError, answerText, checkoutRecords, gradeCheckout, keepCheckout, QUESTIONS, recordOf, shouldAsk } from "./checkout.js";
 import { h } from "./dom.js";
 import { roundCards } from "./hilo.js";
@@ -23,10 +23,30 @@ export function checkoutBetweenRounds(S, after, answer) {
   if (c.since !== null) c.since += 1;
   if (!shouldAsk({ draw: Math.random(), roundsSince: c.since, count: answer.count })) return false;
   c.since = 0;
-  const truth = { ...answer, balance: S.balance, roundCards: roundCards(S.round) };
+  const truth = { ...answer, balance: S.balance, roundCards: roundCards(S.round), variance: null };
   c.open = { after, truth, typed: { running: "", true: "", bet: "" }, errors: {}, graded: null };
+  varianceOf(S.table.id).then((variance) => (truth.variance = variance));
   say("Checkout: the running count, the true count and your bet?");
   return true;
+}
+
+// The table's variance (its strategy card's), which Kelly's bet divides by: asked once a tab,
+// when a checkout first asks there, for the bet's why (without it, the why names it only).
+const variances = new Map(); // table id -> Promise of the variance, or null
+
+function varianceOf(tableId) {
+  if (!variances.has(tableId))
+    variances.set(
+      tableId,
+      api.strategy(tableId).then(
+        (card) => card.variance ?? null,
+        () => {
+          variances.delete(tableId); // asked again at the next checkout
+          return null;
+        },
+      ),
+    );
+  return variances.get(tableId);
 }
 
 /** The checkout on screen (asking or graded), or null. */
@@ -103,7 +123,12 @@ function renderQuestions(ctl, open) {
   };
   return [
     h("h2", { id: "checkout-title" }, "Checkout"),
-    h("p", { class: "checkout-ask", id: "checkout-ask" }, "The count and your bet for the next round? The badge is hidden until you answer."),
+    h(
+      "p",
+      { class: "checkout-ask", id: "checkout-ask" },
+      "The count and your bet for the next round?",
+      settings.showCount ? " The badge is hidden until you answer." : "",
+    ),
     h(
       "form",
       { class: "checkout-form", testid: "checkout-form", novalidate: true, "aria-describedby": "checkout-ask", onsubmit, onkeydown },
@@ -158,8 +183,8 @@ function renderGraded(ctl, open) {
         { class: "checkout-verdict" },
         h("span", { class: "checkout-label" }, `${label}: `),
         h("b", { testid: `checkout-expected-${name}` }, answerText(name, g.expected)),
-        h("span", { class: "checkout-mark" }, g.right ? " ✓ " : " ✗ "),
-        h("span", { class: "checkout-given" }, g.right ? "you said it" : `you said ${answerText(name, g.given)}`),
+        h("span", { class: "checkout-mark" }, g.right ? " ✓ right" : " ✗ wrong"),
+        h("span", { class: "checkout-given" }, `, you said ${answerText(name, g.given)}`),
       ),
       h("p", { class: "checkout-why", testid: `checkout-why-${name}` }, g.why),
     );

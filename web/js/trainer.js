@@ -562,7 +562,7 @@ function checkoutTable(f) {
     h(
       "tr",
       { testid },
-      h("th", { scope: "row" }, label, h("span", { class: "muted small" }, ` (${against})`)),
+      h("th", { scope: "row" }, label, h("span", { class: "graded-as" }, against)),
       h("td", { testid: `${testid}-right` }, `${right} of ${asked}`),
       h("td", { testid: `${testid}-accuracy` }, formatAccuracy(accuracy(asked, asked - right))),
     );
@@ -587,7 +587,7 @@ function checkoutTable(f) {
           "tbody",
           {},
           QUESTIONS.map(({ name, label }) => row(label, `trainer-checkout-${name}`, f[name].right, f[name].asked, CHECKOUT_GRADES[name])),
-          row("All three", "trainer-checkout-all", f.allRight, f.checkouts, "one checkout"),
+          row("All three", "trainer-checkout-all", f.allRight, f.checkouts, "in one checkout"),
         ),
       ),
     ),
