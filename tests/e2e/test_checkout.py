@@ -210,6 +210,11 @@ def test_the_checkout_asks_grades_and_the_trainer_counts(
     expect(tid(page, "checkout")).to_have_count(0)
     expect(tid(page, "count-badge")).to_be_visible()
 
+    # A reload is not asked about the round it finds on the felt (it may not have been counted).
+    page.reload()
+    expect(tid(page, "edge")).to_be_visible()
+    expect(tid(page, "checkout")).to_have_count(0)
+
     # The Trainer: the count and the bet beside the decisions, 1 of 2 right each.
     tid(page, "nav-trainer").click()
     expect(tid(page, "trainer-decisions")).to_be_visible()  # the figures above have loaded

@@ -9,16 +9,25 @@ import { h } from "./dom.js";
 import { roundCards } from "./hilo.js";
 import { BET_TOLERANCES, settings } from "./settings.js";
 
+// Each table's checkout while the tab lives (leaving the table and coming back is no new
+// start, so no two rounds in a row ask): the rounds settled since the last one asked
+// (`since`, null when none was), the last round looked at (`after`) and the checkout on
+// screen (`open`, for the round `open.after`). A table's first look is at the round on
+// screen when it loads, never asked about: the player may not have counted it.
+const tables = new Map(); // table id -> {since, after, open}
+
+function stateOf(S) {
+  if (!tables.has(S.id)) tables.set(S.id, { since: null, after: S.round?.round_id ?? null, open: null });
+  return tables.get(S.id);
+}
+
 /**
  * After a settled round, the edge's answer in hand (`after`: the round's id): whether the
- * checkout asks now. Its state is `S.checkout`: the rounds since the last one asked
- * (`since`), the last round looked at (`after`), and the checkout on screen (`open`).
+ * checkout asks now.
  */
 export function checkoutBetweenRounds(S, after, answer) {
-  if (!settings.checkout || after === null) return false;
-  S.checkout ??= { since: null, after: null, open: null };
-  const c = S.checkout;
-  if (c.after === after) return false; // each round is looked at once
+  const c = stateOf(S);
+  if (!settings.checkout || after === null || c.after === after) return false; // each round is looked at once
   c.after = after;
   if (c.since !== null) c.since += 1;
   if (!shouldAsk({ draw: Math.random(), roundsSince: c.since, count: answer.count })) return false;
@@ -49,8 +58,11 @@ function varianceOf(tableId) {
   return variances.get(tableId);
 }
 
-/** The checkout on screen (asking or graded), or null. */
-const openCheckout = (S) => (settings.checkout ? S.checkout?.open : null) ?? null;
+/** The checkout on screen (asking or graded), or null: it is about the settled round on the felt. */
+function openCheckout(S) {
+  const open = stateOf(S).open;
+  return settings.checkout && open && open.after === S.round?.round_id ? open : null;
+}
 
 /** While the checkout asks, the count and the bet stay off the screen (they are its answers). */
 export const checkoutAsking = (S) => !!openCheckout(S) && !openCheckout(S).graded;
@@ -61,7 +73,7 @@ export function focusCheckout(main) {
 }
 
 function close(ctl) {
-  ctl.state.checkout.open = null;
+  stateOf(ctl.state).open = null;
   ctl.render();
   ctl.state.main.querySelector('[data-testid="deal"]')?.focus({ preventScroll: true });
 }
@@ -216,7 +228,7 @@ export function checkoutSettings(ctl) {
         checked: settings.checkout,
         onchange: (e) => {
           settings.checkout = e.target.checked;
-          if (!e.target.checked && S.checkout) S.checkout.open = null;
+          if (!e.target.checked) stateOf(S).open = null;
           ctl.render();
         },
       }),

@@ -1,6 +1,6 @@
 // The table: its state, the requests, the pace of the cards, the keyboard, the count; what
-// is drawn is in felt.js (dealer and boxes), controls.js (bets and decisions) and panels.js
-// (the head, the count badge, the drawers).
+// is drawn is in felt.js (dealer and boxes), controls.js (bets and decisions), panels.js
+// (the head, the count badge, the drawers) and checkoutpanel.js (the checkout between rounds).
 import { api, updateSessionUser } from "./api.js";
 import { checkoutAsking, checkoutBetweenRounds, checkoutKey, focusCheckout, renderCheckout, withCheckoutSettings } from "./checkoutpanel.js";
 import { pickChip, renderActions, renderBetting } from "./controls.js";
@@ -70,7 +70,6 @@ export async function showTable(main, id, isCurrent) {
     nextShoeCount: null, // the next shoe's count, once the old shoe's last round has landed
     edge: null, // GET …/edge between rounds: {after (the settled round's id, or null), answer}
     edgeAsked: undefined, // the `after` of the edge last asked for
-    checkout: null, // the checkout between rounds (checkoutpanel.js)
   };
   learnCount(seat.shoe?.count, seat.shoe?.shoe_id, seat.round);
   slips.set(id, S.slip);
