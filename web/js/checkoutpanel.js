@@ -4,7 +4,7 @@
 // shows each right answer and why. Graded against GET …/edge's figures (checkout.js), kept
 // in this browser per account for the Trainer. table.js calls it between rounds.
 import { api, getSession } from "./api.js";
-import { answerError, answerText, checkoutRecords, gradeCheckout, keepCheckout, QUESTIONS, recordOf, shouldAsk } from "./checkout.js";
+import { answerError, answerText, gradeCheckout, keepCheckout, QUESTIONS, recordOf, shouldAsk } from "./checkout.js";
 import { h } from "./dom.js";
 import { roundCards } from "./hilo.js";
 import { BET_TOLERANCES, settings } from "./settings.js";
@@ -257,12 +257,6 @@ export function withCheckoutSettings(panels, ctl) {
   for (const panel of panels) panel.querySelector('[data-testid="settings"]')?.append(checkoutSettings(ctl));
   return panels;
 }
-
-/** The answers kept for the account signed in ([] when none). */
-export const myCheckouts = () => {
-  const login = getSession()?.login;
-  return login ? checkoutRecords(login) : [];
-};
 
 function say(text) {
   const live = document.getElementById("announcer");

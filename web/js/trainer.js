@@ -6,9 +6,8 @@
 // `#/trainer/{round_id}` shows one round's graded decisions. The figures below the stats
 // come from stats.js, pure functions over the history's decisions. Beside them, the count
 // and the bet as the table's checkout graded them (kept in this browser, checkout.js).
-import { api, loadTables } from "./api.js";
-import { checkoutFigures, QUESTIONS } from "./checkout.js";
-import { myCheckouts } from "./checkoutpanel.js";
+import { api, getSession, loadTables } from "./api.js";
+import { checkoutFigures, checkoutRecords, QUESTIONS } from "./checkout.js";
 import { card, clear, dealerRow, h } from "./dom.js";
 import {
   betterPlay,
@@ -108,7 +107,8 @@ export async function showTrainer(main, roundId, isCurrent) {
     const mine = ++generation;
     const current = () => isCurrent() && mine === generation;
     const put = (box, id, title, ...body) => clear(box).append(h("h2", { id }, title), ...body.filter(Boolean));
-    put(checkoutBox, "trainer-checkout-title", "Count and bet", ...checkoutTable(checkoutFigures(myCheckouts(), table)));
+    const checkouts = checkoutRecords(getSession()?.login ?? "");
+    put(checkoutBox, "trainer-checkout-title", "Count and bet", ...checkoutTable(checkoutFigures(checkouts, table)));
     // The server's figures (GET /v1/me, or the history's at one table), and the counter's
     // and the chart's, which only the history gives (API.md counts neither's mistakes):
     // each shown once known.
