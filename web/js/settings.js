@@ -1,5 +1,5 @@
 // The player's table settings, remembered in localStorage: pace, sound, when marks show,
-// whether the count badge shows, the coach's level.
+// whether the count badge shows, the coach's level, the checkout and its bet's tolerance.
 import { SPEEDS } from "./pacing.js";
 
 const KEYS = {
@@ -8,6 +8,8 @@ const KEYS = {
   holdMarks: "blackjack.hold_marks",
   showCount: "blackjack.show_count",
   coachLevel: "blackjack.coach_level",
+  checkout: "blackjack.checkout",
+  betTolerance: "blackjack.checkout_bet_tolerance",
 };
 /** The hint's levels (API.md), as the coach offers them; `hard` unless the player picks another. */
 export const COACH_LEVELS = {
@@ -18,6 +20,10 @@ export const COACH_LEVELS = {
 };
 /** The levels an AI box can play (API.md, POST …/rounds `ai`). */
 export const AI_LEVELS = ["easy", "medium", "hard", "expert", "counter"];
+
+/** The checkout's bet tolerances a player may pick (percent of the advised bet), and the default. */
+export const BET_TOLERANCES = [5, 10, 20, 50];
+export const DEFAULT_BET_TOLERANCE = 10;
 
 /** What is remembered under `key`: null when nothing is, or storage is closed (private mode). */
 export function remembered(key) {
@@ -78,6 +84,21 @@ export const settings = {
   },
   set coachLevel(level) {
     remember(KEYS.coachLevel, level);
+  },
+  /** The checkout at the table (checkoutpanel.js): off unless the player turns it on. */
+  get checkout() {
+    return remembered(KEYS.checkout) === "on";
+  },
+  set checkout(on) {
+    remember(KEYS.checkout, on ? "on" : "off");
+  },
+  /** How far from the advised bet (in percent) the checkout grades a bet right. */
+  get betTolerance() {
+    const tolerance = Number(remembered(KEYS.betTolerance));
+    return BET_TOLERANCES.includes(tolerance) ? tolerance : DEFAULT_BET_TOLERANCE;
+  },
+  set betTolerance(tolerance) {
+    remember(KEYS.betTolerance, String(tolerance));
   },
 };
 

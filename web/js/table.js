@@ -1,7 +1,8 @@
 // The table: its state, the requests, the pace of the cards, the keyboard, the count; what
-// is drawn is in felt.js (dealer and boxes), controls.js (bets and decisions) and panels.js
-// (the head, the count badge, the drawers).
+// is drawn is in felt.js (dealer and boxes), controls.js (bets and decisions), panels.js
+// (the head, the count badge, the drawers) and checkoutpanel.js (the checkout between rounds).
 import { api, updateSessionUser } from "./api.js";
+import { checkoutAsking, checkoutBetweenRounds, checkoutKey, focusCheckout, renderCheckout, withCheckoutSettings } from "./checkoutpanel.js";
 import { pickChip, renderActions, renderBetting } from "./controls.js";
 import { clear, h } from "./dom.js";
 import { renderFelt, showTurnBox } from "./felt.js";
@@ -292,7 +293,8 @@ function maybeCoach() {
 
 // ---------------------------------------------------------------- the edge, between rounds
 // GET …/edge is the next round's (409 while a round is in play): asked on a load with no
-// round in play and once a settled round's cards have all landed, while the count is shown.
+// round in play and once a settled round's cards have all landed, while the count is shown
+// or the checkout may ask (its figures are the edge's).
 
 /** Between rounds, the cards landed: the settled round's id (null: no round yet); else undefined. */
 function betweenRounds() {
@@ -301,14 +303,14 @@ function betweenRounds() {
   return r ? r.round_id : null;
 }
 
-/** The edge to show now, or null (a round in play, the count hidden, not known yet). */
+/** The edge to show now, or null (a round in play, the count hidden, the checkout asking, not known yet). */
 function edgeShown() {
-  if (!S || !settings.showCount || !S.edge) return null;
+  if (!S || !settings.showCount || !S.edge || checkoutAsking(S)) return null;
   return S.edge.after === betweenRounds() ? S.edge.answer : null;
 }
 
 async function maybeEdge() {
-  if (!S || !settings.showCount) return;
+  if (!S || !(settings.showCount || settings.checkout)) return;
   const after = betweenRounds();
   if (after === undefined || S.edgeAsked === after) return;
   const me = S;
@@ -317,7 +319,10 @@ async function maybeEdge() {
     const answer = await api.edge(me.id);
     if (S !== me) return;
     S.edge = { after, answer };
-    if (betweenRounds() === after) render();
+    if (betweenRounds() !== after) return;
+    const asked = checkoutBetweenRounds(S, after, answer);
+    render();
+    if (asked) focusCheckout(S.main);
   } catch {
     // the edge is an aid: without it the table plays on (a round begun in another tab shows
     // with the table's next refresh); asked again on the next chance
@@ -369,7 +374,7 @@ function currentBox() {
 }
 
 function onKey(ev) {
-  if (!S || keyTaken(S, ev, { closeDrawer: () => togglePanel(S.panel), landAll })) return;
+  if (!S || keyTaken(S, ev, { closeDrawer: () => togglePanel(S.panel), landAll }) || checkoutKey(controls, ev)) return;
   const key = ev.key.toLowerCase();
   const name = ACTION_BY_KEY[key];
   S.actionNote = ""; // a note answers the last key only
@@ -451,8 +456,8 @@ function render() {
       { class: "table-page", testid: "table-page", "aria-labelledby": "table-title", dataset: { table: S.table.id } },
       renderToolbar(controls),
       // The chips and Deal come before the boxes to the keyboard (app.css shows them under the felt).
-      betting ? renderBetting(controls) : null,
-      settings.showCount
+      betting ? renderCheckout(controls) || renderBetting(controls) : null,
+      settings.showCount && !checkoutAsking(S)
         ? h(
             "div",
             { class: "felt-wrap" },
@@ -461,7 +466,7 @@ function render() {
           )
         : renderFelt(controls),
       betting ? null : renderActions(controls),
-      renderPanels(controls),
+      withCheckoutSettings(renderPanels(controls), controls),
     ),
   );
   if (betting) labelBoxKeys(main);

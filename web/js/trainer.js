@@ -4,8 +4,10 @@
 // `medium_best`); the coach's level picks the grade the marks, the mistakes and "By kind"
 // follow. Reads GET /v1/me `stats` and the history (GET /v1/rounds);
 // `#/trainer/{round_id}` shows one round's graded decisions. The figures below the stats
-// come from stats.js, pure functions over the history's decisions.
-import { api, loadTables } from "./api.js";
+// come from stats.js, pure functions over the history's decisions. Beside them, the count
+// and the bet as the table's checkout graded them (kept in this browser, checkout.js).
+import { api, getSession, loadTables } from "./api.js";
+import { checkoutFigures, checkoutRecords, QUESTIONS } from "./checkout.js";
 import { card, clear, dealerRow, h } from "./dom.js";
 import {
   betterPlay,
@@ -59,6 +61,7 @@ export async function showTrainer(main, roundId, isCurrent) {
   const panel = (testid, id, title) =>
     h("section", { class: "panel", testid, "aria-labelledby": id }, h("h2", { id }, title), h("p", { class: "loading" }, "Loading…"));
   const statsBox = panel("trainer-stats", "trainer-stats-title", "Accuracy");
+  const checkoutBox = panel("trainer-checkout", "trainer-checkout-title", "Count and bet");
   const chartBox = panel("trainer-recent", "trainer-recent-title", "Recent accuracy");
   const perfectBox = panel("trainer-perfect", "trainer-perfect-title", "Perfect play");
   const deviationsBox = panel("trainer-deviations-box", "trainer-deviations-title", "Latest deviation spots");
@@ -83,6 +86,7 @@ export async function showTrainer(main, roundId, isCurrent) {
       gradingIntro(level),
       h("label", { class: "field trainer-filter" }, "Table", filter),
       statsBox,
+      checkoutBox,
       h("div", { class: "trainer-grid" }, chartBox, mistakesBox),
       perfectBox,
       deviationsBox,
@@ -103,6 +107,8 @@ export async function showTrainer(main, roundId, isCurrent) {
     const mine = ++generation;
     const current = () => isCurrent() && mine === generation;
     const put = (box, id, title, ...body) => clear(box).append(h("h2", { id }, title), ...body.filter(Boolean));
+    const checkouts = checkoutRecords(getSession()?.login ?? "");
+    put(checkoutBox, "trainer-checkout-title", "Count and bet", ...checkoutTable(checkoutFigures(checkouts, table)));
     // The server's figures (GET /v1/me, or the history's at one table), and the counter's
     // and the chart's, which only the history gives (API.md counts neither's mistakes):
     // each shown once known.
@@ -532,6 +538,63 @@ function kindTable(s, level, kinds) {
       from === null
         ? "Counted over settled rounds; EV lost in coins; insurance counts insurance, even money and declining them."
         : `Counted over your last ${decisionsWord(from)}, the history's (the API counts kinds against exact play only)${GRADES[grade].loss === null ? "; graded by the move, so no EV lost" : "; EV lost in coins"}; insurance counts insurance, even money and declining them.`,
+    ),
+  ];
+}
+
+/** What each checkout question is graded against, as its row says it. */
+const CHECKOUT_GRADES = { running: "exactly", true: "within ±0.5", bet: "within your tolerance of the advised bet" };
+
+/**
+ * The count and the bet beside the decisions: each checkout question's right answers over
+ * those asked at the table (Settings: "Checkout at the table"), kept in this browser.
+ */
+function checkoutTable(f) {
+  if (f.checkouts === 0)
+    return [
+      h(
+        "p",
+        { class: "muted", testid: "trainer-checkout-none" },
+        "No checkout yet. Turn on “Checkout at the table” in a table's Settings: now and then between rounds it asks the running count, the true count and your bet, and grades them here.",
+      ),
+    ];
+  const row = (label, testid, right, asked, against) =>
+    h(
+      "tr",
+      { testid },
+      h("th", { scope: "row" }, label, h("span", { class: "graded-as" }, against)),
+      h("td", { testid: `${testid}-right` }, `${right} of ${asked}`),
+      h("td", { testid: `${testid}-accuracy` }, formatAccuracy(accuracy(asked, asked - right))),
+    );
+  return [
+    h(
+      "div",
+      { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of the count and bet answers" },
+      h(
+        "table",
+        { class: "trainer-table checkout-figures", testid: "trainer-checkout-table" },
+        h("caption", { class: "sr-only" }, "The count and the bet: right answers at the table's checkouts"),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["Question", "Right", "Accuracy"].map((t) => h("th", { scope: "col" }, t)),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          QUESTIONS.map(({ name, label }) => row(label, `trainer-checkout-${name}`, f[name].right, f[name].asked, CHECKOUT_GRADES[name])),
+          row("All three", "trainer-checkout-all", f.allRight, f.checkouts, "in one checkout"),
+        ),
+      ),
+    ),
+    h(
+      "p",
+      { class: "muted small", testid: "trainer-checkout-note" },
+      `Over your last ${f.checkouts.toLocaleString("en-US")} checkout${f.checkouts === 1 ? "" : "s"} at the table, kept in this browser for this account (skipped ones do not count).`,
     ),
   ];
 }
