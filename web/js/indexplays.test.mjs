@@ -2,7 +2,23 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { edgeAxis, indexMark, indexWords, indicesByCell, kellyBet, parseBankroll, plotScales, shortRow, signedCount, signedEdge } from "./indexplays.js";
+import {
+  edgeAxis,
+  firstDecisionBound,
+  indexMark,
+  indexWords,
+  indicesByCell,
+  kellyBet,
+  parseBankroll,
+  playKey,
+  plotScales,
+  rankedPlays,
+  shortRow,
+  signedCount,
+  signedEdge,
+  TOP_PLAYS,
+  worthCoins,
+} from "./indexplays.js";
 
 const stand16 = { section: "hard", row: "16", up: "T", basic: "hit", play: "stand", index: 2, direction: "at_or_above" };
 const hit9 = { section: "hard", row: "9", up: "3", basic: "double", play: "hit", index: -2, direction: "at_or_below" };
@@ -52,4 +68,26 @@ test("the plot's edge axis holds zero and every point, in whole steps", () => {
   const { x, y } = plotScales(axis, { width: 120, height: 60, left: 10, right: 10, top: 10, bottom: 10 });
   assert.deepEqual([x(-10), x(0), x(10)], [10, 60, 110]);
   assert.deepEqual([y(1), y(0), y(-1)], [10, 30, 50]);
+});
+
+test("the plays ranked by worth, the most first, ties in chart order", () => {
+  const plays = [stand16, hit9, insurance, { ...hit9, up: "4" }];
+  const ranked = rankedPlays(plays, [0.0047, 0, 0.0134, 0]);
+  assert.deepEqual(
+    ranked.map((ix) => [ix.row, ix.up, ix.worth]),
+    [
+      ["insurance", "A", 0.0134],
+      ["16", "T", 0.0047],
+      ["9", "3", 0],
+      ["9", "4", 0],
+    ],
+  );
+  assert.equal(TOP_PLAYS, 18);
+  assert.deepEqual([worthCoins(0.0167), worthCoins(0.00004), worthCoins(0)], ["1.67", "<0.01", "0"]);
+  assert.equal(playKey(stand16), "hard 16 T at_or_above");
+});
+
+test("a shuffle-every-round table's count at the first decision: three cards over the decks left", () => {
+  assert.equal(firstDecisionBound(4), "0.76"); // classic: 3 × 52 / 205
+  assert.equal(firstDecisionBound(1), "3.18"); // bicycle: 3 × 52 / 49
 });
