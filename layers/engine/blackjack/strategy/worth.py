@@ -27,8 +27,8 @@ Hand = tuple[int, int]
 
 @dataclass(frozen=True, slots=True)
 class Chance:
-    """The chance of the true counts nearest a whole `t`: below it, at it, above it (an
-    index applies from its true count on, so the whole `t` itself counts on both sides)."""
+    """The chance of the true counts nearest a whole `t`: below it, at it, above it (`t`
+    itself apart: an index at `t` applies there, whichever way it goes)."""
 
     below: float = 0.0
     at: float = 0.0
