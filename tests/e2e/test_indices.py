@@ -220,6 +220,7 @@ def test_a_table_shuffled_every_round_says_counting_gains_almost_nothing(
         if table == "classic":
             assert set(data["worth"]) == {0}
             expect(note).to_contain_text("add 0 coins per 100 rounds")
+            expect(tid(page, "indices-ranked")).to_contain_text("none adds anything here")
         check_axe(page, f"{size}: {table}'s Indices page")
         fits(page, width, f"{table}'s Indices page")
         page.screenshot(path=str(artifacts / f"indices-{table}-{size}.png"), animations="disabled")

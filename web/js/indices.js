@@ -135,6 +135,11 @@ function shuffleNote(rules, ranked) {
   );
 }
 
+function rankedTitle(ranked) {
+  if (!ranked.some((ix) => ix.worth > 0)) return "The plays: none adds anything here";
+  return ranked.length > TOP_PLAYS ? `The ${TOP_PLAYS} plays worth most` : "The plays by what they are worth";
+}
+
 /** The plays by what each is worth, the top 18 first; "Show all" lists the rest (and colours them on the chart). */
 function rankedPanel(ranked, onShown) {
   const rest = ranked.length - TOP_PLAYS;
@@ -176,7 +181,7 @@ function rankedPanel(ranked, onShown) {
   return h(
     "section",
     { class: "panel indices-ranked", testid: "indices-ranked", "aria-labelledby": "indices-ranked-title" },
-    h("h2", { id: "indices-ranked-title" }, rest > 0 ? `The ${TOP_PLAYS} plays worth most` : "The plays by what they are worth"),
+    h("h2", { id: "indices-ranked-title" }, rankedTitle(ranked)),
     h(
       "p",
       { class: "muted small", id: "ranked-key" },
