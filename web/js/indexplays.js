@@ -123,6 +123,9 @@ export function worthCoins(worth) {
 /** A play's cell and direction, one key per index play: "hard 16 T at_or_above". */
 export const playKey = (ix) => `${ix.section} ${ix.row} ${ix.up} ${ix.direction}`;
 
+/** A number of decks in words: "1 deck", "3 decks". */
+export const deckCount = (decks) => `${decks} ${Number(decks) === 1 ? "deck" : "decks"}`;
+
 /**
  * The furthest true count a table that shuffles every round reaches at the first decision:
  * its round's three cards (two of the player's, the up card) all of one sign, over the

@@ -74,4 +74,5 @@ test("the plays ranked by worth, the most first, ties in chart order", () => {
 test("a shuffle-every-round table's count at the first decision: three cards over the decks left", () => {
   assert.equal(plays.firstDecisionBound(4), "0.76"); // classic: 3 × 52 / 205
   assert.equal(plays.firstDecisionBound(1), "3.18"); // bicycle: 3 × 52 / 49
+  assert.deepEqual([plays.deckCount(1), plays.deckCount(3)], ["1 deck", "3 decks"]);
 });

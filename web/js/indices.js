@@ -7,6 +7,7 @@ import { api, getSession, loadTables } from "./api.js";
 import { clear, h } from "./dom.js";
 import { CHART_LETTER, chartRowKeys, formatCoins, UP_CARDS } from "./format.js";
 import {
+  deckCount,
   edgeAxis,
   firstDecisionBound,
   indexMark,
@@ -90,7 +91,7 @@ function page(id, name, rules, data, card) {
     h(
       "p",
       { class: "indices-intro" },
-      `Hi-Lo, true count = running count ÷ decks unseen. ${count} index plays, computed for this table's rules on ${decks} ${decks === 1 ? "deck" : "decks"} unseen: at that true count or beyond it, play the index instead of the strategy card.`,
+      `Hi-Lo, true count = running count ÷ decks unseen. ${count} index plays, computed for this table's rules on ${deckCount(decks)} unseen: at that true count or beyond it, play the index instead of the strategy card.`,
     ),
     rules?.shuffle === "every_round" ? shuffleNote(rules, ranked) : null,
     h(
@@ -109,7 +110,7 @@ function page(id, name, rules, data, card) {
           insuranceLine(byCell.insurance),
           h(
             "p",
-            { class: "muted small", testid: "indices-chart-key" },
+            { class: "muted small" },
             `A square with a true count is an index: its play (letter) and the true count from which you take it, in colour for the top ${Math.min(TOP_PLAYS, count)} (every one once all are shown). A letter alone is the card's play, which no count changes. Rows without an index are left out.`,
           ),
           legend(data.indices),
@@ -131,10 +132,11 @@ function shuffleNote(rules, ranked) {
     "p",
     { class: "indices-shuffle-note", testid: "indices-shuffle-note" },
     h("strong", {}, "Counting gains almost nothing here. "),
-    `This table shuffles every round, so the count is only of your round's cards: at your first decision at most ±${bound} (three cards of ${decks} ${decks === 1 ? "deck" : "decks"}), and no index further out ever applies. All ${ranked.length} plays together add ${worthCoins(total)} coins per 100 rounds at a bet of 100: play the strategy card.`,
+    `This table shuffles every round, so the count is only of your round's cards: at your first decision at most ±${bound} (three cards of ${deckCount(decks)}), and no index further out ever applies. All ${ranked.length} plays together add ${worthCoins(total)} coins per 100 rounds at a bet of 100: play the strategy card.`,
   );
 }
 
+/** The ranking's title: none worth anything (a table shuffled every round), or the top 18. */
 function rankedTitle(ranked) {
   if (!ranked.some((ix) => ix.worth > 0)) return "The plays: none adds anything here";
   return ranked.length > TOP_PLAYS ? `The ${TOP_PLAYS} plays worth most` : "The plays by what they are worth";
@@ -325,7 +327,7 @@ function edgePanel(edge, card, decks) {
     h(
       "p",
       { class: "small indices-edge-note", testid: "indices-edge-note" },
-      `An average shoe at each true count (${decks} ${decks === 1 ? "deck" : "decks"} unseen). The edge beside the count at the table is your shoe's own, from its exact cards left: at the same true count it can differ from this by tenths of a percent.`,
+      `An average shoe at each true count (${deckCount(decks)} unseen). The edge beside the count at the table is your shoe's own, from its exact cards left: at the same true count it can differ from this by tenths of a percent.`,
     ),
     plot(edge),
     h(
