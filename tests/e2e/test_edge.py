@@ -1,10 +1,12 @@
 """The edge of the shoe between rounds (issue 31): beside the count badge, with the same
 setting, "Edge -0.51% · fresh -0.51%" (minus signs) as GET /v1/tables/{table_id}/edge
-answers it, and by the chips the advised bet one click (or key) away, which bets
-`advised` once (on box 1 when several are bet) as the chips would; neither shows during
-a round, nor with the badge off (and the edge is not even asked for then). At a laptop's
-and two phones' sizes, axe finding nothing; and with the badge on, a small phone's round
-still fits its screen as test_viewport.py measures it. Screenshots: tests/artifacts/edge-*.png.
+answers it, over a line saying it is this shoe's (issue 42: not the Indices page's figure
+at the same true count, which says so too), and by the chips the advised bet one click
+(or key) away, which bets `advised` once (on box 1 when several are bet) as the chips
+would; neither shows during a round, nor with the badge off (and the edge is not even
+asked for then). At a laptop's and two phones' sizes, axe finding nothing; and with the
+badge on, a small phone's round still fits its screen as test_viewport.py measures it.
+Screenshots: tests/artifacts/edge-*.png.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ TABLE = "casino"  # six decks, a cut card: the count moves the edge from round t
 BOXES = range(5)
 SIZES = list(VIEWPORTS)
 MINUS = "\u2212"
+# Whose edge it is (issue 42): this shoe's, where the Indices page's is an average shoe's.
+EDGE_NOTE = "This shoe's own cards, not the Indices page's average"
 
 
 def small_cards_first(shoe: list[str]) -> bool:
@@ -62,7 +66,7 @@ def percent(value: Any) -> str:
 
 
 def edge_line(answer: dict[str, Any]) -> str:
-    return f"Edge {percent(answer['edge'])} · fresh {percent(answer['fresh_edge'])}"
+    return f"Edge {percent(answer['edge'])} · fresh {percent(answer['fresh_edge'])} {EDGE_NOTE}"
 
 
 def kelly_label(bet: dict[str, Any]) -> str:
@@ -203,6 +207,55 @@ def test_a_small_phone_round_fits_with_the_badge_on(
         page.screenshot(path=str(artifacts / f"edge-small-phone-{table}-result.png"))
         check_axe(page, f"{table}, five boxes settled, the edge shown")
     assert not misses, "\n".join(misses)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_edge_says_whose_it_is_and_the_indices_page_why_it_differs(
+    contexts: Contexts, stack: Stack, artifacts: Any, size: str
+) -> None:
+    """Issue 42, item 5: beside the count, a line a touch screen shows (not a title) says
+    the edge is this shoe's own cards; the Indices page says its edge by true count is an
+    average shoe's, and why the table's differs at the same true count."""
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
+    page.add_init_script("localStorage.setItem('blackjack.show_count', 'on')")
+    _, token = new_player(page, stack.api, "edgenote")
+    open_table(page, TABLE)
+    check_edge_shown(page, stack, token)
+    note = tid(page, "edge-note")
+    expect(note).to_be_visible()
+    expect(note).to_have_text(EDGE_NOTE)
+    box = note.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (box, width)
+    assert box["y"] + box["height"] <= height, (box, height)  # in view as the table opens
+    clipped = note.evaluate("e => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight")
+    assert not clipped, "the note is cut"
+    badge = tid(page, "count-badge").bounding_box()
+    assert badge is not None
+    apart = (
+        box["y"] >= badge["y"] + badge["height"] - 1
+        or box["x"] >= badge["x"] + badge["width"] - 1
+        or box["y"] + box["height"] <= badge["y"] + 1
+    )
+    assert apart, ("the note overlaps the badge", box, badge)
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the table scrolls sideways ({scroll} px at {width})"
+    check_axe(page, f"the edge and its note, {size}")
+    page.screenshot(path=str(artifacts / f"edge-note-{size}.png"))
+
+    # The Indices page, from the rules drawer: its edge is an average shoe's, and says so.
+    open_panel(page, "rules")
+    tid(page, "indices-link").click()
+    explained = tid(page, "indices-edge-note")
+    expect(explained).to_contain_text("An average shoe at each true count (3 decks unseen)")
+    expect(explained).to_contain_text("The edge beside the count at the table is your shoe's own")
+    expect(explained).to_contain_text("at the same true count it can differ")
+    expect(explained).to_be_visible()
+    check_axe(page, f"the Indices page's edge note, {size}")
+    tid(page, "indices-edge").screenshot(
+        path=str(artifacts / f"edge-note-indices-{size}.png"), animations="disabled"
+    )
 
 
 def test_the_strategy_page_gives_the_variance(contexts: Contexts, stack: Stack) -> None:

@@ -1,11 +1,14 @@
 """The Indices page (`#/indices/{table}`) end to end on the local stack: its index plays
-equal GET …/indices at two tables, the edge plot has its 21 points, the Kelly bets follow a
-typed bankroll; no axe violation and no sideways scroll at a laptop's and two phones' sizes,
-the page saved in tests/artifacts/ to be looked at."""
+equal GET …/indices at two tables, ranked by their `worth` with the top 18 first and the
+rest on demand (issue 42), a table shuffled every round saying counting gains almost
+nothing there, the edge plot has its 21 points, the Kelly bets follow a typed bankroll; no
+axe violation and no sideways scroll at a laptop's and two phones' sizes, the page saved
+in tests/artifacts/ to be looked at."""
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +120,113 @@ def test_the_indices_page_passes_axe_and_fits_a_phone(
     scroll = page.evaluate("document.documentElement.scrollWidth")
     assert scroll <= width, f"the lobby scrolls sideways ({scroll} px at {width})"
     card.screenshot(path=str(artifacts / f"lobby-card-{size}.png"), animations="disabled")
+
+
+TOP = 18
+
+
+def fits(page: Page, width: int, where: str) -> None:
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"{where} scrolls sideways ({scroll} px at {width})"
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_the_plays_open_ranked_by_worth_the_top_18_first(
+    size: str, contexts: Contexts, stack: Stack, artifacts: Path
+) -> None:
+    """Issue 42, item 8: the plays in the order of what each adds per 100 rounds (the API's
+    `worth`), the top 18 shown (insurance among the first three at casino, nothing at +-9
+    or +-10 among them), coloured on the chart, the others there but grey; "Show all" lists
+    and colours every one, and "Show the top 18" goes back."""
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
+    page.goto("/#/indices/casino")
+    data = stack.api.call("GET", "/v1/tables/casino/indices")
+    ranked = sorted(zip(data["indices"], data["worth"], strict=True), key=lambda p: -p[1])
+    plays = tid(page, "ranked-play")
+    expect(plays).to_have_count(len(ranked))
+    expect(page.locator("[data-testid='ranked-play']:visible")).to_have_count(TOP)
+    shown = plays.evaluate_all("els => els.map(e => ({...e.dataset, hidden: e.hidden}))")
+    assert [by_cell(e) for e in shown] == [by_cell(ix) for ix, _ in ranked]
+    assert [float(e["worth"]) for e in shown] == [w for _, w in ranked]
+    assert [e["hidden"] for e in shown] == [i >= TOP for i in range(len(ranked))]
+    assert "insurance" in [e["section"] for e in shown[:3]]
+    assert all(abs(int(e["index"])) < 9 for e in shown[:TOP])
+    worths = tid(page, "ranked-worth").all_text_contents()
+    for text, (_, worth) in zip(worths[:TOP], ranked, strict=False):
+        assert float(text) == pytest.approx(worth * 100, abs=0.006), (text, worth)
+    expect(plays.first).to_contain_text(index_words(ranked[0][0]))
+    expect(tid(page, "indices-ranked")).to_contain_text("coins per 100 rounds")
+
+    # the chart: every play there, the top ones' cells in colour, the others grey
+    tops = {by_cell(ix) for ix, _ in ranked[:TOP]}
+    expect(tid(page, "indices")).to_have_attribute("data-shown", "top")
+    for entry in shown:
+        if entry["section"] == "insurance":
+            continue
+        key = "".join(f"[data-{k}='{entry[k]}']" for k in ("section", "row", "up", "direction"))
+        cell = tid(page, "indices-chart").locator(f"td:has(.index-entry{key})")
+        expect(cell).to_have_count(1)
+        if by_cell(entry) in tops:
+            expect(cell).to_have_class(re.compile(r"\bix-top\b"))
+    grey = tid(page, "indices-chart").locator("td.ix-cell:not(.ix-top)").first
+    coloured = tid(page, "indices-chart").locator("td.ix-top").first
+    assert grey.evaluate("e => getComputedStyle(e).backgroundColor") != coloured.evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
+    check_axe(page, f"{size}: the top 18")
+    fits(page, width, "the Indices page")
+    for part in ("ranked", "chart"):
+        tid(page, f"indices-{part}").screenshot(
+            path=str(artifacts / f"indices-{part}-top-{size}.png"), animations="disabled"
+        )
+
+    toggle = tid(page, "indices-show-all")
+    expect(toggle).to_have_text(f"Show all {len(ranked)} plays")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(toggle).to_have_text(f"Show the top {TOP}")
+    expect(page.locator("[data-testid='ranked-play']:visible")).to_have_count(len(ranked))
+    expect(tid(page, "indices")).to_have_attribute("data-shown", "all")
+    assert grey.evaluate("e => getComputedStyle(e).backgroundColor") != "rgb(26, 44, 34)"
+    check_axe(page, f"{size}: every play shown")
+    fits(page, width, "the Indices page, every play shown")
+    tid(page, "indices-chart").screenshot(
+        path=str(artifacts / f"indices-chart-all-{size}.png"), animations="disabled"
+    )
+    toggle.click()
+    expect(page.locator("[data-testid='ranked-play']:visible")).to_have_count(TOP)
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_a_table_shuffled_every_round_says_counting_gains_almost_nothing(
+    size: str, contexts: Contexts, stack: Stack, artifacts: Path
+) -> None:
+    """Issue 42, item 8: at classic (four decks) and bicycle (one), shuffled every round,
+    the page opens on why counting gains almost nothing there: the count is of the round's
+    own three cards; casino, dealt down to a cut card, says nothing of the kind."""
+    width, height = VIEWPORTS[size]
+    page = contexts.page(width, height, mobile=width < 600)
+    for table, bound, decks in (("classic", "0.76", "4 decks"), ("bicycle", "3.18", "1 deck")):
+        page.goto(f"/#/indices/{table}")
+        data = stack.api.call("GET", f"/v1/tables/{table}/indices")
+        note = tid(page, "indices-shuffle-note")
+        expect(note).to_contain_text("Counting gains almost nothing here.")
+        expect(note).to_contain_text(f"at most ±{bound} (three cards of {decks})")
+        expect(note).to_contain_text(f"All {len(data['indices'])} plays together add ")
+        box = note.bounding_box()
+        assert box is not None and box["y"] < height, ("not in view as the page opens", box)
+        if table == "classic":
+            assert set(data["worth"]) == {0}
+            expect(note).to_contain_text("add 0 coins per 100 rounds")
+            expect(tid(page, "indices-ranked")).to_contain_text("none adds anything here")
+        check_axe(page, f"{size}: {table}'s Indices page")
+        fits(page, width, f"{table}'s Indices page")
+        page.screenshot(path=str(artifacts / f"indices-{table}-{size}.png"), animations="disabled")
+    page.goto("/#/indices/casino")
+    expect(tid(page, "ranked-play").first).to_be_visible()
+    expect(tid(page, "indices-shuffle-note")).to_have_count(0)
 
 
 def is_index_next(response: Response) -> bool:

@@ -99,3 +99,39 @@ export function plotScales(axis, frame = PLOT) {
     y: (e) => frame.top + ((axis.max - Number(e)) / (axis.max - axis.min)) * ht,
   };
 }
+
+/** How many plays the page opens on: as many as the Illustrious 18. */
+export const TOP_PLAYS = 18;
+
+/**
+ * The index plays with their `worth` (API.md: the EV each adds per 100 rounds, in bets, in
+ * the order of `indices`), the most worth first; plays of equal worth in chart order.
+ */
+export function rankedPlays(indices, worth) {
+  const valued = (indices || []).map((ix, i) => ({ ...ix, worth: Number(worth?.[i] ?? 0) }));
+  return valued.sort((a, b) => b.worth - a.worth); // a stable sort: ties keep chart order
+}
+
+/** A play's worth as coins per 100 rounds at a flat bet of 100 (worth × 100): "1.67", "<0.01", "0". */
+export function worthCoins(worth) {
+  const coins = Number(worth) * 100;
+  if (!(coins > 0)) return "0";
+  if (coins < 0.005) return "<0.01";
+  return coins.toFixed(2);
+}
+
+/** A play's cell and direction, one key per index play: "hard 16 T at_or_above". */
+export const playKey = (ix) => `${ix.section} ${ix.row} ${ix.up} ${ix.direction}`;
+
+/** A number of decks in words: "1 deck", "3 decks". */
+export const deckCount = (decks) => `${decks} ${Number(decks) === 1 ? "deck" : "decks"}`;
+
+/**
+ * The furthest true count a table that shuffles every round reaches at the first decision:
+ * its round's three cards (two of the player's, the up card) all of one sign, over the
+ * decks they leave: 3 × 52 / (52 × decks − 3), two decimals ("0.76" for four decks).
+ */
+export function firstDecisionBound(decks) {
+  const cards = 52 * Number(decks);
+  return ((3 * 52) / (cards - 3)).toFixed(2);
+}

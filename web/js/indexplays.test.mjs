@@ -2,43 +2,43 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { edgeAxis, indexMark, indexWords, indicesByCell, kellyBet, parseBankroll, plotScales, shortRow, signedCount, signedEdge } from "./indexplays.js";
+import * as plays from "./indexplays.js";
 
 const stand16 = { section: "hard", row: "16", up: "T", basic: "hit", play: "stand", index: 2, direction: "at_or_above" };
 const hit9 = { section: "hard", row: "9", up: "3", basic: "double", play: "hit", index: -2, direction: "at_or_below" };
 const insurance = { section: "insurance", row: "insurance", up: "A", basic: "decline_insurance", play: "insurance", index: 4, direction: "at_or_above" };
 
 test("an index play in words, the card's play in brackets", () => {
-  assert.equal(indexWords(stand16), "16 v 10: stand at +2 or more (the card says hit)");
-  assert.equal(indexWords(hit9), "9 v 3: hit at −2 or less (the card says double)");
+  assert.equal(plays.indexWords(stand16), "16 v 10: stand at +2 or more (the card says hit)");
+  assert.equal(plays.indexWords(hit9), "9 v 3: hit at −2 or less (the card says double)");
   assert.equal(
-    indexWords({ ...stand16, section: "pairs", row: "T", up: "6", basic: "stand", play: "split", index: 0 }),
+    plays.indexWords({ ...stand16, section: "pairs", row: "T", up: "6", basic: "stand", play: "split", index: 0 }),
     "10,10 v 6: split at 0 or more (the card says stand)",
   );
   assert.equal(
-    indexWords({ ...stand16, section: "soft", row: "19", up: "6", basic: "stand", play: "double", index: 1 }),
+    plays.indexWords({ ...stand16, section: "soft", row: "19", up: "6", basic: "stand", play: "double", index: 1 }),
     "A,8 v 6: double at +1 or more (the card says stand)",
   );
-  assert.equal(indexWords(insurance), "Insurance: take it at +4 or more (the card declines it)");
-  assert.deepEqual([indexMark(stand16), indexMark(hit9)], ["≥+2", "≤−2"]);
-  assert.deepEqual([shortRow("hard", "12"), shortRow("soft", "13"), shortRow("pairs", "A")], ["12", "A,2", "A,A"]);
-  assert.deepEqual([signedCount(3), signedCount(0), signedCount(-10)], ["+3", "0", "−10"]);
-  assert.deepEqual([signedEdge(1.2345), signedEdge(-0.402), signedEdge(0.001)], ["+1.23%", "−0.40%", "0.00%"]);
+  assert.equal(plays.indexWords(insurance), "Insurance: take it at +4 or more (the card declines it)");
+  assert.deepEqual([plays.indexMark(stand16), plays.indexMark(hit9)], ["≥+2", "≤−2"]);
+  assert.deepEqual([plays.shortRow("hard", "12"), plays.shortRow("soft", "13"), plays.shortRow("pairs", "A")], ["12", "A,2", "A,A"]);
+  assert.deepEqual([plays.signedCount(3), plays.signedCount(0), plays.signedCount(-10)], ["+3", "0", "−10"]);
+  assert.deepEqual([plays.signedEdge(1.2345), plays.signedEdge(-0.402), plays.signedEdge(0.001)], ["+1.23%", "−0.40%", "0.00%"]);
 });
 
 test("the Kelly bet: bankroll × edge/100 / variance, rounded down, 0 without an edge", () => {
-  assert.equal(kellyBet(10000, 1.5, 1.3), 115); // 115.38…
-  assert.equal(kellyBet(10000, 1.3, 1.3), 100); // exactly 100, not 99 by floating point
-  assert.equal(kellyBet(10000, 0, 1.3), 0);
-  assert.equal(kellyBet(10000, -0.4, 1.3), 0);
-  assert.equal(kellyBet(0, 2, 1.3), 0);
-  assert.equal(kellyBet(10000, 2, null), 0);
-  assert.equal(kellyBet(250, 0.1, 1.3), 0); // 0.19…
-  assert.deepEqual(["10000", " 12,500 ", "1_000", "", "-5", "1.5", "abc"].map(parseBankroll), [10000, 12500, 1000, null, null, null, null]);
+  assert.equal(plays.kellyBet(10000, 1.5, 1.3), 115); // 115.38…
+  assert.equal(plays.kellyBet(10000, 1.3, 1.3), 100); // exactly 100, not 99 by floating point
+  assert.equal(plays.kellyBet(10000, 0, 1.3), 0);
+  assert.equal(plays.kellyBet(10000, -0.4, 1.3), 0);
+  assert.equal(plays.kellyBet(0, 2, 1.3), 0);
+  assert.equal(plays.kellyBet(10000, 2, null), 0);
+  assert.equal(plays.kellyBet(250, 0.1, 1.3), 0); // 0.19…
+  assert.deepEqual(["10000", " 12,500 ", "1_000", "", "-5", "1.5", "abc"].map(plays.parseBankroll), [10000, 12500, 1000, null, null, null, null]);
 });
 
 test("the index plays by cell, insurance apart", () => {
-  const by = indicesByCell([stand16, hit9, insurance, { ...stand16, play: "surrender", direction: "at_or_below", index: -1 }]);
+  const by = plays.indicesByCell([stand16, hit9, insurance, { ...stand16, play: "surrender", direction: "at_or_below", index: -1 }]);
   assert.deepEqual(by.insurance, [insurance]);
   assert.equal(by.hard.get("16").get("T").length, 2);
   assert.deepEqual(by.hard.get("9").get("3"), [hit9]);
@@ -46,10 +46,33 @@ test("the index plays by cell, insurance apart", () => {
 });
 
 test("the plot's edge axis holds zero and every point, in whole steps", () => {
-  assert.deepEqual(edgeAxis([-4.7, 0.1, 6.66]), { min: -6, max: 8, ticks: [-6, -4, -2, 0, 2, 4, 6, 8] });
-  assert.deepEqual(edgeAxis([0.42, 2.3, 5.59]), { min: 0, max: 6, ticks: [0, 1, 2, 3, 4, 5, 6] });
-  const axis = edgeAxis([-1, 1]);
-  const { x, y } = plotScales(axis, { width: 120, height: 60, left: 10, right: 10, top: 10, bottom: 10 });
+  assert.deepEqual(plays.edgeAxis([-4.7, 0.1, 6.66]), { min: -6, max: 8, ticks: [-6, -4, -2, 0, 2, 4, 6, 8] });
+  assert.deepEqual(plays.edgeAxis([0.42, 2.3, 5.59]), { min: 0, max: 6, ticks: [0, 1, 2, 3, 4, 5, 6] });
+  const axis = plays.edgeAxis([-1, 1]);
+  const { x, y } = plays.plotScales(axis, { width: 120, height: 60, left: 10, right: 10, top: 10, bottom: 10 });
   assert.deepEqual([x(-10), x(0), x(10)], [10, 60, 110]);
   assert.deepEqual([y(1), y(0), y(-1)], [10, 30, 50]);
+});
+
+test("the plays ranked by worth, the most first, ties in chart order", () => {
+  const four = [stand16, hit9, insurance, { ...hit9, up: "4" }];
+  const ranked = plays.rankedPlays(four, [0.0047, 0, 0.0134, 0]);
+  assert.deepEqual(
+    ranked.map((ix) => [ix.row, ix.up, ix.worth]),
+    [
+      ["insurance", "A", 0.0134],
+      ["16", "T", 0.0047],
+      ["9", "3", 0],
+      ["9", "4", 0],
+    ],
+  );
+  assert.equal(plays.TOP_PLAYS, 18);
+  assert.deepEqual([plays.worthCoins(0.0167), plays.worthCoins(0.00004), plays.worthCoins(0)], ["1.67", "<0.01", "0"]);
+  assert.equal(plays.playKey(stand16), "hard 16 T at_or_above");
+});
+
+test("a shuffle-every-round table's count at the first decision: three cards over the decks left", () => {
+  assert.equal(plays.firstDecisionBound(4), "0.76"); // classic: 3 × 52 / 205
+  assert.equal(plays.firstDecisionBound(1), "3.18"); // bicycle: 3 × 52 / 49
+  assert.deepEqual([plays.deckCount(1), plays.deckCount(3)], ["1 deck", "3 decks"]);
 });

@@ -1,23 +1,30 @@
 // The Indices page (`#/indices/{table}`, API.md GET …/indices): a table's Hi-Lo index plays
-// on its chart, the insurance index, the edge by true count as a plot, and the Kelly bet at
-// each true count for a bankroll the player types. The words, the plot's geometry and the
+// ranked by what each is worth (the top 18 first, all on demand) and on its chart, the
+// insurance index, the edge by true count as a plot, and the Kelly bet at each true count
+// for a bankroll the player types. The words, the ranking, the plot's geometry and the
 // Kelly arithmetic are in indexplays.js.
 import { api, getSession, loadTables } from "./api.js";
 import { clear, h } from "./dom.js";
 import { CHART_LETTER, chartRowKeys, formatCoins, UP_CARDS } from "./format.js";
 import {
+  deckCount,
   edgeAxis,
+  firstDecisionBound,
   indexMark,
   indexWords,
   indicesByCell,
   kellyBet,
   PLOT,
   parseBankroll,
+  playKey,
   plotScales,
+  rankedPlays,
   shortRow,
   signedCount,
   signedEdge,
+  TOP_PLAYS,
   upWord,
+  worthCoins,
 } from "./indexplays.js";
 import { errorText } from "./ui.js";
 
@@ -46,7 +53,8 @@ export async function showIndices(main, id, isCurrent) {
   } catch {
     /* the name is optional */
   }
-  const name = tables.find((x) => x.id === id)?.name || id;
+  const table = tables.find((x) => x.id === id);
+  const name = table?.name || id;
   const [indices, card] = await Promise.allSettled([api.indices(id), api.strategy(id)]);
   if (!isCurrent()) return;
   if (indices.status === "rejected") {
@@ -57,7 +65,7 @@ export async function showIndices(main, id, isCurrent) {
     );
     return;
   }
-  clear(main).appendChild(page(id, name, indices.value, card.status === "fulfilled" ? card.value : null));
+  clear(main).appendChild(page(id, name, table?.rules, indices.value, card.status === "fulfilled" ? card.value : null));
 }
 
 function links(id) {
@@ -70,38 +78,119 @@ function links(id) {
   );
 }
 
-function page(id, name, data, card) {
+function page(id, name, rules, data, card) {
   const byCell = indicesByCell(data.indices);
-  const count = (data.indices || []).length;
+  const ranked = rankedPlays(data.indices, data.worth);
+  const top = new Set(ranked.slice(0, TOP_PLAYS).map(playKey));
+  const count = ranked.length;
   const decks = data.decks_unseen;
-  return h(
+  const root = h(
     "div",
-    { class: "indices", testid: "indices", dataset: { table: id } },
+    { class: "indices", testid: "indices", dataset: { table: id, shown: "top" } },
     h("div", { class: "table-head indices-head" }, h("h1", {}, `Index plays: ${name}`), links(id)),
     h(
       "p",
       { class: "indices-intro" },
-      `Hi-Lo, true count = running count ÷ decks unseen. ${count} index plays, computed for this table's rules on ${decks} ${decks === 1 ? "deck" : "decks"} unseen: at that true count or beyond it, play the index instead of the strategy card.`,
+      `Hi-Lo, true count = running count ÷ decks unseen. ${count} index plays, computed for this table's rules on ${deckCount(decks)} unseen: at that true count or beyond it, play the index instead of the strategy card.`,
     ),
+    rules?.shuffle === "every_round" ? shuffleNote(rules, ranked) : null,
     h(
       "div",
       { class: "indices-grid" },
       h(
-        "section",
-        { class: "panel indices-chart", testid: "indices-chart", "aria-labelledby": "indices-chart-title" },
-        h("h2", { id: "indices-chart-title" }, "The chart's index plays"),
-        insuranceLine(byCell.insurance),
+        "div",
+        { class: "indices-plays" },
+        rankedPanel(ranked, (all) => {
+          root.dataset.shown = all ? "all" : "top";
+        }),
         h(
-          "p",
-          { class: "muted small" },
-          "Each coloured square is an index: its play (letter) and the true count from which you take it. A grey letter is the card's play, which no count changes. Rows without an index are left out.",
+          "section",
+          { class: "panel indices-chart", testid: "indices-chart", "aria-labelledby": "indices-chart-title" },
+          h("h2", { id: "indices-chart-title" }, "The chart's index plays"),
+          insuranceLine(byCell.insurance),
+          h(
+            "p",
+            { class: "muted small" },
+            `A square with a true count is an index: its play (letter) and the true count from which you take it, in colour for the top ${Math.min(TOP_PLAYS, count)} (every one once all are shown). A letter alone is the card's play, which no count changes. Rows without an index are left out.`,
+          ),
+          legend(data.indices),
+          ["hard", "soft", "pairs"].filter((sec) => byCell[sec].size).map((sec) => chartTable(sec, byCell[sec], card?.chart?.[sec], top)),
         ),
-        legend(data.indices),
-        ["hard", "soft", "pairs"].filter((sec) => byCell[sec].size).map((sec) => chartTable(sec, byCell[sec], card?.chart?.[sec])),
-        wordsList(data.indices),
       ),
-      edgePanel(data.edge || [], card),
+      edgePanel(data.edge || [], card, decks),
     ),
+  );
+  return root;
+}
+
+/** At a table that shuffles every round: why counting gains almost nothing there. */
+function shuffleNote(rules, ranked) {
+  const decks = Number(rules.decks);
+  const bound = firstDecisionBound(decks);
+  const total = ranked.reduce((sum, ix) => sum + ix.worth, 0);
+  return h(
+    "p",
+    { class: "indices-shuffle-note", testid: "indices-shuffle-note" },
+    h("strong", {}, "Counting gains almost nothing here. "),
+    `This table shuffles every round, so the count is only of your round's cards: at your first decision at most ±${bound} (three cards of ${deckCount(decks)}), and no index further out ever applies. All ${ranked.length} plays together add ${worthCoins(total)} coins per 100 rounds at a bet of 100: play the strategy card.`,
+  );
+}
+
+/** The ranking's title: none worth anything (a table shuffled every round), or the top 18. */
+function rankedTitle(ranked) {
+  if (!ranked.some((ix) => ix.worth > 0)) return "The plays: none adds anything here";
+  return ranked.length > TOP_PLAYS ? `The ${TOP_PLAYS} plays worth most` : "The plays by what they are worth";
+}
+
+/** The plays by what each is worth, the top 18 first; "Show all" lists the rest (and colours them on the chart). */
+function rankedPanel(ranked, onShown) {
+  const rest = ranked.length - TOP_PLAYS;
+  const items = ranked.map((ix, i) =>
+    h(
+      "li",
+      {
+        class: "ranked-play",
+        testid: "ranked-play",
+        hidden: i >= TOP_PLAYS,
+        dataset: { section: ix.section, row: ix.row, up: ix.up, direction: ix.direction, index: String(ix.index), worth: String(ix.worth) },
+      },
+      h("span", { class: "ranked-row" }, h("span", {}, indexWords(ix)), h("span", { class: "ranked-worth", testid: "ranked-worth" }, worthCoins(ix.worth))),
+    ),
+  );
+  const toggle =
+    rest > 0
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-small",
+            testid: "indices-show-all",
+            "aria-expanded": "false",
+            "aria-controls": "ranked-plays",
+            onclick: () => {
+              const all = toggle.getAttribute("aria-expanded") !== "true";
+              toggle.setAttribute("aria-expanded", String(all));
+              toggle.textContent = all ? `Show the top ${TOP_PLAYS}` : `Show all ${ranked.length} plays`;
+              items.slice(TOP_PLAYS).forEach((li) => {
+                li.hidden = !all;
+              });
+              onShown(all);
+            },
+          },
+          `Show all ${ranked.length} plays`,
+        )
+      : null;
+  return h(
+    "section",
+    { class: "panel indices-ranked", testid: "indices-ranked", "aria-labelledby": "indices-ranked-title" },
+    h("h2", { id: "indices-ranked-title" }, rankedTitle(ranked)),
+    h(
+      "p",
+      { class: "muted small", id: "ranked-key" },
+      "What each adds, in coins per 100 rounds at a flat bet of 100 (more with a bet spread), over the true counts this table deals: learn them from the top.",
+    ),
+    h("ol", { class: "ranked-plays", id: "ranked-plays", testid: "ranked-plays", "aria-describedby": "ranked-key" }, items),
+    toggle,
   );
 }
 
@@ -135,7 +224,7 @@ function legend(indices) {
   );
 }
 
-function chartTable(section, rows, chartRows) {
+function chartTable(section, rows, chartRows, top) {
   const keys = chartRowKeys(section, Object.fromEntries([...rows.keys()].map((k) => [k, true])));
   return h(
     "table",
@@ -171,7 +260,10 @@ function chartTable(section, rows, chartRows) {
             }
             return h(
               "td",
-              { class: `cell ix-cell act-${found[0].play}`, title: found.map(indexWords).join("; ") },
+              {
+                class: `cell ix-cell act-${found[0].play}${found.some((ix) => top.has(playKey(ix))) ? " ix-top" : ""}`,
+                title: found.map(indexWords).join("; "),
+              },
               found.map((ix) =>
                 h(
                   "span",
@@ -193,20 +285,7 @@ function chartTable(section, rows, chartRows) {
   );
 }
 
-function wordsList(indices) {
-  return h(
-    "details",
-    { class: "indices-words" },
-    h("summary", {}, "Every index play in words"),
-    h(
-      "ul",
-      { testid: "indices-words" },
-      (indices || []).map((ix) => h("li", {}, indexWords(ix))),
-    ),
-  );
-}
-
-function edgePanel(edge, card) {
+function edgePanel(edge, card, decks) {
   const variance = card?.variance;
   const balance = getSession()?.user?.balance;
   const start = Number.isFinite(Number(balance)) && Number(balance) > 0 ? Math.floor(Number(balance)) : 10000;
@@ -245,6 +324,11 @@ function edgePanel(edge, card) {
     "section",
     { class: "panel indices-edge", testid: "indices-edge", "aria-labelledby": "indices-edge-title" },
     h("h2", { id: "indices-edge-title" }, "Your edge by true count"),
+    h(
+      "p",
+      { class: "small indices-edge-note", testid: "indices-edge-note" },
+      `An average shoe at each true count (${deckCount(decks)} unseen). The edge beside the count at the table is your shoe's own, from its exact cards left: at the same true count it can differ from this by tenths of a percent.`,
+    ),
     plot(edge),
     h(
       "div",

@@ -110,7 +110,11 @@ export function renderCountBadge(count, table) {
   );
 }
 
-/** Beside the badge, between rounds: the edge of the next round, and of a fresh shoe (GET …/edge). */
+/**
+ * Beside the badge, between rounds: the edge of the next round, and of a fresh shoe (GET …/edge),
+ * with a line saying whose it is: the Indices page's edge at a true count is an average shoe's,
+ * so the two differ at the same true count (issue 42). A line, not a tooltip: touch shows no title.
+ */
 export function renderEdge(edge) {
   if (!edge) return null;
   return h(
@@ -119,15 +123,21 @@ export function renderEdge(edge) {
       class: `edge-line ${Number(edge.edge) > 0 ? "edge-player" : "edge-house"}`,
       id: "edge-line",
       testid: "edge",
-      title: "Your expected result on the next round with perfect play, for the cards left in this shoe; then for a fresh shoe.",
+      title:
+        "Your expected result on the next round with perfect play, for the exact cards left in this shoe; then for a fresh shoe. The Indices page's edge at a true count is an average shoe's at that count, so at the same true count the two differ.",
       dataset: { edge: String(edge.edge), fresh: String(edge.fresh_edge) },
     },
     // "Edge −0.51% · fresh −0.51%", in parts a wide screen stacks beside the badge
     h("span", { class: "edge-item" }, "Edge ", h("b", {}, formatEdgePercent(edge.edge))),
     h("span", { class: "edge-sep" }, " · "),
     h("span", { class: "edge-item" }, "fresh ", h("b", {}, formatEdgePercent(edge.fresh_edge))),
+    " ",
+    h("span", { class: "edge-note", testid: "edge-note" }, EDGE_NOTE),
   );
 }
+
+/** What the edge beside the count is, against the Indices page's at the same true count. */
+export const EDGE_NOTE = "This shoe's own cards, not the Indices page's average";
 
 function renderRules(S) {
   const id = encodeURIComponent(S.table.id);

@@ -328,6 +328,7 @@ class Indices(ResponseModel):
     system: Literal["hi_lo"]
     decks_unseen: int
     indices: list[IndexPlay]
+    worth: list[float]
     edge: list[EdgeAtCount]
 
 

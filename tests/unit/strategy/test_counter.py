@@ -16,7 +16,7 @@ from blackjack.count import hi_lo, true_count, unseen
 from blackjack.players import AI_LEVELS, counter_at, counter_play, decide, medium
 from blackjack.rules import TABLES, Insurance
 from blackjack.strategy import strategy_card
-from blackjack.strategy.card import _rows, label
+from blackjack.strategy.card import chart_rows, label
 from blackjack.strategy.indices import TRUE_COUNTS, indices_document
 from blackjack.turn import PlayerView, insurance_actions, play_actions
 
@@ -60,7 +60,7 @@ def _expected(table_id: str, cell: tuple[str, str, str], true: Decimal) -> tuple
 def test_every_cell_at_every_count_plays_the_card_or_its_index(table_id: str) -> None:
     chart = strategy_card(table_id)["chart"]
     suits = iter("SHDC" * 10_000)
-    for section, rows in _rows().items():
+    for section, rows in chart_rows().items():
         for row, hands in rows.items():
             for up_label in chart[section][row]:
                 up = up_label + "D"

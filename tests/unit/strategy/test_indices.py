@@ -96,7 +96,8 @@ def test_every_cell_follows_the_definition(table_id: str) -> None:
 @pytest.mark.parametrize("table_id", list(TABLES))
 def test_document_shape(table_id: str) -> None:
     document = indices_document(table_id)
-    assert list(document) == ["table", "system", "decks_unseen", "indices", "edge"]
+    assert list(document) == ["table", "system", "decks_unseen", "indices", "worth", "edge"]
+    assert len(document["worth"]) == len(document["indices"])
     assert document["table"] == table_id and document["system"] == "hi_lo"
     assert [e["true_count"] for e in document["edge"]] == list(TRUE_COUNTS)
     edges = [e["edge"] for e in document["edge"]]

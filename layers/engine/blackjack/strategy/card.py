@@ -100,7 +100,7 @@ def player_ev(rules: Rules, results: list[UpCardResult]) -> float:
     return ev
 
 
-def _rows() -> dict[str, dict[str, list[tuple[int, int]]]]:
+def chart_rows() -> dict[str, dict[str, list[tuple[int, int]]]]:
     """The chart's rows and the two-card hands each covers."""
     hard: dict[str, list[tuple[int, int]]] = {str(t): [] for t in range(5, 20)}
     soft: dict[str, list[tuple[int, int]]] = {str(t): [] for t in range(13, 21)}
@@ -122,7 +122,7 @@ def chart(results: list[UpCardResult]) -> dict[str, dict[str, dict[str, str]]]:
     likely each is to be dealt against that up card."""
     by_up = sorted(results, key=lambda r: RANK_ORDER.index(r.up))
     out: dict[str, dict[str, dict[str, str]]] = {}
-    for kind, rows in _rows().items():
+    for kind, rows in chart_rows().items():
         out[kind] = {}
         for row, hands in rows.items():
             cells: dict[str, str] = {}
@@ -143,7 +143,7 @@ def chart(results: list[UpCardResult]) -> dict[str, dict[str, dict[str, str]]]:
 def build_card(table_id: str) -> dict[str, Any]:
     """The strategy card of a table, computed afresh."""
     rules = TABLES[table_id].rules
-    return {"table": table_id, **_card(rules, analyse(rules))}
+    return {"table": table_id, **card_of(rules, analyse(rules))}
 
 
 def card_at(rules: Rules, composition: Sequence[float]) -> dict[str, Any]:
@@ -153,15 +153,16 @@ def card_at(rules: Rules, composition: Sequence[float]) -> dict[str, Any]:
     perfect play for it, the `chart` of its best plays and the `ev` of every first
     decision. By the analysis kernel where it is loaded, else by the Python reference
     (the same values, fractional counts included): `solvers` chooses."""
-    return _card(rules, _analysis_at(rules, composition))
+    return card_of(rules, analysis_at(rules, composition))
 
 
 def player_ev_at(rules: Rules, composition: Sequence[float]) -> float:
     """`card_at`'s `player_ev` alone: the edge needs neither the chart nor the EVs."""
-    return _percent(player_ev(rules, _analysis_at(rules, composition)))
+    return _percent(player_ev(rules, analysis_at(rules, composition)))
 
 
-def _analysis_at(rules: Rules, composition: Sequence[float]) -> list[UpCardResult]:
+def analysis_at(rules: Rules, composition: Sequence[float]) -> list[UpCardResult]:
+    """Every first decision against every up card of a shoe of this composition."""
     solvers = [
         solver(rules, up, [n - (rank == up) for rank, n in enumerate(composition)])
         for up in range(RANKS)
@@ -174,7 +175,8 @@ def _percent(ev: float) -> float:
     return round(100 * ev, 6)
 
 
-def _card(rules: Rules, results: list[UpCardResult]) -> dict[str, Any]:
+def card_of(rules: Rules, results: list[UpCardResult]) -> dict[str, Any]:
+    """The card (`player_ev`, `chart`, `ev`) of these analysed first decisions."""
     by_up = sorted(results, key=lambda r: RANK_ORDER.index(r.up))
     ev: dict[str, dict[str, dict[str, float]]] = {}
     for hand in two_card_hands():

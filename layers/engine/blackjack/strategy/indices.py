@@ -23,8 +23,18 @@ from ..actions import Action
 from ..cards import Card, hand_value, points
 from ..rules import TABLES, Insurance, Rules, Split
 from ..turn import PlayerView
-from .card import DATA, card_at, shipped_document, strategy_card, table_of
+from .card import (
+    DATA,
+    UpCardResult,
+    analysis_at,
+    card_of,
+    chart_rows,
+    shipped_document,
+    strategy_card,
+    table_of,
+)
 from .dealer import ACE, TEN, Comp
+from .worth import cell_gain, insurance_gain, true_count_chances, worth
 
 SYSTEM = "hi_lo"  # the count the indices are for: `count.SYSTEM` (a layer above)
 TRUE_COUNTS = range(-10, 11)  # the true counts an index may take, and the edge's
@@ -32,6 +42,7 @@ LOW_RANKS = range(1, 6)  # 2..6 by rank index (the ace is 0): Hi-Lo's +1 cards
 INSURANCE = "insurance"  # the insurance index's section and row
 INSURANCE_UP = "A"
 EDGE_DIGITS = 4
+WORTH_DIGITS = 6  # bets per 100 rounds
 
 
 class Direction(StrEnum):
@@ -124,9 +135,11 @@ def find_indices(basic: Chart, charts: Mapping[int, Chart]) -> list[Index]:
 
 
 def build_indices(table_id: str) -> dict[str, Any]:
-    """The answer of `GET /v1/tables/{id}/indices`, computed afresh: a card per true count."""
+    """The answer of `GET /v1/tables/{id}/indices`, computed afresh: a card per true count,
+    and what each index is worth (`worth`)."""
     rules = TABLES[table_id].rules
-    cards = {t: card_at(rules, composition_at(rules, t)) for t in TRUE_COUNTS}
+    results = {t: analysis_at(rules, composition_at(rules, t)) for t in TRUE_COUNTS}
+    cards = {t: card_of(rules, r) for t, r in results.items()}
     indices = find_indices(
         strategy_card(table_id)["chart"], {t: c["chart"] for t, c in cards.items()}
     )
@@ -148,11 +161,27 @@ def build_indices(table_id: str) -> dict[str, Any]:
         "system": SYSTEM,
         "decks_unseen": decks_unseen(rules),
         "indices": [index.as_dict() for index in indices],
+        "worth": [round(_worth(rules, results, index), WORTH_DIGITS) for index in indices],
         "edge": [
             {"true_count": t, "edge": round(cards[t]["player_ev"], EDGE_DIGITS)}
             for t in TRUE_COUNTS
         ],
     }
+
+
+def _worth(rules: Rules, results: Mapping[int, list[UpCardResult]], index: Index) -> float:
+    """What `index` adds per 100 rounds, in bets: its gain at each true count (on that
+    count's unseen cards) over the true counts a shoe of the table deals."""
+    if index.section == INSURANCE:
+        gains = {t: insurance_gain(composition_at(rules, t)) for t in TRUE_COUNTS}
+    else:
+        hands = chart_rows()[index.section][index.row]
+        gains = {
+            t: cell_gain(rules, results[t], hands, index.up, index.play, index.basic)
+            for t in TRUE_COUNTS
+        }
+    chances = true_count_chances(rules, TRUE_COUNTS[-1])
+    return worth(chances, gains, index.index, index.direction is Direction.UP)
 
 
 def indices_path(table_id: str) -> Path:
