@@ -1,4 +1,4 @@
-"""The whole local stack described by one template: store, functions, gateway(s).
+"""The whole local stack described by one template: its data, functions, gateway(s).
 
 This is where SAM's conventions for functions are read: Globals and
 `AWS::Serverless::Function`; local_stack.apis reads the APIs in front of them.
@@ -61,11 +61,11 @@ class LocalStack:
         self.throttling = throttling
         self.concurrency = concurrency
         self.template = Template.from_file(template_path, parameters)
-        self.store = LocalData(self.template, data_dir)
+        self.data = LocalData(self.template, data_dir)
         self.functions: dict[str, LambdaFunction] = {}
         self.gateways: list[Gateway] = []
-        self.queues = Queues(self.template, self.store.credentials)
-        self.management = ManagementApi(self.store.credentials)
+        self.queues = Queues(self.template, self.data.credentials)
+        self.management = ManagementApi(self.data.credentials)
         self.websocket_apis: list[WebSocketApi] = []
         self.stream_mappings: list[StreamMapping] = []
         self._setups: list[EnvironmentSetup] = []
@@ -75,7 +75,7 @@ class LocalStack:
 
     def start(self) -> None:
         self._register_static_physical()
-        self.store.start()
+        self.data.start()
         try:
             self.queues.start()
             self.management.start()
@@ -88,7 +88,7 @@ class LocalStack:
             )
             self._point_at_local("https", self.management.url)
             self.queues.start_mappings(self.functions)
-            self.stream_mappings = stream_mappings(self.template, self.functions, self.store.client)
+            self.stream_mappings = stream_mappings(self.template, self.functions, self.data.client)
             for mapping in self.stream_mappings:
                 mapping.thread.start()
         except Exception:
@@ -114,7 +114,7 @@ class LocalStack:
     def _stop_services(self) -> None:
         self.queues.stop()
         self.management.stop()
-        self.store.stop()
+        self.data.stop()
 
     def add_environment_setup(self, setup: EnvironmentSetup) -> Callable[[], None]:
         """Have every execution environment run setup in itself: each one started so far
@@ -154,7 +154,7 @@ class LocalStack:
     # -- functions -------------------------------------------------------------------
 
     def _register_static_physical(self) -> None:
-        """Physical names of what the store does not provision (functions, layers, APIs)."""
+        """Physical names of what its data does not provision (functions, layers, APIs)."""
         for logical_id, resource in self.template.resources.items():
             kind = resource.get("Type")
             props = resource.get("Properties") or {}
@@ -219,7 +219,7 @@ class LocalStack:
                 setups=list(self._setups),
                 stack_calls=self._stack_calls,
                 aws_environment={
-                    **self.store.environment(),
+                    **self.data.environment(),
                     "AWS_ENDPOINT_URL_SQS": self.queues.url,
                 },
                 stack_id=self.id,

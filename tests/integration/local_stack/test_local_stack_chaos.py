@@ -157,16 +157,16 @@ def wait_for(condition: Any, what: str) -> float:
 def test_the_stack_restarts_a_killed_jvm_under_load_and_loses_nothing(
     real: Running, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = real.stack.store
+    data = real.stack.data
     # The new JVM starts only once the test's own health request has been answered while
     # no JVM runs, so that one request surely meets the gap, however loaded the machine.
-    probed, spawn = threading.Event(), store.dynamodb._spawn
+    probed, spawn = threading.Event(), data.dynamodb._spawn
 
     def spawn_once_probed(*args: Any) -> Any:
         assert probed.wait(DEADLINE_S), "no health request was answered in the gap"
         return spawn(*args)
 
-    monkeypatch.setattr(store.dynamodb, "_spawn", spawn_once_probed)
+    monkeypatch.setattr(data.dynamodb, "_spawn", spawn_once_probed)
     writers = [Writer(real.client, f"chaos{n}") for n in range(WRITERS)]
     for writer in writers:
         writer.sign_up()
@@ -178,14 +178,14 @@ def test_the_stack_restarts_a_killed_jvm_under_load_and_loses_nothing(
         thread.start()
     try:
         wait_for(lambda: sum(len(w.settled) for w in writers) >= SETTLED_BEFORE_KILL, "rounds")
-        assert store.dynamodb.process is not None
-        restarts = store.dynamodb.restarts
+        assert data.dynamodb.process is not None
+        restarts = data.dynamodb.restarts
         killed = time.monotonic()
-        os.kill(store.dynamodb.process.pid, signal.SIGKILL)
-        noticed = wait_for(lambda: not store.available, "the stack notices the death")
+        os.kill(data.dynamodb.process.pid, signal.SIGKILL)
+        noticed = wait_for(lambda: not data.available, "the stack notices the death")
         probe = answer_of(time.monotonic(), real.client.request("GET", "/v1/health"))
         probed.set()
-        back = wait_for(lambda: store.available, "DynamoDB Local answers again")
+        back = wait_for(lambda: data.available, "DynamoDB Local answers again")
         settled_after = [len(w.settled_at) for w in writers]
         wait_for(
             lambda: all(
@@ -202,7 +202,7 @@ def test_the_stack_restarts_a_killed_jvm_under_load_and_loses_nothing(
     for writer in writers:
         if writer.failure is not None:
             raise writer.failure
-    assert store.dynamodb.restarts == restarts + 1
+    assert data.dynamodb.restarts == restarts + 1
 
     answers = [a for w in writers for a in w.answers]
     first_success = min(

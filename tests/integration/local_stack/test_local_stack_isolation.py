@@ -208,10 +208,10 @@ def socket_inodes(pid: int) -> set[str]:
 
 
 def test_another_user_gets_no_secret(running: Running, other_user: list[str]) -> None:
-    store = running.stack.store
-    environment = store.environment()
+    data = running.stack.data
+    environment = data.environment()
     endpoint = environment["AWS_ENDPOINT_URL_SECRETS_MANAGER"]
-    secret = store.client("secretsmanager").get_secret_value(SecretId="TokenSecret")
+    secret = data.client("secretsmanager").get_secret_value(SecretId="TokenSecret")
     value = secret["SecretString"]
     ask = {"SecretId": "TokenSecret"}
     target = "secretsmanager.GetSecretValue"
@@ -236,7 +236,7 @@ def test_dynamodb_local_has_no_port_on_the_host(running: Running, other_user: li
     refused = namespaces_refused()
     if refused is not None:
         pytest.skip(f"{refused}: the JVM listens on every interface, as the stack warns")
-    dynamodb = running.stack.store.dynamodb
+    dynamodb = running.stack.data.dynamodb
     assert dynamodb.process is not None
     jvm = dynamodb.process.pid
     # The JVM listens, but in its own namespace: none of its sockets listens in ours.
@@ -258,8 +258,8 @@ def test_dynamodb_local_has_no_port_on_the_host(running: Running, other_user: li
 def test_the_forwarder_answers_the_stacks_credentials_only(
     running: Running, other_user: list[str]
 ) -> None:
-    store = running.stack.store
-    environment = store.environment()
+    data = running.stack.data
+    environment = data.environment()
     endpoint = environment["AWS_ENDPOINT_URL_DYNAMODB"]
     host = endpoint.removeprefix("http://")
     target = "DynamoDB_20120810.ListTables"
@@ -286,7 +286,7 @@ def test_the_forwarder_answers_the_stacks_credentials_only(
         assert "TableNames" not in answer
         assert "access-control-" not in answer.partition("\r\n\r\n")[0].lower()
     # the stack's own clients and functions hold the credentials: answered as before
-    assert store.client("dynamodb").list_tables()["TableNames"]
+    assert data.client("dynamodb").list_tables()["TableNames"]
     assert running.client.request("GET", "/v1/echo/s", token="user-i").status == 200
     bumped = running.client.request("POST", "/v1/items/i1/bump", {"expected": 0}, token="user-i")
     assert bumped.status == 200, bumped.body
@@ -294,7 +294,7 @@ def test_the_forwarder_answers_the_stacks_credentials_only(
 
 def test_no_web_page_may_read_dynamodb_local(running: Running) -> None:
     """The JVM's CORS allow-list matches no Origin a browser sends (it allowed `*`)."""
-    dynamodb = running.stack.store.dynamodb
+    dynamodb = running.stack.data.dynamodb
     for origin in ("http://attacker.example", "null", "http://127.0.0.1:3000"):
         with dynamodb.connect(timeout=10) as connection:
             connection.sendall(
@@ -317,7 +317,7 @@ def test_without_a_namespace_the_stack_says_so_once_and_checks_signatures(
     (only_java / "java").symlink_to(java)
     monkeypatch.setenv("PATH", str(only_java))  # no unshare: no namespace
     with caplog.at_level(logging.WARNING, "local_stack"), running_stack(tmp_path / "d") as running:
-        environment = running.stack.store.environment()
+        environment = running.stack.data.environment()
         endpoint = environment["AWS_ENDPOINT_URL_DYNAMODB"]
         list_tables = raw_request(endpoint, "DynamoDB_20120810.ListTables", {}, None, "dynamodb")
         with socket.create_connection(address(endpoint), timeout=10) as connection:

@@ -85,7 +85,7 @@ def live_url(running: Running, token: str, room_id: str) -> str:
 
 
 def table(running: Running) -> tuple[Any, str]:
-    return running.stack.store.client("dynamodb"), str(running.stack.template.ref("GameTable"))
+    return running.stack.data.client("dynamodb"), str(running.stack.template.ref("GameTable"))
 
 
 def post(running: Running, token: str, path: str, body: Any) -> Any:
