@@ -12,8 +12,8 @@ strings, no index, TTL attribute `expires_at`):
 - settled round (`SettledRound`: replayable, with its net): `USER#<account_id>` /
   `HISTORY#<stream>#<settled at, µs, 16 digits>#<round_id>` (its history position in its
   stream). A stream is a table's own rounds (`<table_id>`) or its rooms' (`<table_id>+rooms`),
-  so a page of one table's history is two queries of a page each and of the whole history
-  eight, merged by position, whatever the history's length, and no index write is paid a
+  so a page of history is a query of a page in each stream it spans (one table's: at most
+  two), merged by position, whatever the history's length, and no index write is paid a
   round. A round or a shoe is found by id from the shoe's commit time, which the shoe id
   holds (`records.committed_at_of`): its rounds are filed after it in one stream, in a
   run at the table's own stream (a seat deals from one shoe at a time), which a later
