@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import functools
 import time
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
 import pytest
 
+from bench.backend import CallCounter
 from blackjack_service import factories, migration
+from blackjack_service.records import RoomShoe, SettledRound
 from blackjack_service.rooms import RoomService
 
 from .helpers import START, Player, balance, problem
@@ -215,7 +218,8 @@ def test_history_filed_before_streams_reads_the_same_once_migrated(
 ) -> None:
     """Rounds filed under their history position alone (before issue 43's streams), at
     the user's own tables and in a room, are moved to their streams' keys by the
-    migration, and every read answers as before; a second run moves nothing."""
+    migration, and the room's shoe kept: every read answers as before; a second run moves
+    nothing."""
     for table in ("european", "casino", "european"):
         bet = alice.post(f"/v1/tables/{table}/rounds", {"bets": [{"box": 0, "amount": 10}]})
         round_ = bet.body
@@ -254,6 +258,12 @@ def test_history_filed_before_streams_reads_the_same_once_migrated(
         client.delete_item(TableName=name, Key={"pk": item["pk"], "sk": item["sk"]})
         position = item["sk"]["S"].removeprefix("HISTORY#").partition("#")[2]
         client.put_item(TableName=name, Item={**item, "sk": {"S": f"HISTORY#{position}"}})
+    pointers = [
+        item for item in client.scan(TableName=name)["Items"] if item["pk"]["S"].startswith("SHOE#")
+    ]
+    assert pointers  # the room's shoe, put when the room made it
+    for item in pointers:  # as before rooms' shoes were kept
+        client.delete_item(TableName=name, Key={"pk": item["pk"], "sk": item["sk"]})
     assert alice.get("/v1/rounds").body["rounds"] != before[0][0]["rounds"]
 
     assert migration.migrate(factories.store(), report=lambda line: None).moved == 2
@@ -265,4 +275,55 @@ def test_history_filed_before_streams_reads_the_same_once_migrated(
     )
     streams = {key.split("#")[1] for key in keys}
     assert len(keys) == len(filed) and streams == {"european", "casino", "casino+rooms"}
+    shoe_id = next(r["round_id"] for r in listed if r["room_id"]).partition("-")[0]
+    assert factories.store().get_room_shoe(shoe_id) == RoomShoe(room_id, "casino", None)
     assert migration.migrate(factories.store(), report=lambda line: None).moved == 0
+
+
+def test_a_room_shoe_costs_the_same_reads_however_many_rounds_follow_it(
+    alice: Player, bob: Player
+) -> None:
+    """A room shoe's rounds are read between its commit and its room's last round (here in
+    play), and an id no room dealt from is one read: the reads are the same after 300 room
+    rounds at the table's other rooms, and so are the answers."""
+    room_id = make_room(alice, boxes=[0])["room_id"]
+    assert take(bob, room_id, 1).status == 200
+    for _ in range(2):
+        assert room_bet(alice, room_id, {0: 10}).status == 200
+        play_round(room_id, {"alice1": alice, "bob123": bob}, room_bet(bob, room_id, {1: 10}).body)
+    round_ids = [r["round_id"] for r in history_nets(alice)]
+    shoe_id = round_ids[0].partition("-")[0]
+    made_up = f"{int(time.time() * 1000) - 60_000:011x}" + "0" * 21
+    paths = [f"/v1/shoes/{shoe_id}", f"/v1/rounds/{round_ids[-1]}", f"/v1/rounds/{made_up}-1"]
+
+    def reads() -> list[tuple[int, Any]]:
+        counter = CallCounter()
+        events = factories.game().store.client.meta.events
+        events.register("before-call.dynamodb", counter)
+        try:
+            answers = []
+            for path in paths:
+                counter.take()
+                answer = alice.get(path).body
+                answers.append((len(counter.take()), answer))
+            return answers
+        finally:
+            events.unregister("before-call.dynamodb", counter)
+
+    before = reads()
+    store = factories.store()
+    (_, filed), *_ = store.list_rounds("alice1", "casino", 1, None)
+    assert isinstance(filed, SettledRound) and filed.room == room_id
+    later = int(time.time() * 1000) + 1000
+    for number in range(300):  # another room's rounds at the table, after these
+        shoe = replace(filed.shoe, committed_at=later + number // 10 * 10)
+        record = replace(filed.round, number=number % 10 + 1, settled_at=later + number + 1)
+        round_id = f"{shoe.shoe_id}-{record.number}"
+        store.put_round(
+            "alice1", replace(filed, round_id=round_id, shoe=shoe, round=record, room="q" * 32)
+        )
+    after = reads()
+    assert after == before
+    (_, shoe), (_, round_), (_, made_up_round) = after
+    assert sorted(shoe["rounds"]) == sorted(round_ids)
+    assert round_["round_id"] == round_ids[-1] and made_up_round["code"] == "not_found"

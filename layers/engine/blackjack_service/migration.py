@@ -26,6 +26,10 @@ consistent query of its items), in this order:
    before the history had a stream per table and its rooms): each put under its stream's
    key (`store.history_sk`), then its old item deleted.
 6. The shoe and seat items, moved by then, deleted.
+7. The shoes of the rooms the account's rounds were dealt in (`store.RoomShoe`, one item
+   a shoe for every account), each put unless it is there: retired when the room dealt
+   from a later one (the next the account played, or the room's shoe now), in play if it
+   is the room's shoe now.
 
 Each write is conditional or writes what is there already, so a run is idempotent, and a
 run that died anywhere is finished by running it again: a round whose history item was put
@@ -38,7 +42,7 @@ which nothing reads.
 import argparse
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
@@ -54,11 +58,13 @@ from .records import (
     OldShoe,
     OldShoes,
     Player,
+    RoomShoe,
     RoundRecord,
     Seat,
     SettledRound,
     ShoeRecord,
     Stats,
+    committed_at_of,
     history_position,
     player_codec,
     seat_codec,
@@ -118,7 +124,29 @@ def move_account(store: Store, account_id: str) -> bool:
         if sk.startswith((OLD_SHOE, OLD_SEAT)):
             store.delete(account_id, sk)
             moved = True
+    for shoe_id, shoe in _room_shoes(store, history.values()).items():
+        moved |= store.put_room_shoe(shoe_id, shoe)
     return moved
+
+
+def _room_shoes(store: Store, history: Iterable[Mapping[str, Any]]) -> dict[str, RoomShoe]:
+    """The shoes of the rooms these history items were dealt in, by id: each retired at
+    the latest when its room's next shoe (of those) was committed, or its room's shoe now."""
+    by_room: dict[tuple[str, str], set[str]] = {}
+    for item in history:
+        if "room" in item:
+            stored = settled_codec.from_attributes(item)
+            if isinstance(stored, SettledRound):
+                by_room.setdefault((item["room"], item["table"]), set()).add(stored.shoe.shoe_id)
+    shoes: dict[str, RoomShoe] = {}
+    for (room_id, table), shoe_ids in by_room.items():
+        room = store.get_room(room_id)
+        dealt = sorted(shoe_ids)  # an id begins with its commit time
+        later = [*dealt[1:], None if room is None else room.shoe.shoe_id]
+        for shoe_id, next_id in zip(dealt, later, strict=True):
+            retired_at = None if next_id in (None, shoe_id) else committed_at_of(next_id)
+            shoes[shoe_id] = RoomShoe(room_id, table, retired_at)
+    return shoes
 
 
 # ---- the player item ------------------------------------------------------------------

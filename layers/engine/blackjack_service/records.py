@@ -452,6 +452,17 @@ def history_position(settled_at_us: int, round_id: str) -> str:
     return f"{settled_at_us:016d}#{round_id}"
 
 
+@dataclass(frozen=True, slots=True)
+class RoomShoe:
+    """Where a room's shoe is dealt: its room and table, and when the room moved on to its
+    next shoe (epoch ms; None: in play or committed next). A user's rounds of it are filed
+    in the table's rooms' stream between its commit time and then."""
+
+    room: str
+    table: str
+    retired_at: int | None = None
+
+
 @dataclass(slots=True)
 class OldShoe:
     """A shoe committed before shoe ids held their commit time, so its id cannot say where

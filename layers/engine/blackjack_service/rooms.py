@@ -65,6 +65,7 @@ from .records import (
     Player,
     RetryKey,
     Room,
+    RoomShoe,
     RoomUser,
     RoundRecord,
     SettledRound,
@@ -106,6 +107,7 @@ class _Change:
     changed: dict[str, Player] = field(default_factory=dict)
     history: dict[str, SettledRound] = field(default_factory=dict)
     lobby: Literal["add", "remove"] | None = None
+    shoes: dict[str, RoomShoe] = field(default_factory=dict)  # committed or retired, by id
     dealt: list[dict[str, Any]] = field(default_factory=list)
     round_: Round | None = None
 
@@ -219,6 +221,7 @@ class RoomService:
 
         def make(change: _Change) -> None:
             change.lobby = "add"
+            change.shoes[room.shoe.shoe_id] = RoomShoe(change.room_id, room.table)
             if request.boxes:
                 self._take(change, room_id, identity, request.boxes)
 
@@ -512,6 +515,8 @@ class RoomService:
         shoe, round_shoe, users = dealt_on, None, room.users
         if table.rules.shuffle is Shuffle.EVERY_ROUND or round_.shoe.cut_card_out:
             round_shoe, shoe = dealt_on, self.shoes.commit(dealt_on.nonce + 1, now_ms)
+            change.shoes[dealt_on.shoe_id] = RoomShoe(room_id, table.id, retired_at=now_ms)
+            change.shoes[shoe.shoe_id] = RoomShoe(room_id, table.id)
             users = {owner: replace(user, seed=None) for owner, user in users.items()}
         change.room = replace(
             room,
@@ -573,6 +578,7 @@ class RoomService:
                         },
                         history=change.history,
                         lobby=change.lobby,
+                        shoes=change.shoes,
                     )
                 )
             except Conflict:

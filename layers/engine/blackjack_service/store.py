@@ -26,7 +26,11 @@ strings, no index, TTL attribute `expires_at`):
   rounds are filed from): `USER#<account_id>` / `OLD_SHOES`, written by `migration`
 - ledger entries `LEDGER#…`, stored before the player item: nothing reads them
 - a shared table (`Room`): `ROOM#<room_id>` / `ROOM`; its place in its table's lobby (an
-  empty item): `LOBBY#<table_id>` / `<room_id>`
+  empty item): `LOBBY#<table_id>` / `<room_id>`; each shoe it deals from (`RoomShoe`: the
+  room, the table, when it was retired), put when it is committed and again when it is
+  retired: `SHOE#<shoe_id>` / `ROOM_SHOE`. A room shoe's rounds are read between its
+  commit and its retirement, among the user's other rooms' at that table; a shoe id no
+  room dealt from is one read.
 
 A change of a room is one conditional write of its item; one that moves money (a bet, a
 double, a settlement) writes, in one transaction, the room and the player item of each
@@ -65,6 +69,7 @@ from .records import (
     Player,
     Profile,
     Room,
+    RoomShoe,
     SettledRound,
     attempts_codec,
     committed_at_of,
@@ -103,6 +108,8 @@ ROOMS_STREAM = "+rooms"  # after a table id: the stream of its rooms' rounds
 OLD_SHOES = "OLD_SHOES"
 ROOM = "ROOM"
 LOBBY = "LOBBY#"  # and the table id
+SHOE = "SHOE#"  # and the shoe id: a room's shoe's partition
+ROOM_SHOE = "ROOM_SHOE"  # not `ROOM`: the stream's room changes are the items keyed so
 _PAGE = 50  # history items a query reads at a time where the caller may stop early
 # Writes a request tries before it answers 409: each one lost to another request of the
 # same user, which then counts first, so four are slack beyond any user's own pace.
@@ -253,6 +260,7 @@ class RoomWrite:
     players: Mapping[str, tuple[Player, int | None]] = field(default_factory=dict)
     history: Mapping[str, SettledRound] = field(default_factory=dict)
     lobby: Literal["add", "remove"] | None = None
+    shoes: Mapping[str, RoomShoe] = field(default_factory=dict)  # by shoe id
 
 
 # ---- the store ----------------------------------------------------------------------
@@ -619,24 +627,46 @@ class Store:
         self, account_id: str, shoe_id: str, page: int
     ) -> Iterator[tuple[str, SettledRound | dict[str, Any]]]:
         """A shoe's history items with their round ids, first settled first, as they are
-        read: from its commit time, which its id holds, in each stream until one holds
-        them, or, for a shoe committed before that was kept, from where its `OldShoe` says.
-        `page`: the items read at a time (a round's number is enough for the run up to it)."""
+        read: from its commit time, which its id holds, in each table's own stream until
+        one holds them, else in its room's table's rooms' stream until it was retired; or,
+        for a shoe committed before that was kept, from where its `OldShoe` says. `page`:
+        the items read at a time (a round's number is enough for the run up to it)."""
         committed_at = committed_at_of(shoe_id) if shoe_id else None
         if committed_at is not None:
             since = history_position(committed_at * 1000, "")
-            for stream in _streams(TABLES.keys(), TABLES.keys()):
-                span = _Span(stream, since=since, page=min(page + 2, _PAGE))
+            for table in TABLES:
+                span = _Span(history_stream(table, False), since=since, page=min(page + 2, _PAGE))
                 found = self._filed_rounds_of_shoe(account_id, shoe_id, span, committed_at)
                 first = next(found, None)
                 if first is not None:
                     yield first
                     yield from found
                     return
+            room_shoe = self.get_room_shoe(shoe_id)
+            if room_shoe is not None:
+                until = self._retired_at(room_shoe)
+                if until is not None and until < committed_at:
+                    return  # the room dealt no round from it
+                before = None if until is None else history_position((until + 1) * 1000, "")
+                stream = history_stream(room_shoe.table, True)
+                span = _Span(stream, since=since, before=before, page=min(page + 2, _PAGE))
+                yield from self._filed_rounds_of_shoe(account_id, shoe_id, span, committed_at)
+                return
         old = self.get_old_shoes(account_id).get(shoe_id) if shoe_id else None
         if old is not None:
             span = _Span(history_stream(old.table, False), since=old.since)
             yield from self._filed_rounds_of_shoe(account_id, shoe_id, span, None, old.rounds)
+
+    def _retired_at(self, shoe: RoomShoe) -> int | None:
+        """When a room shoe's last round settled, at the latest (epoch ms): when it was
+        retired, or, in play, its room's last round's settle time (None: a round is in
+        play, or the room is gone)."""
+        if shoe.retired_at is not None:
+            return shoe.retired_at
+        room = self.get_room(shoe.room)
+        if room is None or room.round is None:
+            return None if room is None else 0
+        return room.round.settled_at
 
     def _filed_rounds_of_shoe(
         self,
@@ -691,6 +721,29 @@ class Store:
         ).get("Item")
         return None if item is None else room_codec.from_attributes(_from_item(item))
 
+    def get_room_shoe(self, shoe_id: str) -> RoomShoe | None:
+        item = self.client.get_item(
+            TableName=self.table_name,
+            Key=_item_key(SHOE + shoe_id, ROOM_SHOE),
+            ConsistentRead=True,
+        ).get("Item")
+        if item is None:
+            return None
+        attributes = _from_item(item)
+        retired_at = attributes.get("retired_at")
+        return RoomShoe(
+            attributes["room"], attributes["table"], None if retired_at is None else int(retired_at)
+        )
+
+    def put_room_shoe(self, shoe_id: str, shoe: RoomShoe) -> bool:
+        """Put a room shoe unless it is there (the migration's); whether this put it."""
+        item = _item(SHOE + shoe_id, ROOM_SHOE, _room_shoe_attributes(shoe))
+        try:
+            self._put_at_revision(item, None)
+        except Conflict:
+            return False
+        return True
+
     def get_players(self, account_ids: Iterable[str]) -> dict[str, Player]:
         """The player items of these accounts (one consistent BatchGetItem), by account."""
         keys = [_item_key(_account_pk(account_id), PLAYER) for account_id in set(account_ids)]
@@ -724,7 +777,7 @@ class Store:
         the lobby: `Conflict`, and nothing written, when the room or a player item is not
         at the version read (or another transaction holds one of them)."""
         room_item = _item(_room_pk(write.room_id), ROOM, room_codec.attributes(write.room))
-        if not (write.players or write.history or write.lobby):
+        if not (write.players or write.history or write.lobby or write.shoes):
             self._put_at_revision(room_item, write.expected_version)
             return
         writes: list[TransactWriteItemTypeDef] = [
@@ -737,6 +790,9 @@ class Store:
             item = _item(
                 _account_pk(account_id), _history_sk(settled), settled_codec.attributes(settled)
             )
+            writes.append({"Put": {"TableName": self.table_name, "Item": item}})
+        for shoe_id, shoe in write.shoes.items():
+            item = _item(SHOE + shoe_id, ROOM_SHOE, _room_shoe_attributes(shoe))
             writes.append({"Put": {"TableName": self.table_name, "Item": item}})
         lobby_key = _item_key(LOBBY + write.room.table, write.room_id)
         if write.lobby == "add":
@@ -860,6 +916,13 @@ def _conditional_put(
         put["ConditionExpression"] = "version = :expected"
         put["ExpressionAttributeValues"] = {":expected": {"N": str(expected)}}
     return {"Put": put}  # type: ignore[typeddict-item]
+
+
+def _room_shoe_attributes(shoe: RoomShoe) -> dict[str, Any]:
+    attributes: dict[str, Any] = {"room": shoe.room, "table": shoe.table}
+    if shoe.retired_at is not None:
+        attributes["retired_at"] = shoe.retired_at
+    return attributes
 
 
 def _ends_search(met: SettledRound | dict[str, Any], committed_at: int | None) -> bool:
