@@ -78,6 +78,8 @@ import tempfile
 import time
 import uuid
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -337,22 +339,36 @@ def _rounds(template: Any, rounds_per_table: int) -> list[Request]:
     return requests
 
 
-def _play(out: Path) -> None:
-    """Start DynamoDB Local and the secret as the local stack does, set the functions'
-    environment, play, and write the requests to out as JSON."""
+@contextmanager
+def dynamodb_local() -> Iterator[Any]:
+    """DynamoDB Local and the secret as the local stack starts them (its dbPath in memory
+    if it can), and the functions' environment while they run (the process's own restored
+    after): the template, resolved against them."""
+    from blackjack_service import factories
     from local_stack.data_dir import LocalData
     from local_stack.template import Template
 
     template = Template.from_file(TEMPLATE)
     memory = MEMORY_DIR if os.access(MEMORY_DIR, os.W_OK) else None
-    with tempfile.TemporaryDirectory(prefix="bench-cost-", dir=memory) as data:
-        store = LocalData(template, Path(data))  # DynamoDB Local's dbPath, in memory if it can
-        store.start()
+    saved = dict(os.environ)
+    with tempfile.TemporaryDirectory(prefix="bench-", dir=memory) as data:
+        local = LocalData(template, Path(data))
+        local.start()
         try:
-            os.environ.update(_function_environment(template, store))
-            requests = _rounds(template, ROUNDS_PER_TABLE)
+            os.environ.update(_function_environment(template, local))
+            factories.reset()
+            yield template
         finally:
-            store.stop()
+            local.stop()
+            os.environ.clear()
+            os.environ.update(saved)
+            factories.reset()
+
+
+def _play(out: Path) -> None:
+    """Play on DynamoDB Local and write the requests to out as JSON."""
+    with dynamodb_local() as template:
+        requests = _rounds(template, ROUNDS_PER_TABLE)
     out.write_text(json.dumps([asdict(request) for request in requests]))
 
 

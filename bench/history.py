@@ -11,18 +11,14 @@ cross the whole history after it."""
 
 from __future__ import annotations
 
-import os
 import statistics
-import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from .backend import CallCounter
-from .cost import MEMORY_DIR, TEMPLATE, _function_environment
+from .cost import dynamodb_local
 
 SIZES = (100, 10_000)
 TABLES = ("bicycle", "casino", "european", "classic")  # bicycle: the first shoe's alone
@@ -60,31 +56,6 @@ def file_history(account_id: str, rounds: int, start_ms: int) -> list[str]:
             store.put_round(account_id, settled)
             round_ids.append(round_id)
     return round_ids
-
-
-@contextmanager
-def dynamodb_local() -> Iterator[None]:
-    """DynamoDB Local with the template's table, as the local stack starts it, and the
-    functions' environment while it runs (the process's own restored after)."""
-    from blackjack_service import factories
-    from local_stack.data_dir import LocalData
-    from local_stack.template import Template
-
-    template = Template.from_file(TEMPLATE)
-    memory = MEMORY_DIR if os.access(MEMORY_DIR, os.W_OK) else None
-    saved = dict(os.environ)
-    with tempfile.TemporaryDirectory(prefix="bench-history-", dir=memory) as data:
-        store = LocalData(template, Path(data))
-        store.start()
-        try:
-            os.environ.update(_function_environment(template, store))
-            factories.reset()
-            yield
-        finally:
-            store.stop()
-            os.environ.clear()
-            os.environ.update(saved)
-            factories.reset()
 
 
 def measure(rounds: int) -> dict[str, tuple[int, float]]:

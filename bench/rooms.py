@@ -32,7 +32,6 @@ import math
 import os
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -40,13 +39,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.cost import (
-    MEMORY_DIR,
     PRICES,
-    TEMPLATE,
     WARM_UP_ROUNDS,
     Call,
     CapacityMeter,
-    _function_environment,
+    dynamodb_local,
     lambda_config,
     played_apart,
     timed,
@@ -251,22 +248,12 @@ class _Bench:
 
 def _play_rooms(out: Path) -> None:
     from blackjack.rules import TABLES
-    from local_stack.data_dir import LocalData
-    from local_stack.template import Template
 
-    template = Template.from_file(TEMPLATE)
-    memory = MEMORY_DIR if os.access(MEMORY_DIR, os.W_OK) else None
-    with tempfile.TemporaryDirectory(prefix="bench-rooms-", dir=memory) as data:
-        store = LocalData(template, Path(data))
-        store.start()
-        try:
-            os.environ.update(_function_environment(template, store))
-            bench = _Bench(template)
-            min_bet = TABLES[TABLE].min_bet
-            results = [bench.play_room(users, min_bet) for users in ROOM_SIZES]
-            results.append(bench.play_table(min_bet))
-        finally:
-            store.stop()
+    with dynamodb_local() as template:
+        bench = _Bench(template)
+        min_bet = TABLES[TABLE].min_bet
+        results = [bench.play_room(users, min_bet) for users in ROOM_SIZES]
+        results.append(bench.play_table(min_bet))
     out.write_text(json.dumps([asdict(played) for played in results]))
 
 
