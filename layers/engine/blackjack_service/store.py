@@ -499,11 +499,7 @@ class Store:
 
     def put_new(self, account_id: str, sk: str, attributes: Mapping[str, Any]) -> bool:
         """Put the item unless one is there; whether this put it."""
-        try:
-            self._put_at_revision(_item(_account_pk(account_id), sk, attributes), None)
-        except Conflict:
-            return False
-        return True
+        return self._put_absent(_item(_account_pk(account_id), sk, attributes))
 
     def delete(self, account_id: str, sk: str) -> None:
         key = _item_key(_account_pk(account_id), sk)
@@ -531,6 +527,14 @@ class Store:
             _account_pk(account_id), DRILLS + table_id, drills_codec.attributes(table_id, drills)
         )
         self._put_at_revision(item, expected_revision)
+
+    def _put_absent(self, item: dict[str, Any]) -> bool:
+        """Put the item unless one is there; whether this put it."""
+        try:
+            self._put_at_revision(item, None)
+        except Conflict:
+            return False
+        return True
 
     def _put_at_revision(self, item: dict[str, Any], expected_revision: int | None) -> None:
         """Put `item` if the stored one is at `expected_revision` (None: if there is none),
@@ -737,12 +741,7 @@ class Store:
 
     def put_room_shoe(self, shoe_id: str, shoe: RoomShoe) -> bool:
         """Put a room shoe unless it is there (the migration's); whether this put it."""
-        item = _item(SHOE + shoe_id, ROOM_SHOE, _room_shoe_attributes(shoe))
-        try:
-            self._put_at_revision(item, None)
-        except Conflict:
-            return False
-        return True
+        return self._put_absent(_item(SHOE + shoe_id, ROOM_SHOE, _room_shoe_attributes(shoe)))
 
     def get_players(self, account_ids: Iterable[str]) -> dict[str, Player]:
         """The player items of these accounts (one consistent BatchGetItem), by account."""
