@@ -5,6 +5,7 @@ import { clear, h } from "./dom.js";
 import { showDrills } from "./drills.js";
 import { formatCoins } from "./format.js";
 import { showHistory } from "./history.js";
+import { currentLanguage } from "./i18n.js";
 import { showIndices } from "./indices.js";
 import { showLobby } from "./lobby.js";
 import { showLogin } from "./login.js";
@@ -15,6 +16,7 @@ import { showTrainer } from "./trainer.js";
 import { go, toast, updateOfflineBanner } from "./ui.js";
 import { showVerify } from "./verify.js";
 
+document.documentElement.lang = currentLanguage();
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
 let routeGen = 0;

@@ -3,6 +3,8 @@
 import { getSession, updateSessionUser } from "./api.js";
 import { h } from "./dom.js";
 import { formatCoins, formatSigned } from "./format.js";
+import { currentLanguage, LANGUAGE_KEY, LANGUAGES, t } from "./i18n.js";
+import { remember } from "./settings.js";
 
 let toastTimer = null;
 // The toast on screen: `pages` counts the pages it has been on, `passing` marks a problem
@@ -214,4 +216,23 @@ export function lockControls(root, locked) {
   if (!spinner) return;
   if (locked) busyTimer = setTimeout(() => (spinner.hidden = false), 150);
   else spinner.hidden = true;
+}
+
+/**
+ * The language picker (the login page, the lobby, the table's Settings): each language named
+ * in itself. A pick is remembered and reloads the page, so every word on it changes at once.
+ */
+export function languagePicker() {
+  const select = h(
+    "select",
+    {
+      testid: "language",
+      onchange: () => {
+        remember(LANGUAGE_KEY, select.value);
+        location.reload();
+      },
+    },
+    Object.entries(LANGUAGES).map(([lang, { name }]) => h("option", { value: lang, lang, selected: lang === currentLanguage() }, name)),
+  );
+  return h("label", { class: "field field-language" }, h("span", {}, t("settings.language")), select);
 }
