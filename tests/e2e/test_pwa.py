@@ -128,7 +128,7 @@ def test_an_offline_reload_shows_the_offline_screen_and_online_recovers(
 
 
 def test_the_offline_screen_stands_on_its_own_files(stack: Stack) -> None:
-    """What offline.html loads (and its modules import) is what the worker caches at install, no more."""
+    """What offline.html loads, and its modules import, is what the worker caches at install."""
     page = (ROOT / "web/offline.html").read_text()
     loaded = set(re.findall(r'(?:href|src)="([^"]+)"', page))
     modules = [file for file in loaded if file.endswith(".js")]
