@@ -69,9 +69,15 @@ function renderNav() {
     return;
   }
   nav.append(
-    ...Object.entries(PAGES)
-      .filter(([, p]) => p.nav)
-      .map(([name, p]) => h("a", { href: `#/${name}`, testid: `nav-${name}` }, t(p.nav))),
+    // The pages' links in a row of their own: on a phone, where the longer languages' words
+    // outgrow it, that row scrolls sideways and the balance and Log out stay in view.
+    h(
+      "span",
+      { class: "nav-pages" },
+      Object.entries(PAGES)
+        .filter(([, p]) => p.nav)
+        .map(([name, p]) => h("a", { href: `#/${name}`, testid: `nav-${name}` }, t(p.nav))),
+    ),
     h(
       "span",
       { class: "who", testid: "user" },
