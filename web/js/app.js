@@ -117,6 +117,8 @@ async function route() {
   leaveTable();
   leaveRoom();
   renderNav();
+  // The last page's announcement (a round's result) is not this page's.
+  document.getElementById("announcer")?.replaceChildren();
   // A new page: start at the top, and let assistive technology land on the content.
   window.scrollTo(0, 0);
   main.focus({ preventScroll: true });

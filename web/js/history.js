@@ -26,7 +26,8 @@ function miniRound(r, tablesById) {
       "div",
       { class: "hi-head" },
       h("strong", {}, name),
-      when ? h("time", { class: "muted small", datetime: r.settled_at || r.started_at, testid: "history-time" }, when) : null,
+      // written by Intl in the player's language already: nothing for a translator to do
+      when ? h("time", { class: "muted small", datetime: r.settled_at || r.started_at, testid: "history-time", translate: "no" }, when) : null,
       h("span", { class: `net ${r.net > 0 ? "pos" : r.net < 0 ? "neg" : ""}`, testid: "history-net" }, formatSigned(r.net)),
     ),
     h(

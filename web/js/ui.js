@@ -229,7 +229,7 @@ export function lockControls(root, locked) {
 
 /**
  * The language picker (the login page, the lobby, the table's Settings): each language named
- * in itself. A pick is remembered and reloads the page, so every word on it changes at once.
+ * in itself, the same in every language. A pick is remembered and reloads the page, so every word on it changes at once.
  */
 export function languagePicker() {
   const select = h(
@@ -241,7 +241,7 @@ export function languagePicker() {
         location.reload();
       },
     },
-    Object.entries(LANGUAGES).map(([lang, { name }]) => h("option", { value: lang, lang, selected: lang === currentLanguage() }, name)),
+    Object.entries(LANGUAGES).map(([lang, { name }]) => h("option", { value: lang, lang, translate: "no", selected: lang === currentLanguage() }, name)),
   );
   return h("label", { class: "field field-language" }, h("span", {}, t("settings.language")), select);
 }
