@@ -66,7 +66,7 @@ export default {
   "lobby.roomsUnavailable": "Zajednički stolovi nisu dostupni: {problem}",
   "lobby.roomsEmpty": "Trenutačno nijedan zajednički stol nema slobodan boks: otvorite svoj i podijelite poveznicu.",
   "lobby.join": "Sjedni",
-  "lobby.share": "Poveznica",
+  "lobby.share": "Podijeli poveznicu",
   "lobby.refresh": "Osvježi",
   "lobby.newRoom": "Otvori zajednički stol",
   "lobby.newRoomTable": "Stol",
@@ -108,7 +108,7 @@ export default {
   "rules.blackjackPaysAtDeal": "Blackjack se isplaćuje {pays} odmah pri dijeljenju, bez obzira na djeliteljeve karte.",
   "rules.any21": "Svaki 21 od tri ili više karata odmah dobiva 3:2, bez obzira na djeliteljeve karte.",
   "rules.noDouble": "Nema udvostručenja.",
-  "rules.double91011": "Udvostručenje samo na tvrdih 9, 10 ili 11 s dvije karte.",
+  "rules.double91011": "Udvostručenje samo na tvrdi zbroj 9, 10 ili 11 s dvije karte.",
   "rules.doubleAny": "Udvostručenje na bilo koje dvije karte.",
   "rules.noSplit": "Nema podjele.",
   "rules.splitRank": {
@@ -138,10 +138,10 @@ export default {
   "rules.noInsurance": "Nema osiguranja.",
   "rules.evenMoney": "Isplata 1:1: s blackjackom protiv asa možete odmah uzeti 1:1.",
   // settings.js: the coach's levels
-  "settings.coachLevel.medium": "Tablica (medium)",
-  "settings.coachLevel.hard": "Točno, novi šu (hard)",
-  "settings.coachLevel.expert": "Savršeno za ovaj šu (expert)",
-  "settings.coachLevel.counter": "Indeksna igra (counter)",
+  "settings.coachLevel.medium": "Tablica (srednja)",
+  "settings.coachLevel.hard": "Točno, novi šu (teška)",
+  "settings.coachLevel.expert": "Savršeno za ovaj šu (stručnjak)",
+  "settings.coachLevel.counter": "Indeksna igra (brojač)",
   // ui.js: the toast, the problems by code, the offline banner, a shared table's link
   "toast.dismiss": "Zatvori",
   "problem.unknown": "Nešto nije u redu.",

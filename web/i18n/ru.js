@@ -66,7 +66,7 @@ export default {
   "lobby.roomsUnavailable": "Общие столы недоступны: {problem}",
   "lobby.roomsEmpty": "Сейчас ни за одним общим столом нет свободного бокса: откройте свой и поделитесь ссылкой.",
   "lobby.join": "Сесть",
-  "lobby.share": "Ссылка",
+  "lobby.share": "Поделиться",
   "lobby.refresh": "Обновить",
   "lobby.newRoom": "Открыть общий стол",
   "lobby.newRoomTable": "Стол",
@@ -146,10 +146,10 @@ export default {
   "rules.noInsurance": "Страховки нет.",
   "rules.evenMoney": "Один к одному: с блэкджеком против туза дилера можно сразу взять 1:1.",
   // settings.js: the coach's levels
-  "settings.coachLevel.medium": "Таблица (medium)",
-  "settings.coachLevel.hard": "Точно, новый шуз (hard)",
-  "settings.coachLevel.expert": "Идеально для этого шуза (expert)",
-  "settings.coachLevel.counter": "Индексная игра (counter)",
+  "settings.coachLevel.medium": "Таблица (средний)",
+  "settings.coachLevel.hard": "Точно, новый шуз (сложный)",
+  "settings.coachLevel.expert": "Идеально для этого шуза (эксперт)",
+  "settings.coachLevel.counter": "Индексная игра (счётчик)",
   // ui.js: the toast, the problems by code, the offline banner, a shared table's link
   "toast.dismiss": "Закрыть",
   "problem.unknown": "Что-то пошло не так.",

@@ -198,7 +198,7 @@ test("the rules in Croatian: numbers, plural forms and casino terms", () => {
     assert.match(s, /Predaja kao prva odluka na boksu/);
     const b = text(bicycle);
     assert.match(b, /^1 špil, novo miješanje prije svake runde\./);
-    assert.match(b, /Udvostručenje samo na tvrdih 9, 10 ili 11/);
+    assert.match(b, /Udvostručenje samo na tvrdi zbroj 9, 10 ili 11/);
     assert.match(b, /od 0,5 do pola uloga/);
     assert.match(text(european), /Asovi se ne smiju ponovno dijeliti|asovi se ne smiju ponovno dijeliti/);
   } finally {
