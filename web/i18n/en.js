@@ -12,6 +12,59 @@ export default {
   // ── rooms: shared tables ──
   // ── end rooms ──
 
+  // ── panels ──
+  // panels.js
+  "panels.drawer.rules": "Rules",
+  "panels.drawer.fairness": "Fair shoe",
+  "panels.drawer.settings": "Settings",
+  "panels.close": "Close {drawer}",
+  "panels.strategy": "Strategy",
+  "panels.lobby": "Lobby",
+  "panels.countWords": {
+    one: "Hi-Lo count: running {running}, true {true}, {count} card left",
+    other: "Hi-Lo count: running {running}, true {true}, {count} cards left",
+  },
+  "panels.countBeingRead": "Hi-Lo count: being read",
+  "panels.countEveryRound": "This table shuffles every round: the count is of this round's cards.",
+  "panels.countSinceShuffle": "Since the shoe was shuffled.",
+  "panels.running": "Running",
+  "panels.true": "True",
+  "panels.cardsLeft": "Cards left",
+  "panels.edgeTitle":
+    "Your expected result on the next round with perfect play, for the exact cards left in this shoe; then for a fresh shoe. The Indices page's edge at a true count is an average shoe's at that count, so at the same true count the two differ.",
+  "panels.edge": "Edge",
+  "panels.edgeFresh": "fresh",
+  "panels.edgeNote": "This shoe's own cards, not the Indices page's average",
+  "panels.indicesLink": "Index plays for these rules",
+  "panels.serverSeedHash": "Server seed hash",
+  "panels.clientSeed": "Client seed",
+  "panels.nonce": "Nonce",
+  "panels.cardsOf": "{left} of {total}",
+  "panels.cardsOfCutOut": "{left} of {total} · cut card is out: last round of this shoe",
+  "panels.hashNote":
+    "The hash is committed before any bet on this shoe; the server seed is revealed when the shoe is retired, so you can recompute every card.",
+  "panels.verifyLast": "Verify the last retired shoe",
+  "panels.noRetiredShoe": "No shoe of yours has retired at this table yet.",
+  "panels.retiresEveryRound": "A fresh shoe every round: this one retires when the next round ends.",
+  "panels.retiresCutOut": "The cut card is out: this shoe retires when the next round ends.",
+  "panels.retiresAtCut": "This shoe retires after the round in which the cut card comes out.",
+  "panels.newShoeSeed": "A new shoe starts with your next deal: you may choose its client seed.",
+  "panels.newShoeSeedAndCut": "A new shoe starts with your next deal: you may choose its client seed and place the cut card.",
+  "panels.clientSeedOptional": "Client seed (optional)",
+  "panels.cutAt": "Cut card at",
+  "panels.speed": "Dealing speed",
+  "panels.speed.normal": "Normal",
+  "panels.speed.fast": "Fast",
+  "panels.speed.instant": "Instant",
+  "panels.speedHint": "Instant when your system asks for reduced motion. A click or key skips to the end.",
+  "panels.sound": "Sound (deal, chips, win)",
+  "panels.holdMarks": "Hold the decision marks until the round ends",
+  "panels.showCount": "Show the Hi-Lo count (running, true, cards left) and, between rounds, the edge and the Kelly bet",
+  "panels.coachLevel": "Coach level",
+  "panels.coachLevelHint":
+    "Perfect play weighs the cards already seen in this shoe, the counter only their Hi-Lo true count; the others value a fresh shoe. The marks grade against your coach's level.",
+  // ── end panels ──
+
   // ── trainer: the trainer, the strategy card, the indices page ──
   // ── end trainer ──
 

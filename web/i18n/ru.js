@@ -12,6 +12,61 @@ export default {
   // ── rooms: shared tables ──
   // ── end rooms ──
 
+  // ── panels ──
+  // panels.js
+  "panels.drawer.rules": "Правила",
+  "panels.drawer.fairness": "Честный шуз",
+  "panels.drawer.settings": "Настройки",
+  "panels.close": "Закрыть: {drawer}",
+  "panels.strategy": "Стратегия",
+  "panels.lobby": "Столы",
+  "panels.countWords": {
+    one: "Счёт Hi-Lo: текущий {running}, истинный {true}, осталась {count} карта",
+    few: "Счёт Hi-Lo: текущий {running}, истинный {true}, осталось {count} карты",
+    many: "Счёт Hi-Lo: текущий {running}, истинный {true}, осталось {count} карт",
+    other: "Счёт Hi-Lo: текущий {running}, истинный {true}, осталось {count} карты",
+  },
+  "panels.countBeingRead": "Счёт Hi-Lo: загружается",
+  "panels.countEveryRound": "Этот стол тасует каждый раунд: счёт идёт только по картам этого раунда.",
+  "panels.countSinceShuffle": "С момента тасовки шуза.",
+  "panels.running": "Текущий",
+  "panels.true": "Истинный",
+  "panels.cardsLeft": "Осталось карт",
+  "panels.edgeTitle":
+    "Ваш ожидаемый результат в следующем раунде при идеальной игре — для точного состава карт, оставшихся в этом шузе; затем для нового шуза. Преимущество на странице индексов при истинном счёте — среднее для шуза с таким счётом, поэтому при одном и том же истинном счёте они различаются.",
+  "panels.edge": "Преимущество",
+  "panels.edgeFresh": "новый шуз",
+  "panels.edgeNote": "По картам этого шуза, а не среднее со страницы индексов",
+  "panels.indicesLink": "Индексная игра для этих правил",
+  "panels.serverSeedHash": "Хеш серверного сида",
+  "panels.clientSeed": "Клиентский сид",
+  "panels.nonce": "Nonce (номер)",
+  "panels.cardsOf": "{left} из {total}",
+  "panels.cardsOfCutOut": "{left} из {total} · подрезная карта вышла: последний раунд этого шуза",
+  "panels.hashNote":
+    "Хеш зафиксирован до первой ставки на этот шуз; серверный сид раскрывается, когда шуз выходит из игры, — так вы можете пересчитать каждую карту.",
+  "panels.verifyLast": "Проверить последний шуз",
+  "panels.noRetiredShoe": "За этим столом ни один ваш шуз ещё не вышел из игры.",
+  "panels.retiresEveryRound": "Новый шуз каждый раунд: этот выйдет из игры, когда закончится следующий раунд.",
+  "panels.retiresCutOut": "Подрезная карта вышла: шуз выйдет из игры, когда закончится следующий раунд.",
+  "panels.retiresAtCut": "Шуз выйдет из игры после раунда, в котором выйдет подрезная карта.",
+  "panels.newShoeSeed": "Новый шуз начнётся с вашей следующей раздачи: вы можете задать его клиентский сид.",
+  "panels.newShoeSeedAndCut": "Новый шуз начнётся с вашей следующей раздачи: вы можете задать его клиентский сид и положить подрезную карту.",
+  "panels.clientSeedOptional": "Клиентский сид (необязательно)",
+  "panels.cutAt": "Подрезная карта на",
+  "panels.speed": "Скорость раздачи",
+  "panels.speed.normal": "Обычная",
+  "panels.speed.fast": "Быстрая",
+  "panels.speed.instant": "Мгновенная",
+  "panels.speedHint": "Мгновенная, если система просит меньше анимации. Щелчок или клавиша — сразу к концу.",
+  "panels.sound": "Звук (раздача, фишки, выигрыш)",
+  "panels.holdMarks": "Показывать оценки решений только после раунда",
+  "panels.showCount": "Показывать счёт Hi-Lo (текущий, истинный, осталось карт), а между раундами — преимущество и ставку по Келли",
+  "panels.coachLevel": "Уровень тренера",
+  "panels.coachLevelHint":
+    "Идеальная игра учитывает карты, уже вышедшие из этого шуза, счётчик — только их истинный счёт Hi-Lo; остальные уровни считают шуз новым. Оценки ставятся по уровню вашего тренера.",
+  // ── end panels ──
+
   // ── trainer: the trainer, the strategy card, the indices page ──
   // ── end trainer ──
 
