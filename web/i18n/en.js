@@ -63,6 +63,61 @@ export default {
   "panels.coachLevel": "Coach level",
   "panels.coachLevelHint":
     "Perfect play weighs the cards already seen in this shoe, the counter only their Hi-Lo true count; the others value a fresh shoe. The marks grade against your coach's level.",
+  // checkout.js
+  "checkout.question.running": "Running count",
+  "checkout.question.true": "True count",
+  "checkout.question.bet": "Bet",
+  "checkout.typeAnswer": "Type your answer.",
+  "checkout.unread.running": "A whole number with its sign, like +3 or −2.",
+  "checkout.unread.true": "A number like +1.5 or −0.75.",
+  "checkout.unread.bet": "Whole coins, like 40.",
+  "checkout.hiLoTags": "Hi-Lo: 2–6 +1, 7–9 0, tens and aces −1",
+  "checkout.whySinceShuffle": {
+    one: "The {count} card seen since the shuffle ({tags}).",
+    other: "The {count} cards seen since the shuffle ({tags}).",
+  },
+  "checkout.whyFirstRound": {
+    one: "The shoe's first round: its {count} card counted {last} ({tags}).",
+    other: "The shoe's first round: its {count} cards counted {last} ({tags}).",
+  },
+  "checkout.whyLastRound": {
+    one: "{before} before the last round, whose {count} card counted {last} ({tags}).",
+    other: "{before} before the last round, whose {count} cards counted {last} ({tags}).",
+  },
+  "checkout.whyTrue": {
+    one: "Running {running} ÷ {decks} decks left ({count} card unseen ÷ {deck}); right within ±{tolerance}.",
+    other: "Running {running} ÷ {decks} decks left ({count} cards unseen ÷ {deck}); right within ±{tolerance}.",
+  },
+  "checkout.rightAt": "right at {bet} exactly",
+  "checkout.rightFromTo": "right from {low} to {high} (±{tolerance})",
+  "checkout.variance": "variance {variance}",
+  "checkout.gamesVariance": "the game's variance",
+  "checkout.kellyOf": "balance {balance} × edge {edge} ÷ {variance}",
+  "checkout.whyHouseEdge": "The edge is {edge}, the house's: Kelly bets nothing, so the table minimum",
+  "checkout.whyBelowMinimum": "Kelly's bet ({kellyOf}) is {kelly}, below the table minimum",
+  "checkout.whyAboveMaximum": "Kelly's bet ({kellyOf}) is {kelly}, above the table maximum",
+  "checkout.whyKelly": "Kelly's bet: {kellyOf}, rounded down",
+  "checkout.whyBet": "{why}; {range}.",
+  // checkoutpanel.js
+  "checkout.asked": "Checkout: the running count, the true count and your bet?",
+  "checkout.title": "Checkout",
+  "checkout.ask": "The count and your bet for the next round?",
+  "checkout.askBadgeHidden": "The count and your bet for the next round? The badge is hidden until you answer.",
+  "checkout.skip": "Skip",
+  "checkout.check": "Check",
+  "checkout.gradedTitle": "Checkout: {right} of {total} right",
+  "checkout.gradedSaid": "Checkout: {right} of {total} right.",
+  "checkout.answerOf": "{question}:",
+  "checkout.markRight": "✓ right",
+  "checkout.markWrong": "✗ wrong",
+  "checkout.youSaid": "you said {answer}",
+  "checkout.continue": "Back to the bets",
+  "checkout.settings": "Checkout at the table",
+  "checkout.toggle": "Now and then between rounds, ask me the running count, the true count and my bet",
+  "checkout.tolerance": "A bet is right within",
+  "checkout.toleranceOption": "±{tolerance} of the advised bet",
+  "checkout.toleranceHint":
+    "About one round in eight, never two in a row, never at a shoe just shuffled (nor where every round is). Graded against the service's count and Kelly bet: the running count exactly, the true count within ±{tolerance}. The Trainer shows how you did.",
   // ── end panels ──
 
   // ── trainer: the trainer, the strategy card, the indices page ──
