@@ -106,7 +106,7 @@ export function renderCountBadge(count, table) {
       title: t(table.rules?.shuffle === "every_round" ? "panels.countEveryRound" : "panels.countSinceShuffle"),
       dataset: count ? { running: String(count.running), true: String(count.true), unseen: String(count.cards_unseen) } : {},
     },
-    h("span", { class: "count-system", "aria-hidden": "true" }, "Hi-Lo"),
+    h("span", { class: "count-system", "aria-hidden": "true", translate: "no" }, "Hi-Lo"),
     count
       ? [
           item(t("panels.running"), formatCount(count.running), "badge-running"),
@@ -168,9 +168,9 @@ function renderFairness(ctl) {
       "dl",
       {},
       h("dt", {}, t("panels.serverSeedHash")),
-      h("dd", { class: "mono break", testid: "shoe-hash" }, sh.server_seed_hash),
+      h("dd", { class: "mono break", testid: "shoe-hash", translate: "no" }, sh.server_seed_hash),
       h("dt", {}, t("panels.clientSeed")),
-      h("dd", { class: "mono break", testid: "shoe-client-seed" }, sh.client_seed ?? "—"),
+      h("dd", { class: "mono break", testid: "shoe-client-seed", translate: "no" }, sh.client_seed ?? "—"),
       h("dt", {}, t("panels.nonce")),
       h("dd", { class: "mono", testid: "shoe-nonce" }, String(sh.nonce)),
       h("dt", {}, t("panels.cardsLeft")),
@@ -219,6 +219,7 @@ function renderShoeOptions(S) {
       h("input", {
         type: "text",
         testid: "client-seed",
+        translate: "no", // its placeholder is the shoe's seed
         value: S.clientSeed,
         maxlength: "64",
         autocomplete: "off",
@@ -295,7 +296,7 @@ function renderSettings(ctl) {
       h(
         "select",
         { testid: "coach-level", onchange: change((el) => ctl.setCoachLevel(el.value)) },
-        Object.entries(COACH_LEVELS).map(([level, label]) => h("option", { value: level, selected: settings.coachLevel === level ? true : null }, label)),
+        Object.entries(COACH_LEVELS).map(([level, label]) => h("option", { value: level, selected: settings.coachLevel === level ? true : null }, t(label))),
       ),
       h("span", { class: "field-hint" }, t("panels.coachLevelHint")),
     ),

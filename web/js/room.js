@@ -451,7 +451,7 @@ function renderHead(phase) {
     h(
       "div",
       { class: "table-title" },
-      h("h1", { id: "table-title", testid: "room-name" }, S.room.name),
+      h("h1", { id: "table-title", testid: "room-name", translate: "no" }, S.room.name), // its players' name for it
       h(
         "p",
         { class: "muted small summary" },
