@@ -62,6 +62,18 @@ const inPlay = (version, turn, extra = {}) =>
     ...extra,
   });
 
+/** Carol takes boxes 2 and 4 as bob42 leaves box 3. */
+const carolJoinsBobLeaves = () => ({
+  before: view(1),
+  after: view(2, {
+    seats: [
+      { box: 0, nick: "alice1", you: false },
+      { box: 1, nick: "carol", you: false },
+      { box: 3, nick: "carol", you: false },
+    ],
+  }),
+});
+
 test("a newer view is shown; an older or equal one is not", () => {
   const shown = { view: view(4), personal: false };
   assert.equal(viewToApply(shown, { view: view(3), personal: false }), null);
@@ -120,14 +132,7 @@ test("'your turn' is said when a decision of the caller's is asked, once per han
 });
 
 test("joins and leaves are told apart by nick, a user's boxes together", () => {
-  const before = view(1);
-  const after = view(2, {
-    seats: [
-      { box: 0, nick: "alice1", you: false },
-      { box: 1, nick: "carol", you: false },
-      { box: 3, nick: "carol", you: false },
-    ],
-  });
+  const { before, after } = carolJoinsBobLeaves();
   const changes = seatChanges(before, after);
   assert.deepEqual(changes, { joined: [{ nick: "carol", boxes: [1, 3] }], left: ["bob42"] });
   assert.deepEqual(seatSentences(changes, "alice1"), ["carol joined at boxes 2 and 4.", "bob42 left."]);
@@ -248,14 +253,7 @@ test("the caller's own view is read when a decision of theirs is asked or answer
 });
 
 test("the room's words in Russian and in Croatian: seats, turns, bets, the countdown, the lobby's line", () => {
-  const before = view(1);
-  const after = view(2, {
-    seats: [
-      { box: 0, nick: "alice1", you: false },
-      { box: 1, nick: "carol", you: false },
-      { box: 3, nick: "carol", you: false },
-    ],
-  });
+  const { before, after } = carolJoinsBobLeaves();
   const changes = seatChanges(before, after);
   const open = view(5, { phase: "betting", bets: [{ box: 0, amount: 50 }], passed: ["bob42"] });
   try {
