@@ -154,8 +154,9 @@ def test_the_drills_and_count_pages_speak_catalog_words(
 
 # ---- Russian and Croatian at 360 by 640 -------------------------------------------------
 
-# The words of the English catalog that are not also words of the language's: a visible
-# string is English when most of its words are such words.
+# The words of the English catalog that are not also words of the language's (a word in
+# Latin letters that the Russian catalog does not use is English too): a visible string is
+# English when most of its words are such words.
 ENGLISH_WORDS = """async (lang) => {
   const words = async (name) => {
     const catalog = (await import(`/i18n/${name}.js`)).default;
@@ -164,17 +165,23 @@ ENGLISH_WORDS = """async (lang) => {
     return new Set(text.replace(/\\{\\w+\\}/g, ' ').toLowerCase().match(/\\p{L}{3,}/gu) || []);
   };
   const [english, own] = [await words('en'), await words(lang)];
-  return [...english].filter((w) => !own.has(w));
+  return [[...english].filter((w) => !own.has(w)), [...own]];
 }"""
 
 
 def english_share(page: Page, lang: str) -> tuple[float, list[str]]:
-    english = set(page.evaluate(ENGLISH_WORDS, lang))
+    english_words, own_words = page.evaluate(ENGLISH_WORDS, lang)
+    english, own = set(english_words), set(own_words)
+
+    def is_english(word: str) -> bool:
+        latin = lang == "ru" and word.isascii() and word not in own
+        return word in english or latin
+
     strings = [s for s in page.evaluate(VISIBLE_STRINGS) if _WORD.search(s)]
     found = []
     for text in strings:
         words = [w.lower() for w in re.findall(r"[^\W\d_]{3,}", text)]
-        if words and sum(w in english for w in words) * 2 > len(words):
+        if words and sum(map(is_english, words)) * 2 > len(words):
             found.append(text)
     return len(found) / max(len(strings), 1), found
 
