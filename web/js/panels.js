@@ -10,6 +10,7 @@ import { clientSeedError, isShoeFresh } from "./input.js";
 import { SPEEDS } from "./pacing.js";
 import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";
 import { COACH_LEVELS, settings } from "./settings.js";
+import { tableName } from "./tablenames.js";
 import { languagePicker } from "./ui.js";
 
 /** The drawers, each named in the language spoken when it shows (panels.drawer.<name>). */
@@ -28,7 +29,7 @@ export function renderToolbar(ctl) {
     h(
       "div",
       { class: "table-title" },
-      h("h1", { id: "table-title", testid: "table-name" }, table.name || table.id),
+      h("h1", { id: "table-title", testid: "table-name" }, tableName(table.id, table.name)),
       h("p", { class: "muted small summary" }, tableSummary(table)),
     ),
     h(

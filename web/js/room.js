@@ -33,6 +33,7 @@ import {
 } from "./roomview.js";
 import { settings } from "./settings.js";
 import { play as sound } from "./sound.js";
+import { tableName } from "./tablenames.js";
 import { errorText, lockControls, reportError, setBalance, shareRoom, toast } from "./ui.js";
 
 const COACH_KEY = "blackjack.coach";
@@ -455,7 +456,7 @@ function renderHead(phase) {
       h(
         "p",
         { class: "muted small summary" },
-        `${S.table.name || S.table.id} · ${t("room.turnSeconds", { seconds: S.room.turn_seconds })} · `,
+        `${tableName(S.table.id, S.table.name)} · ${t("room.turnSeconds", { seconds: S.room.turn_seconds })} · `,
         h("span", { class: `live-state live-${S.live}`, testid: "live-state", dataset: { state: S.live } }, liveStateWords(S.live)),
       ),
     ),
