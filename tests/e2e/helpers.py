@@ -360,10 +360,24 @@ def summary_line(box: dict[str, Any]) -> str:
 
 
 def check_summary(page: Page, view: dict[str, Any]) -> None:
-    """On a phone the result's line names every box's hands and insurance: it adds up to the
-    round's net."""
+    """On a short phone the result's line names every box's hands and insurance: it adds up
+    to the round's net."""
     for box in user_boxes(view):
         expect(tid(page, f"summary-box-{box['box']}")).to_have_text(summary_line(box))
+    assert net_of(view) == Decimal(str(view["net"])), view
+
+
+def check_results_in_view(page: Page, view: dict[str, Any]) -> None:
+    """Every hand of the player's shows its result whole on the screen (on a phone too: the
+    boxes wrap into rows, issue 42), each insured box its insurance's; they add up to the
+    round's net."""
+    for box in user_boxes(view):
+        for h, hand in enumerate(box["hands"]):
+            result = tid(page, f"hand-result-{box['box']}-{h}")
+            expect(result).to_have_text(result_label(hand))
+            expect(result).to_be_in_viewport(ratio=1)
+        if box["insurance"] is not None:
+            expect(tid(page, f"box-insurance-{box['box']}")).to_be_in_viewport(ratio=1)
     assert net_of(view) == Decimal(str(view["net"])), view
 
 

@@ -40,50 +40,16 @@ export function renderFelt(ctl) {
     "div",
     { class: "felt", testid: "felt", onclick: ctl.skip },
     renderDealer(r, landed, !S.pace, fresh),
-    renderBoxRow(r, boxes),
+    renderBoxRow(boxes),
     betting && r ? renderSummary(ctl, r) : null,
     renderStatus(ctl, r),
   );
 }
 
-// On a phone the row of boxes scrolls sideways, and each render builds it anew (at scroll 0).
-// While a box of the player's is in turn the table brings it into view (table.js). Between
-// the player's turns and after them (the AI boxes', the dealer's play, the result) the row
-// shows as many of the player's boxes whole as it can, the one last played among them, and
-// never stops mid-box on one of them; once the player scrolls it, it stays where they left it.
-const rowScroll = { roundId: null, left: 0, lastTurnBox: null, heldBy: null };
-
-function renderBoxRow(r, boxes) {
-  const hold = () => {
-    if (r) rowScroll.heldBy = r.round_id;
-  };
-  const row = h(
-    "div",
-    {
-      class: "boxes",
-      testid: "boxes",
-      // A region of its own: on a phone it scrolls sideways, and a keyboard must reach it
-      // even while no box holds a control (the cards of a settling round).
-      role: "region",
-      "aria-label": "Boxes",
-      tabindex: "0",
-      onscroll: () => Object.assign(rowScroll, { roundId: r?.round_id ?? null, left: row.scrollLeft }),
-      onpointerdown: hold,
-      onwheel: hold,
-      onkeydown: hold,
-    },
-    boxes,
-  );
-  const turn = r && r.status !== "settled" && r.turn;
-  if (turn) Object.assign(rowScroll, { lastTurnBox: turn.box, heldBy: null });
-  if (r && !turn) {
-    queueMicrotask(() => {
-      if (!row.isConnected) return;
-      if (rowScroll.heldBy === r.round_id && rowScroll.roundId === r.round_id) row.scrollLeft = rowScroll.left;
-      else if (row.scrollWidth > row.clientWidth) row.scrollLeft = playerView(row, rowScroll.lastTurnBox);
-    });
-  }
-  return row;
+function renderBoxRow(boxes) {
+  // A region of its own, that a keyboard reaches even while no box holds a control (the
+  // cards of a settling round).
+  return h("div", { class: "boxes", testid: "boxes", role: "region", "aria-label": "Boxes", tabindex: "0" }, boxes);
 }
 
 /** On a phone the boxes scroll sideways inside the felt: the box in turn is brought into view. */
@@ -102,35 +68,9 @@ export function showTurnBox(main) {
 }
 
 /**
- * The scroll of the row that shows the most of the player's boxes whole, the box last in
- * turn among them where that costs none (`.boxes` is the boxes' offset parent on a phone).
- */
-export function playerView(row, lastTurnBox) {
-  const width = row.clientWidth;
-  const max = row.scrollWidth - width;
-  const mine = [...row.querySelectorAll('.box-user[data-testid^="box-"]')].map((el) => ({
-    left: el.offsetLeft,
-    right: el.offsetLeft + el.offsetWidth,
-    last: el.dataset.testid === `box-${lastTurnBox}`,
-  }));
-  if (mine.length === 0) return row.scrollLeft;
-  const clamp = (x) => Math.max(0, Math.min(max, Math.round(x)));
-  const span = { left: Math.min(...mine.map((b) => b.left)), right: Math.max(...mine.map((b) => b.right)) };
-  if (span.right - span.left <= width) return clamp((span.left + span.right - width) / 2);
-  const gap = 4;
-  const starts = mine.flatMap((b) => [b.left - gap, b.right + gap - width]).map(clamp);
-  const score = (x) =>
-    mine.reduce((sum, b) => {
-      const whole = b.left >= x - 1 && b.right <= x + width + 1;
-      const cut = !whole && b.right > x && b.left < x + width;
-      return sum + (whole ? 10 + (b.last ? 1 : 0) : cut ? -5 : 0);
-    }, 0);
-  return starts.reduce((best, x) => (score(x) > score(best) ? x : best), starts[0]);
-}
-
-/**
- * The round's result for every box of the player's, in one line of words: on a phone the
- * boxes scroll sideways, and the result must not need a swipe (shown there only, app CSS).
+ * The round's result for every box of the player's, in one line of words: on a short phone
+ * a crowded round's boxes may stand taller than the screen, and the result must not need a
+ * scroll (shown there only, felt.css).
  */
 function renderSummary(ctl, r) {
   const mine = (r.boxes || []).filter((b) => ownerOf(ctl, b.box, b).you);
@@ -351,7 +291,8 @@ function renderMarks(S, hd, n, hi) {
       return h(
         "li",
         { class: mark.ok ? "mark-ok" : "mark-miss", testid: "mark" },
-        mark.parts.map((p) => (p.wordy ? h("span", { class: "mark-wordy" }, p.text) : p.text)),
+        // After the move and the better one, the cost: a crowded phone leaves it out (felt.css).
+        mark.parts.map((p, i) => (p.wordy ? h("span", { class: "mark-wordy" }, p.text) : i ? h("span", { class: "mark-loss" }, p.text) : p.text)),
       );
     }),
   );
