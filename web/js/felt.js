@@ -52,7 +52,10 @@ function renderBoxRow(boxes) {
   return h("div", { class: "boxes", testid: "boxes", role: "region", "aria-label": "Boxes", tabindex: "0" }, boxes);
 }
 
-/** On a phone the boxes scroll sideways inside the felt: the box in turn is brought into view. */
+/**
+ * The box in turn, and a split box's hand in turn, brought into view should their row
+ * scroll sideways (the boxes and the hands wrap into rows instead, felt.css: a guard).
+ */
 export function showTurnBox(main) {
   const turn = main.querySelector(".box-turn");
   const row = turn?.parentElement;
@@ -229,8 +232,7 @@ function renderBox(ctl, n, box, landed, betting, fresh) {
     box
       ? h(
           "div",
-          // A split box's hands scroll inside it on a phone: a keyboard reaches them there too.
-          box.hands.length > 1 ? { class: "hands", tabindex: "0", role: "group", "aria-label": `Hands of box ${n + 1}` } : { class: "hands" },
+          box.hands.length > 1 ? { class: "hands", role: "group", "aria-label": `Hands of box ${n + 1}` } : { class: "hands" },
           box.hands.map((hd, hi) => renderHand(S, box, hd, hi, landed, fresh)),
         )
       : null,
