@@ -123,15 +123,18 @@ def test_five_boxes_with_splits_fit_and_read_at_every_step(
     page.add_init_script(MEASURE)
     page.add_init_script(WATCH)
     new_player(page, stack.api, "fit")
-    steps = []
-    for table in ("casino", "european"):
-        figures, _ = play_five_boxes(page, table, size, artifacts)
-        steps += [f"{table} {miss}" for miss in figures.misses]
-        check_axe(page, f"{table}, five boxes settled, {size}")
-    frames = page.evaluate("window.__fitFrames")
-    misses = misses_by_item(frames)
-    lines = [f"{size}: {len(frames)} frames; misses by item {[len(v) for v in misses.values()]}"]
-    lines += [f"item {item}: {miss}" for item, missed in misses.items() for miss in missed]
-    lines += [f"step not in view: {miss}" for miss in steps]
-    (artifacts / f"fit-{size}.txt").write_text("\n".join(lines) + "\n")
+    steps: list[str] = []
+    try:
+        for table in ("casino", "european"):
+            figures, _ = play_five_boxes(page, table, size, artifacts)
+            steps += [f"{table} {miss}" for miss in figures.misses]
+            check_axe(page, f"{table}, five boxes settled, {size}")
+    finally:  # what the frames measured, by item, even if a step failed
+        frames = page.evaluate("window.__fitFrames")
+        misses = misses_by_item(frames)
+        counts = [len(v) for v in misses.values()]
+        lines = [f"{size}: {len(frames)} frames; misses by item (2, 3, 4) {counts}"]
+        lines += [f"item {item}: {miss}" for item, missed in misses.items() for miss in missed]
+        lines += [f"step not in view: {miss}" for miss in steps]
+        (artifacts / f"fit-{size}.txt").write_text("\n".join(lines) + "\n")
     assert not any(misses.values()) and not steps, "\n".join(lines[:40])
