@@ -350,23 +350,6 @@ def check_settled(page: Page, api: Api, token: str, view: dict[str, Any]) -> dic
     return dict(stored)
 
 
-def summary_line(box: dict[str, Any]) -> str:
-    """A settled box in the result's one line on a phone: each hand, then its insurance."""
-    line = f"Box {box['box'] + 1} " + ", ".join(result_label(hand) for hand in box["hands"])
-    if box["insurance"] is not None:
-        paid = Decimal(str(box["insurance_payout"] or 0)) - Decimal(str(box["insurance"]))
-        line += f", insurance {signed(paid)}"
-    return line
-
-
-def check_summary(page: Page, view: dict[str, Any]) -> None:
-    """On a short phone the result's line names every box's hands and insurance: it adds up
-    to the round's net."""
-    for box in user_boxes(view):
-        expect(tid(page, f"summary-box-{box['box']}")).to_have_text(summary_line(box))
-    assert net_of(view) == Decimal(str(view["net"])), view
-
-
 def check_results_in_view(page: Page, view: dict[str, Any]) -> None:
     """Every hand of the player's shows its result whole on the screen (on a phone too: the
     boxes wrap into rows, issue 42), each insured box its insurance's; they add up to the

@@ -25,7 +25,6 @@ from .helpers import (
     act,
     check_axe,
     check_results_in_view,
-    check_summary,
     deal,
     hard,
     natural,
@@ -194,8 +193,6 @@ def test_european_deal_lands_in_dealt_order(
     # the row scrolled sideways on a phone), and each hand's result is in view
     assert not any(s["overflows"] for s in drawing), [s["scroll"] for s in drawing]
     check_results_in_view(page, views[-1])
-    if size == "small-phone":  # and the result's line
-        check_summary(page, views[-1])
     check_axe(page, f"european result, {size}")
     print(f"{size}: {len(log)} frames, {len(appearances(log))} cards, marks up to {marks}")
 
@@ -244,8 +241,6 @@ def test_casino_insurance_waits_for_the_second_card(
     expect(tid(page, "box-insurance-0")).to_have_text(lost)
     phone = SIZES[size][2]
     check_results_in_view(page, views[-1])  # the hand lost, and the insurance: as the net
-    if size == "small-phone":
-        check_summary(page, views[-1])
     assert not any(s["words"] == "The dealer plays…" for s in log)  # no card for the dealer
 
     start_log(page)
@@ -263,8 +258,6 @@ def test_casino_insurance_waits_for_the_second_card(
     expect(tid(page, "box-insurance-0")).to_contain_text("Insurance ")
     check_results_in_view(page, views[-1])
     if phone:
-        if size == "small-phone":
-            check_summary(page, views[-1])
         shot(page, artifacts, size, "insured-result")
     check_axe(page, f"casino result, {size}")
 

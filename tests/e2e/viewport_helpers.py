@@ -17,7 +17,6 @@ from .helpers import (
     E2E_TIMEOUT_MS,
     check_cards_shown,
     check_results_in_view,
-    check_summary,
     deal,
     natural,
     open_table,
@@ -148,9 +147,6 @@ RESULT = {
     "result": '[data-testid="round-result"]',
     "net": '[data-testid="round-net"]',
 }
-# A short phone's result sums up every box's in a line too: a crowded round's boxes may
-# stand taller than the screen there.
-PHONE_RESULT = {**RESULT, "summary": '[data-testid="round-summary"]'}
 
 # The logged-in pages, each by its hash and an element that shows once it has loaded.
 PAGES = {
@@ -289,22 +285,11 @@ def play_five_boxes(page: Page, table: str, size: str, artifacts: Any) -> tuple[
     # every frame of the dealer's play: the dealer, the status and the player's boxes
     for n, frame in enumerate(frames):
         figures.add(f"dealer's play, frame {n + 1} of {len(frames)}", frame)
-    short_phone = short_phone_at(page)
-    figures.add("result", measure(page, PHONE_RESULT if short_phone else RESULT))
+    figures.add("result", measure(page, RESULT))
     shot(page, artifacts, size, table, "result")
-    # every hand's result and the insurance (casino's box 1) in view, adding up to the net:
-    # on a short phone in the result's line
-    if short_phone:
-        check_summary(page, view)
-    else:
-        check_results_in_view(page, view)
+    # every hand's result and the insurance (casino's box 1) in view, adding up to the net
+    check_results_in_view(page, view)
     return figures, view
-
-
-def short_phone_at(page: Page) -> bool:
-    """A phone's screen at most 700 px tall (felt.css's short phone: the result's line shows)."""
-    viewport = page.viewport_size or {"width": 0, "height": 0}
-    return viewport["width"] <= 600 and viewport["height"] <= 700
 
 
 def dealing_speed(page: Page, speed: str) -> None:

@@ -36,14 +36,7 @@ export function renderFelt(ctl) {
   const fresh = r && S.justLanded ? slotOf(r, S.justLanded) : null;
   const boxNumbers = betting ? Array.from({ length: tableCapabilities(S.table).boxes }, (_, n) => n) : (r.boxes || []).map((b) => b.box);
   const boxes = boxNumbers.map((n) => renderBox(ctl, n, (r?.boxes || []).find((b) => b.box === n) || null, landed, betting, fresh));
-  return h(
-    "div",
-    { class: "felt", testid: "felt", onclick: ctl.skip },
-    renderDealer(r, landed, !S.pace, fresh),
-    renderBoxRow(boxes),
-    betting && r ? renderSummary(ctl, r) : null,
-    renderStatus(ctl, r),
-  );
+  return h("div", { class: "felt", testid: "felt", onclick: ctl.skip }, renderDealer(r, landed, !S.pace, fresh), renderBoxRow(boxes), renderStatus(ctl, r));
 }
 
 function renderBoxRow(boxes) {
@@ -68,43 +61,6 @@ export function showTurnBox(main) {
   }
   if (!turn || row.scrollWidth <= row.clientWidth) return;
   row.scrollLeft = turn.offsetLeft - (row.clientWidth - turn.offsetWidth) / 2; // .boxes is the offset parent there
-}
-
-/**
- * The round's result for every box of the player's, in one line of words: on a short phone
- * a crowded round's boxes may stand taller than the screen, and the result must not need a
- * scroll (shown there only, felt.css).
- */
-function renderSummary(ctl, r) {
-  const mine = (r.boxes || []).filter((b) => ownerOf(ctl, b.box, b).you);
-  if (r.status !== "settled" || mine.length === 0) return null;
-  return h(
-    "ul",
-    { class: "round-summary", testid: "round-summary", "aria-label": "Result of each box" },
-    mine.map((b) =>
-      h(
-        "li",
-        { testid: `summary-box-${b.box}` },
-        h("b", {}, `Box ${b.box + 1}`),
-        " ",
-        b.hands.map((hd, hi) => h("span", { class: `result-${resultTone(hd.result)}` }, `${hi ? ", " : ""}${resultLabel(hd) || statusLabel(hd.status)}`)),
-        // The round's net counts the insurance: so does the line, or it would not add up.
-        insuranceNet(b) === null
-          ? null
-          : h(
-              "span",
-              { class: insuranceNet(b) > 0 ? "result-win" : "result-lose", testid: `summary-insurance-${b.box}` },
-              `, insurance ${formatSigned(insuranceNet(b))}`,
-            ),
-      ),
-    ),
-  );
-}
-
-/** What a settled box's insurance won or lost (its payout less its stake), or null if not insured. */
-function insuranceNet(box) {
-  if (box.insurance === null || box.insurance === undefined || box.insurance_payout === null || box.insurance_payout === undefined) return null;
-  return Number(box.insurance_payout) - Number(box.insurance);
 }
 
 function renderDealer(r, landed, complete, fresh) {
