@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as counting from "./countdrills.js";
 import { formatCount, runningCount, trueCount } from "./hilo.js";
-import { setLanguage } from "./i18n.js";
+import { speaking } from "./speaking.mjs";
 
 test("the shoe: six decks, every card once per deck, shuffled with the random source given", () => {
   const shoe = counting.shuffledShoe(6);
@@ -200,16 +200,6 @@ test("each drill says what it asks and whose bests are shown", () => {
   assert.match(counting.drillIntro("decks", 1), /, to the quarter deck\.$/);
   assert.match(counting.drillIntro("running"), /six-deck shoe/);
 });
-
-/** `run` in the language given, back in English after it, whatever happens. */
-function speaking(lang, run) {
-  try {
-    setLanguage(lang);
-    run();
-  } finally {
-    setLanguage("en");
-  }
-}
 
 test("decks, trays and verdicts in Russian: a decimal comma, the plural form of each count", () => {
   speaking("ru", () => {

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as drills from "./drillcells.js";
 import { actionLabel, chartRowLabel } from "./format.js";
-import { setLanguage } from "./i18n.js";
 import { indexWords } from "./indexplays.js";
+import { speaking } from "./speaking.mjs";
 
 const cell = (section, row, up, box, attempts, correct) => ({ section, row, up, box, attempts, correct });
 const ups = (letter) => Object.fromEntries(["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"].map((u) => [u, letter]));
@@ -289,15 +289,6 @@ test("a card dealt twice is explained: a shoe of several decks holds several of 
   assert.equal(drills.sameCardWords(null, 6), null);
 });
 
-/** `run` in each language given, back in English after it, whatever happens. */
-function speaking(lang, run) {
-  try {
-    setLanguage(lang);
-    run();
-  } finally {
-    setLanguage("en");
-  }
-}
 /** An action's label as a sentence goes on with it, in the language spoken now. */
 const lower = (name, lang) => actionLabel(name).toLocaleLowerCase(lang);
 
