@@ -172,6 +172,8 @@ export default {
   "counting.noTables": "The tables are not available ({error}): a six-deck shoe it is.",
   "counting.drillLegend": "Drill",
   "counting.drillShort.running": "Running",
+  "counting.drillShort.true": "True count",
+  "counting.drillShort.decks": "Decks left",
   "counting.cards": "Cards",
   "counting.atATime": "At a time",
   "counting.speed": "Speed",

@@ -188,6 +188,8 @@ export default {
   "counting.noTables": "Stolovi nisu dostupni ({error}): koristi se šu od šest špilova.",
   "counting.drillLegend": "Vježba",
   "counting.drillShort.running": "Tekući",
+  "counting.drillShort.true": "Pravi",
+  "counting.drillShort.decks": "Preostali",
   "counting.cards": "Karte",
   "counting.atATime": "Odjednom",
   "counting.speed": "Brzina",

@@ -198,6 +198,8 @@ export default {
   "counting.noTables": "Столы недоступны ({error}): берём шуз из шести колод.",
   "counting.drillLegend": "Упражнение",
   "counting.drillShort.running": "Текущий",
+  "counting.drillShort.true": "Истинный",
+  "counting.drillShort.decks": "Остаток",
   "counting.cards": "Карты",
   "counting.atATime": "За раз",
   "counting.speed": "Темп",

@@ -137,7 +137,7 @@ function drillChoice() {
     t("counting.drillLegend"),
     DRILLS,
     // a small phone reads "Running" (its whole name still heard), so the three hold one row
-    (d) => (d === "running" ? shortened(drillLabel(d), t("counting.drillShort.running")) : drillLabel(d)),
+    (d) => shortened(drillLabel(d), t(`counting.drillShort.${d}`)),
     () => {
       clearTimeout(P.timer);
       renderDrill();
