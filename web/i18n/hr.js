@@ -269,7 +269,7 @@ export default {
   "counting.best.answers": "Odgovori",
   "counting.best.passes": "Nizovi",
   "counting.best.rightOf": "{right} točno od {passes}",
-  "counting.best.fastest": "Najbrži točan odgovor",
+  "counting.best.fastest": "Najbolje vrijeme",
   "counting.best.inARow": "Točno zaredom",
   "counting.best.streak": "{streak} (rekord {best})",
   "counting.noAnswerYet": "Još nema odgovora za ovaj šu.",

@@ -206,8 +206,8 @@ test("decks, trays and verdicts in Russian: a decimal comma, the plural form of 
     assert.deepEqual([1, 4, 6, 2.6346, 0.5].map(counting.formatDecks), ["1 колода", "4 колоды", "6 колод", "2,63 колоды", "0,5 колоды"]);
     assert.equal(counting.formatSeconds(2345), "2,3 с");
     assert.equal(counting.trayWords(206, 6), "Сдано 206 из 312 карт: ушло 3,96 колоды, осталось 2,04 колоды.");
-    assert.equal(counting.decksVerdict(counting.gradeDecks(175, 6, 2.5)), "✓ Верно: осталось 2,63 колоды, 2,5 с точностью до половины колоды.");
-    assert.equal(counting.decksVerdict(counting.gradeDecks(260, 6, 2)), "✗ Неверно: вы ответили 2; осталась 1 колода, 1 с точностью до половины колоды.");
+    assert.equal(counting.decksVerdict(counting.gradeDecks(175, 6, 2.5)), "✓ Верно: осталось 2,63 колоды — 2,5 с точностью до половины колоды.");
+    assert.equal(counting.decksVerdict(counting.gradeDecks(260, 6, 2)), "✗ Неверно: вы ответили 2; осталась 1 колода — 1 с точностью до половины колоды.");
     const g = counting.gradeTrue(7, 175, 6, 1.5);
     assert.equal(
       counting.trueVerdict(g),

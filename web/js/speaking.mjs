@@ -1,11 +1,11 @@
 // For the node tests: a test's sentences rendered in another language.
 import { setLanguage } from "./i18n.js";
 
-/** `run` in the language `lang`, back in English after it, whatever happens (the tests' default). */
+/** What `run` returns with `lang` spoken, English again after it whatever happens (the tests' default). */
 export function speaking(lang, run) {
   try {
     setLanguage(lang);
-    run();
+    return run();
   } finally {
     setLanguage("en");
   }
