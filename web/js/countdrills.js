@@ -4,6 +4,7 @@
 import { DECK, formatCount, runningCount, trueCount } from "./hilo.js";
 import { formatNumber, locale, t } from "./i18n.js";
 import { savedObject } from "./settings.js";
+import { tableName } from "./tablenames.js";
 
 export const DRILL_DECKS = 6;
 export const GROUPS = [1, 2, 4];
@@ -131,7 +132,7 @@ export function shoeChoices(tables) {
   const byDecks = new Map();
   for (const t of tables || []) {
     const decks = t?.rules?.decks;
-    if (Number.isInteger(decks) && decks > 0) byDecks.set(decks, [...(byDecks.get(decks) || []), t.name || t.id]);
+    if (Number.isInteger(decks) && decks > 0) byDecks.set(decks, [...(byDecks.get(decks) || []), tableName(t.id, t.name)]);
   }
   return [...byDecks].sort((a, b) => a[0] - b[0]).map(([decks, names]) => ({ decks, label: `${formatDecks(decks)}: ${names.join(", ")}` }));
 }

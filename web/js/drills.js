@@ -41,6 +41,7 @@ import { chartRowKeys, formatAccuracy, formatEv, isMistake, UP_CARDS } from "./f
 import { formatNumber, t } from "./i18n.js";
 import { indexWords, upWord } from "./indexplays.js";
 import { remember, remembered } from "./settings.js";
+import { tableName } from "./tablenames.js";
 import { errorText, lockControls, reportError } from "./ui.js";
 
 const CHOICE_KEY = "blackjack.drills";
@@ -104,7 +105,7 @@ function choiceForm() {
   const tableSelect = h(
     "select",
     { id: "drills-table", testid: "drills-table", onchange: (e) => choose({ table: e.target.value }) },
-    S.tables.map((t) => h("option", { value: t.id, selected: t.id === S.table ? true : null }, t.name || t.id)),
+    S.tables.map((t) => h("option", { value: t.id, selected: t.id === S.table ? true : null }, tableName(t.id, t.name))),
   );
   return h(
     "form",
@@ -508,7 +509,7 @@ function gradedAnswer(graded) {
 // ---------------------------------------------------------------- the heat map
 
 function renderHeat() {
-  const name = S.tables.find((t) => t.id === S.table)?.name || S.table;
+  const name = tableName(S.table, S.tables.find((t) => t.id === S.table)?.name);
   const stats = clear(S.statsBox);
   stats.append(h("h2", { id: "drill-stats-title" }, t("drills.accuracyAt", { table: name })));
   const box = clear(S.heatBox);
