@@ -187,6 +187,25 @@ export default {
   "input.noBet": "Put a bet on at least one box.",
   "input.overBalance": "Your bets ({total}) are more than your balance ({balance}).",
   "input.cutRange": "The cut must be between {from} and {to}.",
+  // controls.js
+  "controls.yourDecision": "Your decision",
+  "controls.advised": "advised",
+  "controls.insuranceCosts": "Insurance costs {cost} and pays 2:1 if the dealer has blackjack.",
+  "controls.insuranceAmount": "Insurance amount",
+  "controls.upToHalf": "(up to half of {bet})",
+  "controls.coachHint": "Coach hint",
+  "controls.coachMode": "Coach mode",
+  "controls.coachSays": "Coach ({level}): {action}.",
+  "controls.chipTray": "Chip to place: pick one, then a box's circle (keys 1 to 5)",
+  "controls.bets": "Bets",
+  "controls.total": "Total {total}",
+  "controls.clear": "Clear",
+  "controls.bet": "Bet",
+  "controls.rebet": "Rebet",
+  "controls.deal": "Deal",
+  "controls.pass": "Pass",
+  "controls.box": "Box {box}",
+  "controls.capped": "{boxes}: capped at the table maximum, {max}.",
   // ── end table ──
 
   // ── rooms: shared tables ──

@@ -195,6 +195,25 @@ export default {
   "input.noBet": "Postavite ulog na barem jedan boks.",
   "input.overBalance": "Vaši ulozi ({total}) veći su od stanja ({balance}).",
   "input.cutRange": "Rez mora biti između {from} i {to}.",
+  // controls.js
+  "controls.yourDecision": "Vaša odluka",
+  "controls.advised": "savjet",
+  "controls.insuranceCosts": "Osiguranje stoji {cost} i plaća 2:1 ako djelitelj ima blackjack.",
+  "controls.insuranceAmount": "Iznos osiguranja",
+  "controls.upToHalf": "(do pola od {bet})",
+  "controls.coachHint": "Savjet",
+  "controls.coachMode": "Trener uvijek",
+  "controls.coachSays": "Trener ({level}): {action}.",
+  "controls.chipTray": "Žeton za ulog: odaberite ga, pa krug boksa (tipke 1 do 5)",
+  "controls.bets": "Ulozi",
+  "controls.total": "Ukupno {total}",
+  "controls.clear": "Poništi",
+  "controls.bet": "Uloži",
+  "controls.rebet": "Ponovi ulog",
+  "controls.deal": "Dijeli",
+  "controls.pass": "Preskoči",
+  "controls.box": "Boks {box}",
+  "controls.capped": "{boxes}: ulog smanjen na maksimum stola, {max}.",
   // ── end table ──
 
   // ── rooms: shared tables ──

@@ -197,6 +197,25 @@ export default {
   "input.noBet": "Сделайте ставку хотя бы на один бокс.",
   "input.overBalance": "Ваши ставки ({total}) больше баланса ({balance}).",
   "input.cutRange": "Подрезка должна быть от {from} до {to}.",
+  // controls.js
+  "controls.yourDecision": "Ваше решение",
+  "controls.advised": "совет",
+  "controls.insuranceCosts": "Страховка стоит {cost} и платит 2:1, если у дилера блэкджек.",
+  "controls.insuranceAmount": "Сумма страховки",
+  "controls.upToHalf": "(до половины от {bet})",
+  "controls.coachHint": "Подсказка",
+  "controls.coachMode": "Режим тренера",
+  "controls.coachSays": "Тренер ({level}): {action}.",
+  "controls.chipTray": "Фишка для ставки: выберите её, затем круг бокса (клавиши 1–5)",
+  "controls.bets": "Ставки",
+  "controls.total": "Итого {total}",
+  "controls.clear": "Сбросить",
+  "controls.bet": "Ставка",
+  "controls.rebet": "Повторить",
+  "controls.deal": "Раздать",
+  "controls.pass": "Пропуск",
+  "controls.box": "Бокс {box}",
+  "controls.capped": "{boxes}: ставка урезана до максимума стола, {max}.",
   // ── end table ──
 
   // ── rooms: shared tables ──
