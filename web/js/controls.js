@@ -256,7 +256,7 @@ export function placeBets(ctl, wanted, { chipBox = null, note = "" } = {}) {
     const bet = capBet(amount, max);
     S.slip.bets[box] = bet.amount;
     delete S.slip.ai[box];
-    if (bet.capped) capped.push(t("controls.box", { box: Number(box) + 1 }));
+    if (bet.capped) capped.push(t("box.label", { box: Number(box) + 1 }));
   }
   S.betNote = capped.length ? t("controls.capped", { boxes: capped.join(", "), max: formatCoins(max) }) : note;
   if (chipBox !== null) S.fresh = { chipBox };

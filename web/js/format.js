@@ -296,8 +296,11 @@ export function formatLoss(loss) {
   return `${lossNumber(loss)}${t("format.ofTheBet")}`;
 }
 
-/** A coach level's name in the language spoken ("expert", "эксперт"); a level it does not know as it is. */
-export const levelName = (level) => (Object.hasOwn(GRADES, level) ? t(`coach.level.${level}`) : String(level));
+/** A coach's or an AI player's level in the language spoken ("expert", "эксперт"); a level no catalog names as it is. */
+export function levelName(level) {
+  const name = t(`coach.level.${level}`);
+  return name === `coach.level.${level}` ? String(level) : name;
+}
 
 /** Whose play a level without EVs marks against: "the counter's play", "the chart's play". */
 export const levelPlay = (level) => GRADES[gradeOf(level)].play;
