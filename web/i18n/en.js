@@ -232,6 +232,15 @@ export default {
   "felt.clearBox": "Clear box {box}",
   "felt.aiOnBox": "AI player on box {box}",
   "felt.empty": "Empty",
+  // table.js
+  "table.shoeStarted":
+    "This shoe has already started (perhaps in another tab), so its client seed and cut can no longer be chosen: the table is refreshed, deal again.",
+  "table.couldNotDeal": "Could not deal",
+  "table.refreshed": "The table has been refreshed.",
+  "table.coach": "Coach",
+  "table.boxResult": "Box {box}: {result}.",
+  "table.handResult": "Box {box} hand {hand}: {result}.",
+  "table.coachNothing": "The coach has nothing to answer: no decision is asked of you now.",
   // ── end table ──
 
   // ── rooms: shared tables ──

@@ -240,6 +240,14 @@ export default {
   "felt.clearBox": "Poništi boks {box}",
   "felt.aiOnBox": "AI igrač na boksu {box}",
   "felt.empty": "Prazno",
+  // table.js
+  "table.shoeStarted": "Ovaj je šu već započeo (možda u drugoj kartici), pa se sjeme klijenta i rez više ne mogu birati: stol je osvježen, dijelite ponovno.",
+  "table.couldNotDeal": "Dijeljenje nije uspjelo",
+  "table.refreshed": "Stol je osvježen.",
+  "table.coach": "Trener",
+  "table.boxResult": "Boks {box}: {result}.",
+  "table.handResult": "Boks {box}, ruka {hand}: {result}.",
+  "table.coachNothing": "Trener nema što savjetovati: sada se od vas ne traži odluka.",
   // ── end table ──
 
   // ── rooms: shared tables ──

@@ -242,6 +242,14 @@ export default {
   "felt.clearBox": "Сбросить бокс {box}",
   "felt.aiOnBox": "ИИ-игрок на боксе {box}",
   "felt.empty": "Пусто",
+  // table.js
+  "table.shoeStarted": "Этот шуз уже начат (возможно, в другой вкладке): сид клиента и подрезку больше не выбрать. Стол обновлён, раздайте снова.",
+  "table.couldNotDeal": "Не удалось раздать",
+  "table.refreshed": "Стол обновлён.",
+  "table.coach": "Тренер",
+  "table.boxResult": "Бокс {box}: {result}.",
+  "table.handResult": "Бокс {box}, рука {hand}: {result}.",
+  "table.coachNothing": "Тренеру нечего подсказать: сейчас от вас не ждут решения.",
   // ── end table ──
 
   // ── rooms: shared tables ──
