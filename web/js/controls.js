@@ -53,7 +53,7 @@ function actionButton(ctl, a, legal, hint, blocked) {
       },
       advised ? h("span", { class: "star", "aria-label": t("controls.advised") }, "★ ") : null,
       actionLabel(a.name, legal),
-      h("kbd", { "aria-hidden": "true" }, a.key.toUpperCase()),
+      h("kbd", { "aria-hidden": "true", translate: "no" }, a.key.toUpperCase()),
     ),
     ev !== undefined && ev !== null
       ? h("span", { class: `ev ${ev >= 0 ? "pos" : "neg"}`, id: `ev-${a.name}`, testid: `action-ev-${a.name}` }, evLabel(ev))
@@ -103,7 +103,7 @@ function renderCoach(ctl, hint, legal) {
         onclick: ctl.hint,
       },
       `${t("controls.coachHint")} `,
-      h("kbd", { "aria-hidden": "true" }, "C"),
+      h("kbd", { "aria-hidden": "true", translate: "no" }, "C"),
     ),
     h(
       "label",
@@ -181,7 +181,7 @@ export function renderBetting(ctl) {
           onclick: () => pickChip(ctl, v),
         },
         h("span", { class: "chip-value" }, formatCoins(v)),
-        CHIP_KEYS[i] ? h("kbd", { "aria-hidden": "true" }, CHIP_KEYS[i].toUpperCase()) : null,
+        CHIP_KEYS[i] ? h("kbd", { "aria-hidden": "true", translate: "no" }, CHIP_KEYS[i].toUpperCase()) : null,
       ),
     ),
   );

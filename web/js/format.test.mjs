@@ -80,6 +80,7 @@ test("results and net in words", () => {
   assert.equal(resultLabel({ result: null }), null);
   assert.equal(netSentence(7.5), "You won 7.5 coins this round.");
   assert.equal(netSentence(-100), "You lost 100 coins this round.");
+  assert.equal(netSentence(1), "You won 1 coin this round.");
   assert.equal(netSentence(0), "Even round: no gain, no loss.");
   assert.match(roundStatusLabel(null), /place your bets/);
   assert.equal(
