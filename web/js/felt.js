@@ -324,11 +324,16 @@ function renderHand(S, box, hd, hi, landed, fresh) {
       h("span", { class: "lbl" }, `${t("felt.total")} `),
       h(
         "span",
-        { class: "total", testid: `hand-total-${box.box}-${hi}` },
+        // A phone shows the word before the figure (app.css), the label hidden there.
+        { class: "total", testid: `hand-total-${box.box}-${hi}`, dataset: { label: t("felt.total") } },
         complete || cards.length === hd.cards.length ? handTotalLabel(hd) : String(cardsTotal(cards).total),
       ),
       h("span", { class: "lbl" }, ` ${t("felt.bet")} `),
-      h("span", { class: "hand-bet", testid: `hand-bet-${box.box}-${hi}` }, `${formatCoins(hd.bet)}${hd.doubled ? ` ${t("felt.doubled")}` : ""}`),
+      h(
+        "span",
+        { class: "hand-bet", testid: `hand-bet-${box.box}-${hi}`, dataset: { label: t("felt.bet") } },
+        `${formatCoins(hd.bet)}${hd.doubled ? ` ${t("felt.doubled")}` : ""}`,
+      ),
       waiting && complete ? h("span", { class: "muted" }, ` · ${statusLabel(hd.status)}`) : null,
     ),
     res ? h("div", { class: `result result-${resultTone(hd.result)} ${S.fresh.results ? "pop" : ""}`, testid: `hand-result-${box.box}-${hi}` }, res) : null,
