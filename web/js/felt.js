@@ -390,7 +390,7 @@ export function renderBetCircle(ctl, n) {
       ),
       h(
         "span",
-        { class: `bet-amount ${!amount && ai ? "bet-ai" : ""}`, testid: `bet-amount-${n}` },
+        { class: `bet-amount ${!amount && ai ? "bet-ai" : ""} ${!amount && !ai ? "bet-none" : ""}`, testid: `bet-amount-${n}` },
         amount ? formatCoins(amount) : ai ? t("felt.aiName", { level: levelName(ai) }) : t("felt.bet"),
       ),
     ),
