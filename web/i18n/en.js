@@ -44,6 +44,7 @@ export default {
   "card.suit.H": "hearts",
   "card.suit.D": "diamonds",
   "card.suit.C": "clubs",
+  "card.faceDown": "face-down card",
   "total.soft": "soft {total}",
   "total.hard": "hard {total}",
   "total.bust": "bust ({total})",

@@ -44,6 +44,7 @@ export default {
   "card.suit.H": "herc",
   "card.suit.D": "karo",
   "card.suit.C": "tref",
+  "card.faceDown": "skrivena karta",
   "total.soft": "meka {total}",
   "total.hard": "tvrda {total}",
   "total.bust": "preko 21 ({total})",

@@ -44,6 +44,7 @@ export default {
   "card.suit.H": "червей",
   "card.suit.D": "бубен",
   "card.suit.C": "треф",
+  "card.faceDown": "закрытая карта",
   "total.soft": "мягкие {total}",
   "total.hard": "жёсткие {total}",
   "total.bust": "перебор ({total})",

@@ -1,5 +1,6 @@
 // Tiny DOM helpers: h() builds elements, card() draws a playing card with CSS only.
 import { dealerTotalLabel, parseCard } from "./format.js";
+import { t } from "./i18n.js";
 
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
@@ -34,7 +35,7 @@ export function card(code, { fresh = false, flip = false, small = false } = {}) 
   else if (fresh) cls.push("deal-in");
   if (!code) {
     cls.push("card-back");
-    return h("div", { class: cls.join(" "), role: "img", "aria-label": "face-down card", testid: "card-back" });
+    return h("div", { class: cls.join(" "), role: "img", "aria-label": t("card.faceDown"), testid: "card-back" });
   }
   const c = parseCard(code);
   if (!c) return h("div", { class: cls.join(" "), role: "img", "aria-label": String(code) }, String(code));
@@ -42,9 +43,10 @@ export function card(code, { fresh = false, flip = false, small = false } = {}) 
   return h(
     "div",
     { class: cls.join(" "), role: "img", "aria-label": c.name, title: c.name, dataset: { card: code } },
-    h("span", { class: "corner tl", "aria-hidden": "true" }, h("b", {}, c.label), h("i", {}, c.sym)),
+    // The corners' letters (A, K, Q, J) are the cards' own, the same in every language.
+    h("span", { class: "corner tl", "aria-hidden": "true", translate: "no" }, h("b", {}, c.label), h("i", {}, c.sym)),
     h("span", { class: "pip", "aria-hidden": "true" }, c.sym),
-    h("span", { class: "corner br", "aria-hidden": "true" }, h("b", {}, c.label), h("i", {}, c.sym)),
+    h("span", { class: "corner br", "aria-hidden": "true", translate: "no" }, h("b", {}, c.label), h("i", {}, c.sym)),
   );
 }
 
