@@ -168,18 +168,9 @@ test("counter: where no index applies, the chart's play and why", () => {
   );
 });
 
-/** What `fn` returns with `lang` spoken (English again afterwards). */
-function speaking(lang, fn) {
-  setLanguage(lang);
-  try {
-    return fn();
-  } finally {
-    setLanguage("en");
-  }
-}
-
 test("in Russian: whole sentences, the up card after «против» in the genitive", () => {
-  speaking("ru", () => {
+  setLanguage("ru");
+  try {
     assert.deepEqual(["TD", "AS", "8C", "6D"].map(upWords), ["десятки", "туза", "восьмёрки", "шестёрки"]);
     assert.equal(cellWords("pairs", "8"), "Пара восьмёрок");
     assert.equal(coachWhy(spot({ level: "medium", action: "stand", ev: null })), "Жёсткие 16 против десятки: по таблице — Хватит.");
@@ -199,11 +190,14 @@ test("in Russian: whole sentences, the up card after «против» in the gen
       coachWhy(spot({ level: "counter", action: "hit", count: count(-0.4), index: null }, docs)),
       "Ход по таблице (16 против десятки): «хватит» только при 0 и выше, а истинный счёт −0,4.",
     );
-  });
+  } finally {
+    setLanguage("en");
+  }
 });
 
 test("in Croatian: whole sentences, the up card after «protiv» in the genitive", () => {
-  speaking("hr", () => {
+  setLanguage("hr");
+  try {
     assert.deepEqual(["TD", "AS", "8C", "6D"].map(upWords), ["desetke", "asa", "osmice", "šestice"]);
     const soft = { cards: ["AS", "7D"], up: "6H", legal: ["hit", "stand", "double"] };
     assert.equal(coachWhy(spot({ level: "medium", action: "double" }, soft)), "Meka 18 protiv šestice: tablica kaže Udvostruči.");
@@ -218,5 +212,7 @@ test("in Croatian: whole sentences, the up card after «protiv» in the genitive
       coachWhy(spot({ level: "expert", action: "hit", ev: { hit: -0.5, stand: -0.53 } }, { chart: CHART, legal: ["hit", "stand"] })),
       "Najveći EV za karte koje još nisu izašle, 0,030 uloga više nego „dosta”.",
     );
-  });
+  } finally {
+    setLanguage("en");
+  }
 });
