@@ -284,7 +284,12 @@ function renderBox(ctl, n, box, landed, betting, fresh) {
       testid: box ? `box-${n}` : `empty-box-${n}`,
       "aria-label": who ? t("felt.boxOf", { box: n + 1, who }) : t("box.label", { box: n + 1 }),
     },
-    h("div", { class: "box-head" }, h("span", { class: "box-no" }, t("box.label", { box: n + 1 })), who ? h("span", { class: "who" }, who) : null),
+    h(
+      "div",
+      { class: "box-head" },
+      h("span", { class: "box-no" }, t("box.label", { box: n + 1 })),
+      who ? h("span", { class: "who", translate: ctl.room && !isUser ? "no" : null }, who) : null,
+    ),
     insurance ? h("div", { class: "box-extra", testid: `box-insurance-${n}` }, insurance) : null,
     box
       ? h(
