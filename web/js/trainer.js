@@ -27,6 +27,7 @@ import {
   parseCard,
 } from "./format.js";
 import { formatCount } from "./hilo.js";
+import { t } from "./i18n.js";
 import { COACH_LEVELS, settings } from "./settings.js";
 import {
   accuracy,
@@ -447,7 +448,7 @@ function gradingIntro(level) {
     h(
       "p",
       { class: "muted" },
-      `The marks, the recent accuracy, the latest mistakes and the figures by kind grade at your coach's level (a table's settings): ${COACH_LEVELS[coach]}, ${GRADES[coach].how}`,
+      `The marks, the recent accuracy, the latest mistakes and the figures by kind grade at your coach's level (a table's settings): ${t(COACH_LEVELS[coach])}, ${GRADES[coach].how}`,
     ),
     h(
       "details",
@@ -460,7 +461,7 @@ function gradingIntro(level) {
           h(
             "li",
             { testid: `trainer-grading-${name}`, class: name === coach ? "coach-level" : null },
-            h("strong", {}, title),
+            h("strong", {}, t(title)),
             name === coach ? " (your coach)" : "",
             `: ${GRADES[name].how}`,
           ),
