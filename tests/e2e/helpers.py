@@ -61,10 +61,11 @@ def signed(amount: Any) -> str:
 
 def net_sentence(net: Any) -> str:
     value = Decimal(str(net))
+    unit = "coin" if abs(value) == 1 else "coins"
     if value > 0:
-        return f"You won {coins(value)} coins this round."
+        return f"You won {coins(value)} {unit} this round."
     if value < 0:
-        return f"You lost {coins(-value)} coins this round."
+        return f"You lost {coins(-value)} {unit} this round."
     return "Even round: no gain, no loss."
 
 

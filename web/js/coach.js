@@ -4,7 +4,8 @@
 // leaves the table's strategy card), `counter` the card changed by an index play at the
 // true count (RULES.md, "AI levels" and "Index plays").
 
-import { actionLabel, cardsTotal, formatSigned } from "./format.js";
+import { actionLabel, cardsTotal, formatFixed, formatSigned } from "./format.js";
+import { t } from "./i18n.js";
 
 /** A card's chart label: "T" for every ten-value card, "A", else its rank. */
 const chartLabel = (code) => {
@@ -12,32 +13,33 @@ const chartLabel = (code) => {
   return "TJQK".includes(rank) ? "T" : rank;
 };
 
-/** A dealer's up card (a card, "KH", or a chart label, "T") the way a player says it: "a ten", "an ace", "an 8", "a 6". */
+/**
+ * A dealer's up card (a card, "KH", or a chart label, "T") the way a player says it after
+ * "against": "a ten", "an ace", "an 8", "a 6" (Russian and Croatian: the genitive, "десятки", "desetke").
+ */
 export function upWords(up) {
-  const label = String(up).length === 1 ? String(up).toUpperCase() : chartLabel(up);
-  if (label === "T") return "a ten";
-  if (label === "A") return "an ace";
-  return label === "8" ? "an 8" : `a ${label}`;
+  return t(`coach.up.${String(up).length === 1 ? String(up).toUpperCase() : chartLabel(up)}`);
 }
-
-const PAIR_WORDS = { T: "tens", A: "aces" };
 
 /** A chart cell's row as a sentence starts it: "Hard 16", "Soft 18", "A pair of 8s". */
 export function cellWords(section, row) {
-  if (section === "pairs") return `A pair of ${PAIR_WORDS[row] || `${row}s`}`;
-  return `${section === "soft" ? "Soft" : "Hard"} ${row}`;
+  if (section === "pairs") return t("coach.cell.pair", { ranks: t(`coach.ranks.${row}`) });
+  return section === "soft" ? t("coach.cell.soft", { total: row }) : t("chart.hardRow", { total: row });
 }
 
 /** A chart row inside a sentence, the short way counters name an index: "16", "soft 18" (one unbroken word), "8,8". */
 export function indexRowWords(section, row) {
   if (section === "hard") return String(row);
-  if (section === "soft") return `soft\u00a0${row}`;
+  if (section === "soft") return t("coach.softRow", { total: row });
   const r = row === "T" ? "10" : row;
   return `${r},${r}`;
 }
 
 /** A true count as the hint gives it (two decimals), with its sign: "+1.3", "0", "−0.25". */
-export const trueWords = (t) => formatSigned(Math.round(Number(t) * 100) / 100);
+export const trueWords = (count) => formatSigned(Math.round(Number(count) * 100) / 100);
+
+/** A hand's row against an up card: "16 against a ten". */
+const spotWords = (section, row, up) => t("coach.spot", { row: indexRowWords(section, row), up: upWords(up) });
 
 /**
  * The chart cell the `counter` reads a hand by (RULES.md, "AI levels"; the engine's
@@ -56,17 +58,14 @@ export function chartCell(cards, up, rules, chart) {
 }
 
 /** Whether an index play holds at true count `t`. */
-export const indexApplies = (index, t) => (index.direction === "at_or_below" ? Number(t) <= index.index : Number(t) >= index.index);
+export const indexApplies = (index, count) => (index.direction === "at_or_below" ? Number(count) <= index.index : Number(count) >= index.index);
 
-/** "true count +1.3 is at or above 0": a count where the index applies, against it. */
-function against(index, t) {
-  return `true count ${trueWords(t)} is ${index.direction === "at_or_below" ? "at or below" : "at or above"} ${formatSigned(index.index)}`;
-}
+/** The values of a sentence naming an index against the true count `count`: the count, the index, and, by its direction, "above" or "below". */
+const indexValues = (index, count) => ({ count: trueWords(count), index: formatSigned(index.index), at: onlyAt(index) });
 
 /** Where an index play holds: "−6 or below", "+3 or above". */
-const onlyAt = (index) => `${formatSigned(index.index)} or ${index.direction === "at_or_below" ? "below" : "above"}`;
+const onlyAt = (index) => t(index.direction === "at_or_below" ? "coach.orBelow" : "coach.orAbove", { index: formatSigned(index.index) });
 
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const isInsurance = (legal) => legal.includes("decline_insurance");
 
 /**
@@ -86,13 +85,13 @@ export function coachWhy(spot) {
 /** `medium`: the cell of its chart, read by the split it names or else by the hand's total. */
 function chartWhy({ hint, cards, up, legal }) {
   const play = actionLabel(hint.action, legal);
-  if (isInsurance(legal)) return `${legal.includes("even_money") ? "Even money" : "Insurance"} against an ace: the chart says ${play}.`;
+  if (isInsurance(legal)) return t(legal.includes("even_money") ? "coach.chart.evenMoney" : "coach.chart.insurance", { play });
   const { total, soft } = cardsTotal(cards);
   const row = hint.action === "split" ? cellWords("pairs", chartLabel(cards[0])) : cellWords(soft ? "soft" : "hard", total);
-  return `${row} against ${upWords(up)}: the chart says ${play}.`;
+  return t("coach.chart.says", { row, up: upWords(up), play });
 }
 
-/** The named action's lead over the next best legal action, from the hint's EVs: "0.012 of the bet above hit". */
+/** The named action's lead over the next best legal action, from the hint's EVs: ", 0.012 of the bet above hit"; "" where not known. */
 function lead({ hint, legal }) {
   const evs = Object.entries(hint.ev || {})
     .filter(([name]) => name !== hint.action && legal.includes(name))
@@ -102,12 +101,12 @@ function lead({ hint, legal }) {
   const [next, value] = evs[0];
   const gap = Math.round((Number(mine) - Number(value)) * 1000) / 1000;
   const name = actionLabel(next, legal).toLowerCase();
-  return gap > 0 ? `, ${gap.toFixed(3)} of the bet above ${name}` : `, level with ${name} to three decimals`;
+  return gap > 0 ? t("coach.leadAbove", { gap: formatFixed(gap, 3), next: name }) : t("coach.leadLevel", { next: name });
 }
 
 /** `hard`: the highest EV for the hand off a fresh shoe. */
 function freshWhy(spot) {
-  return `The highest EV for your hand off a fresh shoe${lead(spot)}.`;
+  return t("coach.fresh", { lead: lead(spot) });
 }
 
 /** The strategy card's play for this spot (insurance: the card declines it); null where not known. */
@@ -122,38 +121,42 @@ function shoeWhy(spot) {
   const { hint, legal } = spot;
   const chartPlay = cardPlay(spot);
   const differs = chartPlay && chartPlay !== hint.action && legal.includes(chartPlay);
-  const card = differs ? `; the chart says ${actionLabel(chartPlay, legal)}` : "";
-  return `The highest EV for the cards not yet seen${lead(spot)}${card}.`;
+  const card = differs ? t("coach.shoe.chartSays", { play: actionLabel(chartPlay, legal) }) : "";
+  return t("coach.shoe", { lead: lead(spot), card });
 }
 
 /** `counter`: the index play that changed the card's action, or why the card's action stands. */
 function counterWhy(spot) {
   const { hint, legal, indices } = spot;
-  const t = hint.count?.true;
+  const count = hint.count?.true;
+  const below = (index) => index.direction === "at_or_below";
   if (hint.index) {
     const ix = hint.index;
-    const of = ix.section === "insurance" ? "the insurance index" : `the index of ${indexRowWords(ix.section, ix.row)} against ${upWords(ix.up)}`;
-    return `${capital(against(ix, t))}, ${of}.`;
+    if (ix.section === "insurance") return t(below(ix) ? "coach.counter.insuranceIndexBelow" : "coach.counter.insuranceIndexAbove", indexValues(ix, count));
+    const values = { ...indexValues(ix, count), spot: spotWords(ix.section, ix.row, ix.up) };
+    return t(below(ix) ? "coach.counter.indexBelow" : "coach.counter.indexAbove", values);
   }
   if (isInsurance(legal)) {
     const ix = (indices || []).find((x) => x.section === "insurance");
-    if (ix) return `The chart declines insurance: take it only at ${onlyAt(ix)}, and the true count is ${trueWords(t)}.`;
-    return indices ? "This table has no insurance index: the chart declines it." : `No index applies at true count ${trueWords(t)}: the chart declines it.`;
+    if (ix) return t("coach.counter.insuranceOnlyAt", indexValues(ix, count));
+    return indices ? t("coach.counter.noInsuranceIndex") : t("coach.counter.insuranceNoIndexApplies", { count: trueWords(count) });
   }
   const cell = chartCell(spot.cards, spot.up, spot.rules, spot.chart);
-  if (!cell) return `The chart's play: no index applies at true count ${trueWords(t)}.`;
-  const name = `${indexRowWords(cell.section, cell.row)} against ${upWords(cell.up)}`;
+  if (!cell) return t("coach.counter.chartNoIndexApplies", { count: trueWords(count) });
+  const where = spotWords(cell.section, cell.row, cell.up);
   const own = (indices || []).filter((x) => x.section === cell.section && x.row === cell.row && x.up === cell.up);
-  const reached = own.find((x) => indexApplies(x, t));
+  const reached = own.find((x) => indexApplies(x, count));
   // Where the play so named is not legal (a double after the first card drawn), the counter plays as medium.
-  if (reached)
-    return `${capital(against(reached, t))}, the index of ${name}, but ${actionLabel(reached.play, legal).toLowerCase()} is not allowed now: the chart's play.`;
+  if (reached) {
+    const values = { ...indexValues(reached, count), spot: where, play: actionLabel(reached.play, legal).toLowerCase() };
+    return t(below(reached) ? "coach.counter.notAllowedBelow" : "coach.counter.notAllowedAbove", values);
+  }
   const chartPlay = spot.chart?.[cell.section]?.[cell.row]?.[cell.up];
-  if (chartPlay && chartPlay !== hint.action) return `The chart's ${actionLabel(chartPlay, legal).toLowerCase()} for ${name} is not allowed now.`;
+  if (chartPlay && chartPlay !== hint.action) return t("coach.counter.chartNotAllowed", { spot: where, play: actionLabel(chartPlay, legal).toLowerCase() });
   if (own.length === 0)
-    return indices ? `The chart's play for ${name}, which has no index.` : `The chart's play for ${name}: no index applies at true count ${trueWords(t)}.`;
-  const nearest = own.reduce((a, b) => (Math.abs(a.index - t) <= Math.abs(b.index - t) ? a : b));
+    return indices ? t("coach.counter.noIndex", { spot: where }) : t("coach.counter.spotNoIndexApplies", { spot: where, count: trueWords(count) });
+  const nearest = own.reduce((a, b) => (Math.abs(a.index - count) <= Math.abs(b.index - count) ? a : b));
   // What would change the play, not the count against the index: "is above −6, its index
   // to hit" read as if the index applied.
-  return `The chart's play for ${name}: ${actionLabel(nearest.play, legal).toLowerCase()} only at ${onlyAt(nearest)}, and the true count is ${trueWords(t)}.`;
+  return t("coach.counter.onlyAt", { ...indexValues(nearest, count), spot: where, play: actionLabel(nearest.play, legal).toLowerCase() });
 }

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { cellWords, chartCell, coachWhy, indexApplies, indexRowWords, trueWords, upWords } from "./coach.js";
+import { setLanguage } from "./i18n.js";
 
 const RULES = { split: "same_value" };
 // A piece of a strategy card's chart (API.md GET …/strategy `chart`).
@@ -165,4 +166,53 @@ test("counter: where no index applies, the chart's play and why", () => {
     coachWhy(spot({ level: "counter", action: "stand", count: count(2), index: null }, { ...docs, ...twenty })),
     "The chart's play: no index applies at true count +2.",
   );
+});
+
+test("in Russian: whole sentences, the up card after «против» in the genitive", () => {
+  setLanguage("ru");
+  try {
+    assert.deepEqual(["TD", "AS", "8C", "6D"].map(upWords), ["десятки", "туза", "восьмёрки", "шестёрки"]);
+    assert.equal(cellWords("pairs", "8"), "Пара восьмёрок");
+    assert.equal(coachWhy(spot({ level: "medium", action: "stand", ev: null })), "Жёсткие 16 против десятки: по таблице — Хватит.");
+    const pair = { cards: ["8S", "8D"], legal: ["hit", "stand", "split"] };
+    assert.equal(coachWhy(spot({ level: "medium", action: "split" }, pair)), "Пара восьмёрок против десятки: по таблице — Сплит.");
+    const ev = { hit: -0.54, stand: -0.528, surrender: -0.5 };
+    assert.equal(
+      coachWhy(spot({ level: "hard", action: "surrender", ev })),
+      "Наибольший EV для вашей руки из нового шуза, на 0,028 ставки выше, чем «хватит».",
+    );
+    const docs = { chart: CHART, indices: INDICES };
+    assert.equal(
+      coachWhy(spot({ level: "counter", action: "stand", ev: null, count: count(1.3), index: SIXTEEN_TEN }, docs)),
+      "Истинный счёт +1,3 не ниже 0: индексная игра (16 против десятки).",
+    );
+    assert.equal(
+      coachWhy(spot({ level: "counter", action: "hit", count: count(-0.4), index: null }, docs)),
+      "Ход по таблице (16 против десятки): «хватит» только при 0 и выше, а истинный счёт −0,4.",
+    );
+  } finally {
+    setLanguage("en");
+  }
+});
+
+test("in Croatian: whole sentences, the up card after «protiv» in the genitive", () => {
+  setLanguage("hr");
+  try {
+    assert.deepEqual(["TD", "AS", "8C", "6D"].map(upWords), ["desetke", "asa", "osmice", "šestice"]);
+    const soft = { cards: ["AS", "7D"], up: "6H", legal: ["hit", "stand", "double"] };
+    assert.equal(coachWhy(spot({ level: "medium", action: "double" }, soft)), "Meka 18 protiv šestice: tablica kaže Udvostruči.");
+    const ace = { cards: ["AS", "TD"], up: "AC", legal: ["even_money", "decline_insurance"] };
+    assert.equal(coachWhy(spot({ level: "medium", action: "decline_insurance" }, ace)), "Isplata 1:1 protiv asa: tablica kaže Bez isplate 1:1.");
+    const twelve = { cards: ["TS", "2D"], up: "4C", legal: ["hit", "stand"] };
+    assert.equal(
+      coachWhy(spot({ level: "counter", action: "hit", count: count(-1.5), index: TWELVE_FOUR }, { chart: CHART, indices: INDICES, ...twelve })),
+      "Pravi broj −1,5 je 0 ili manje: indeksna igra (12 protiv četvorke).",
+    );
+    assert.equal(
+      coachWhy(spot({ level: "expert", action: "hit", ev: { hit: -0.5, stand: -0.53 } }, { chart: CHART, legal: ["hit", "stand"] })),
+      "Najveći EV za karte koje još nisu izašle, 0,030 uloga više nego „dosta”.",
+    );
+  } finally {
+    setLanguage("en");
+  }
 });

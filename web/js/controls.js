@@ -2,7 +2,8 @@
 import { api } from "./api.js";
 import { coachWhy } from "./coach.js";
 import { h } from "./dom.js";
-import { ACTIONS, actionLabel, CHIP_KEYS, evLabel, formatCoins, kellyBox, kellyLabel, kellyNote } from "./format.js";
+import { ACTIONS, actionLabel, CHIP_KEYS, evLabel, formatCoins, kellyBox, kellyLabel, kellyNote, levelName } from "./format.js";
+import { t } from "./i18n.js";
 import { buildRoundRequest, capBet, chipValues, fundsReason, insuranceAmounts } from "./input.js";
 
 export function renderActions(ctl) {
@@ -16,7 +17,7 @@ export function renderActions(ctl) {
   const buttons = offered.map((a) => actionButton(ctl, a, legal, hint, blocked[a.name]));
   return h(
     "section",
-    { class: "controls actions-panel", "aria-label": "Your decision" },
+    { class: "controls actions-panel", "aria-label": t("controls.yourDecision") },
     h("div", { class: "actions", testid: "actions" }, buttons),
     Object.keys(blocked).length
       ? h(
@@ -50,9 +51,9 @@ function actionButton(ctl, a, legal, hint, blocked) {
         "aria-describedby": described || null,
         onclick: () => ctl.act(a.name),
       },
-      advised ? h("span", { class: "star", "aria-label": "advised" }, "★ ") : null,
+      advised ? h("span", { class: "star", "aria-label": t("controls.advised") }, "★ ") : null,
       actionLabel(a.name, legal),
-      h("kbd", { "aria-hidden": "true" }, a.key.toUpperCase()),
+      h("kbd", { "aria-hidden": "true", translate: "no" }, a.key.toUpperCase()),
     ),
     ev !== undefined && ev !== null
       ? h("span", { class: `ev ${ev >= 0 ? "pos" : "neg"}`, id: `ev-${a.name}`, testid: `action-ev-${a.name}` }, evLabel(ev))
@@ -62,10 +63,10 @@ function actionButton(ctl, a, legal, hint, blocked) {
 
 function renderInsurance(S, legal) {
   if (!legal.includes("insurance")) return null;
-  const t = S.round.turn;
-  const box = t ? (S.round.boxes || []).find((b) => b.box === t.box) : null;
+  const turn = S.round.turn;
+  const box = turn ? (S.round.boxes || []).find((b) => b.box === turn.box) : null;
   if (S.table.rules?.insurance !== "up_to_half") {
-    return h("p", { class: "muted small" }, `Insurance costs ${formatCoins(box ? box.bet / 2 : null)} and pays 2:1 if the dealer has blackjack.`);
+    return h("p", { class: "muted small" }, t("controls.insuranceCosts", { cost: formatCoins(box ? box.bet / 2 : null) }));
   }
   const opts = box ? insuranceAmounts(box.bet).filter((v) => v <= Number(S.balance)) : [];
   if (opts.length === 0) return null; // the balance covers none: the button says so
@@ -73,13 +74,13 @@ function renderInsurance(S, legal) {
   return h(
     "label",
     { class: "inline-field" },
-    "Insurance amount ",
+    `${t("controls.insuranceAmount")} `,
     h(
       "select",
       { testid: "insurance-amount", "data-lock": "on", onchange: (e) => (S.insuranceAmount = Number(e.target.value)) },
       opts.map((v) => h("option", { value: String(v), selected: v === S.insuranceAmount ? true : null }, formatCoins(v))),
     ),
-    h("span", { class: "muted" }, ` (up to half of ${formatCoins(box?.bet)})`),
+    h("span", { class: "muted" }, ` ${t("controls.upToHalf", { bet: formatCoins(box?.bet) })}`),
   );
 }
 
@@ -101,19 +102,23 @@ function renderCoach(ctl, hint, legal) {
         "aria-keyshortcuts": "C",
         onclick: ctl.hint,
       },
-      "Coach hint ",
-      h("kbd", { "aria-hidden": "true" }, "C"),
+      `${t("controls.coachHint")} `,
+      h("kbd", { "aria-hidden": "true", translate: "no" }, "C"),
     ),
     h(
       "label",
       { class: "toggle" },
       h("input", { type: "checkbox", testid: "coach-toggle", checked: S.coach, onchange: (e) => ctl.setCoach(e.target.checked) }),
-      " Coach mode",
+      ` ${t("controls.coachMode")}`,
     ),
     h(
       "div",
       { class: "hint", "aria-live": "polite" },
-      h("p", { class: "hint-output", testid: "hint-output" }, hint ? `Coach (${hint.level}): ${actionLabel(hint.action, legal)}.` : ""),
+      h(
+        "p",
+        { class: "hint-output", testid: "hint-output" },
+        hint ? t("controls.coachSays", { level: levelName(hint.level), action: actionLabel(hint.action, legal) }) : "",
+      ),
       hint ? h("p", { class: "hint-why", testid: "hint-why" }, coachWhy(coachSpot(ctl, hint, legal))) : null,
     ),
   );
@@ -150,17 +155,17 @@ function tableDocs(ctl, level) {
 /** Between rounds: the chip to place, the slip's total, Clear, Double, and Deal (Rebet when unchanged). */
 export function renderBetting(ctl) {
   const S = ctl.state;
-  const t = S.table;
-  const { errors, total } = buildRoundRequest(t, S.slip, S.balance, { shoe: S.shoe, clientSeed: S.clientSeed, cut: S.cut, cutTouched: S.cutTouched });
+  const table = S.table;
+  const { errors, total } = buildRoundRequest(table, S.slip, S.balance, { shoe: S.shoe, clientSeed: S.clientSeed, cut: S.cut, cutTouched: S.cutTouched });
   const rebet = !!S.round && sameBets(S.slip, S.round);
-  const chips = chipValues(t.min_bet, t.max_bet);
+  const chips = chipValues(table.min_bet, table.max_bet);
   // One Tab stop for the tray (a toolbar: the arrows move along it), so Deal comes soon after.
   const chipTray = h(
     "div",
     {
       class: "chips",
       role: "toolbar",
-      "aria-label": "Chip to place: pick one, then a box's circle (keys 1 to 5)",
+      "aria-label": t("controls.chipTray"),
       onkeydown: (e) => stepChip(ctl, chips, e),
     },
     chips.map((v, i) =>
@@ -176,21 +181,25 @@ export function renderBetting(ctl) {
           onclick: () => pickChip(ctl, v),
         },
         h("span", { class: "chip-value" }, formatCoins(v)),
-        CHIP_KEYS[i] ? h("kbd", { "aria-hidden": "true" }, CHIP_KEYS[i].toUpperCase()) : null,
+        CHIP_KEYS[i] ? h("kbd", { "aria-hidden": "true", translate: "no" }, CHIP_KEYS[i].toUpperCase()) : null,
       ),
     ),
   );
   const note = [S.actionNote, S.betNote, ...errors].filter(Boolean).join(" ");
   return h(
     "section",
-    { class: "controls bet-panel", "aria-label": "Bets" },
+    { class: "controls bet-panel", "aria-label": t("controls.bets") },
     chipTray,
     kellyButton(ctl),
     h(
       "div",
       { class: "deal-row" },
-      h("span", { class: "bet-total", testid: "bet-total" }, `Total ${formatCoins(total)}`),
-      h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "bets-clear", "data-lock": "on", onclick: () => clearAll(ctl) }, "Clear"),
+      h("span", { class: "bet-total", testid: "bet-total" }, t("controls.total", { total: formatCoins(total) })),
+      h(
+        "button",
+        { type: "button", class: "btn btn-ghost btn-small", testid: "bets-clear", "data-lock": "on", onclick: () => clearAll(ctl) },
+        t("controls.clear"),
+      ),
       h("button", { type: "button", class: "btn btn-small", testid: "bets-double", "data-lock": "on", onclick: () => doubleBets(ctl) }, "×2"),
       h(
         "button",
@@ -203,11 +212,11 @@ export function renderBetting(ctl) {
           "aria-keyshortcuts": "Enter",
           onclick: ctl.deal,
         },
-        ctl.pass ? "Bet" : rebet ? "Rebet" : "Deal",
+        ctl.pass ? t("controls.bet") : rebet ? t("controls.rebet") : t("controls.deal"),
       ),
       // At a shared table (room.js) the bets go in with Bet, the cards come when all have
       // bet or the window closes, and Pass sits the round out.
-      ctl.pass ? h("button", { type: "button", class: "btn", testid: "pass", "data-lock": "on", onclick: ctl.pass }, "Pass") : null,
+      ctl.pass ? h("button", { type: "button", class: "btn", testid: "pass", "data-lock": "on", onclick: ctl.pass }, t("controls.pass")) : null,
     ),
     note ? h("p", { class: "bet-note", testid: errors.length ? "bet-errors" : "bet-note", role: "status" }, note) : null,
   );
@@ -247,9 +256,9 @@ export function placeBets(ctl, wanted, { chipBox = null, note = "" } = {}) {
     const bet = capBet(amount, max);
     S.slip.bets[box] = bet.amount;
     delete S.slip.ai[box];
-    if (bet.capped) capped.push(`Box ${Number(box) + 1}`);
+    if (bet.capped) capped.push(t("box.label", { box: Number(box) + 1 }));
   }
-  S.betNote = capped.length ? `${capped.join(", ")}: capped at the table maximum, ${formatCoins(max)}.` : note;
+  S.betNote = capped.length ? t("controls.capped", { boxes: capped.join(", "), max: formatCoins(max) }) : note;
   if (chipBox !== null) S.fresh = { chipBox };
   ctl.chipSound();
   ctl.render();

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { actionLabel, decisionMark, evLabel } from "./format.js";
+import { setLanguage } from "./i18n.js";
 import { actionCost, fundsReason, whyNot } from "./input.js";
 
 const casino = { rules: { double: "any", double_after_split: true, split: "same_value", surrender: "early_not_ace", insurance: "half", even_money: true } };
@@ -63,4 +64,19 @@ test("declining even money is named as such, at the table and in the marks", () 
 test("an EV on the table carries its unit, as the trainer's losses do", () => {
   assert.equal(evLabel(-0.5049), "EV −0.505 of the bet");
   assert.equal(evLabel(0.151), "EV +0.151 of the bet");
+});
+
+test("the controls' words in Russian and Croatian: labels, EVs, what the rules forbid", () => {
+  const r = round("player_turn", ["hit", "stand"], ["8H", "3D", "2C"]);
+  try {
+    setLanguage("ru");
+    assert.equal(actionLabel("decline_insurance", ["even_money", "decline_insurance"]), "Без выплаты 1:1");
+    assert.equal(evLabel(-0.505), "EV −0,505 от ставки");
+    assert.equal(whyNot(r, casino, 5000, "double"), "Удвоить можно только на первых двух картах руки.");
+    setLanguage("hr");
+    assert.equal(whyNot(r, bicycle, 5000, "surrender"), "Za ovim stolom nema predaje.");
+    assert.equal(fundsReason(round("player_turn", ["split"]), casino, 10, "split"), "Nema dovoljno kovanica za dijeljenje: treba 1.000, vaše stanje je 10.");
+  } finally {
+    setLanguage("en");
+  }
 });

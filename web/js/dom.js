@@ -43,9 +43,10 @@ export function card(code, { fresh = false, flip = false, small = false } = {}) 
   return h(
     "div",
     { class: cls.join(" "), role: "img", "aria-label": c.name, title: c.name, dataset: { card: code } },
-    h("span", { class: "corner tl", "aria-hidden": "true" }, h("b", {}, c.label), h("i", {}, c.sym)),
+    // The corners' letters (A, K, Q, J) are the cards' own, the same in every language.
+    h("span", { class: "corner tl", "aria-hidden": "true", translate: "no" }, h("b", {}, c.label), h("i", {}, c.sym)),
     h("span", { class: "pip", "aria-hidden": "true" }, c.sym),
-    h("span", { class: "corner br", "aria-hidden": "true" }, h("b", {}, c.label), h("i", {}, c.sym)),
+    h("span", { class: "corner br", "aria-hidden": "true", translate: "no" }, h("b", {}, c.label), h("i", {}, c.sym)),
   );
 }
 

@@ -17,12 +17,14 @@ import {
   gradeWords,
   handTotalLabel,
   insuranceLine,
+  levelName,
   netSentence,
   resultLabel,
   resultTone,
   roundStatusLabel,
   statusLabel,
 } from "./format.js";
+import { t } from "./i18n.js";
 import { chipValues } from "./input.js";
 import { dealerDraws, feltCards, slotOf } from "./pacing.js";
 import { tableCapabilities } from "./rules.js";
@@ -42,7 +44,7 @@ export function renderFelt(ctl) {
 function renderBoxRow(boxes) {
   // A region of its own, that a keyboard reaches even while no box holds a control (the
   // cards of a settling round).
-  return h("div", { class: "boxes", testid: "boxes", role: "region", "aria-label": "Boxes", tabindex: "0" }, boxes);
+  return h("div", { class: "boxes", testid: "boxes", role: "region", "aria-label": t("felt.boxes"), tabindex: "0" }, boxes);
 }
 
 /**
@@ -80,7 +82,7 @@ function renderDealer(r, landed, complete, fresh) {
   return h(
     "div",
     { class: "dealer-area", testid: "dealer" },
-    h("div", { class: "label" }, "Dealer ", total ? h("span", { class: "total", testid: "dealer-total" }, total) : null),
+    h("div", { class: "label" }, `${t("felt.dealer")} `, total ? h("span", { class: "total", testid: "dealer-total" }, total) : null),
     h("div", { class: `cards ${cards.length ? "" : "empty"}` }, cards),
   );
 }
@@ -100,7 +102,7 @@ function renderStatus(ctl, r) {
       "p",
       { class: "busy", id: "busy", testid: "busy", role: "status", hidden: true },
       h("span", { class: "spinner", "aria-hidden": "true" }),
-      "Waiting for the table…",
+      t("felt.waiting"),
     ),
     ctl.room ? ctl.room.countdown() : null,
     h("p", { class: `round-net ${net > 0 ? "pos" : net < 0 ? "neg" : ""}`, testid: "round-result" }, net !== null ? netSentence(r.net) : ""),
@@ -121,11 +123,7 @@ function shoeNews(S, r) {
   // The seat's shoe is already the next one: this is the last round of the shoe before.
   const out = shoe.shoe_id !== r.shoe_id || shoe.cut_card_out;
   const inPlay = r.status !== "settled" || S.pace;
-  const news = !out
-    ? null
-    : inPlay
-      ? { kind: "last-round", words: "Cut card out: this is the shoe's last round." }
-      : { kind: "new-shoe", words: "Cut card out: a new shoe begins with your next deal." };
+  const news = !out ? null : inPlay ? { kind: "last-round", words: t("felt.lastRound") } : { kind: "new-shoe", words: t("felt.newShoe") };
   return news ? h("p", { class: "shoe-news", testid: "shoe-news", dataset: { news: news.kind } }, news.words) : null;
 }
 
@@ -138,10 +136,10 @@ function pacedWords(ctl, r, slot) {
   if (slot?.place === "hand") {
     const box = (r.boxes || []).find((b) => b.box === slot.box);
     const owner = box ? ownerOf(ctl, box.box, box) : null;
-    return owner && !owner.you ? `Box ${box.box + 1} (${owner.name}) plays…` : "Dealing…";
+    return owner && !owner.you ? t("felt.boxPlays", { box: box.box + 1, name: owner.name }) : t("felt.dealing");
   }
   const dealerCard = slot?.place === "dealer" && (slot.turn || slot.index >= 1);
-  return dealerCard && r.status === "settled" && dealerDraws(r) ? "The dealer plays…" : "Dealing…";
+  return dealerCard && r.status === "settled" && dealerDraws(r) ? t("felt.dealerPlays") : t("felt.dealing");
 }
 
 /** Whether a mark is on the felt (renderMarks shows them). */
@@ -152,7 +150,7 @@ function marksShown(S, r) {
 
 /** What the marks grade against, as the coach's level (Settings) sets it: one short line on a phone. */
 export function marksNote(level) {
-  return `Marks against ${GRADES[gradeOf(level)].note} (coach: ${level}).`;
+  return t("felt.marksNote", { note: GRADES[gradeOf(level)].note, level: levelName(level) });
 }
 
 /**
@@ -163,11 +161,13 @@ export function marksNote(level) {
 function ownerOf(ctl, n, box) {
   if (ctl.room) {
     const owner = ctl.room.owner(n);
-    return owner ? { you: owner.you, label: owner.you ? "You" : owner.nick, name: owner.nick } : { you: false, label: "", name: "" };
+    return owner ? { you: owner.you, label: owner.you ? t("felt.you") : owner.nick, name: owner.nick } : { you: false, label: "", name: "" };
   }
   const ai = box ? box.player.replace(/^ai:/, "") : ctl.state.slip.ai[n];
   if (!box && !ai) return { you: true, label: "", name: "" };
-  return box?.player === "user" ? { you: true, label: "You", name: "You" } : { you: false, label: `AI · ${ai}`, name: `AI ${ai}` };
+  return box?.player === "user"
+    ? { you: true, label: t("felt.you"), name: t("felt.you") }
+    : { you: false, label: t("felt.aiLabel", { level: levelName(ai) }), name: t("felt.aiName", { level: levelName(ai) }) };
 }
 
 function renderBox(ctl, n, box, landed, betting, fresh) {
@@ -181,9 +181,14 @@ function renderBox(ctl, n, box, landed, betting, fresh) {
     {
       class: `box ${isUser ? "box-user" : "box-ai"} ${turn ? "box-turn" : ""} ${box && box.hands.length > 2 ? "box-split" : ""}`,
       testid: box ? `box-${n}` : `empty-box-${n}`,
-      "aria-label": `Box ${n + 1}${who ? `, ${who}` : ""}`,
+      "aria-label": who ? t("felt.boxOf", { box: n + 1, who }) : t("box.label", { box: n + 1 }),
     },
-    h("div", { class: "box-head" }, h("span", { class: "box-no" }, `Box ${n + 1}`), who ? h("span", { class: "who" }, who) : null),
+    h(
+      "div",
+      { class: "box-head" },
+      h("span", { class: "box-no" }, t("box.label", { box: n + 1 })),
+      who ? h("span", { class: "who", translate: ctl.room && !isUser ? "no" : null }, who) : null,
+    ),
     insurance ? h("div", { class: "box-extra", testid: `box-insurance-${n}` }, insurance) : null,
     box
       ? h(
@@ -219,14 +224,19 @@ function renderHand(S, box, hd, hi, landed, fresh) {
     h(
       "div",
       { class: "hand-info" },
-      h("span", { class: "lbl" }, "Total "),
+      h("span", { class: "lbl" }, `${t("felt.total")} `),
       h(
         "span",
-        { class: "total", testid: `hand-total-${box.box}-${hi}` },
+        // A phone shows the word before the figure (app.css), the label hidden there.
+        { class: "total", testid: `hand-total-${box.box}-${hi}`, dataset: { label: t("felt.total") } },
         complete || cards.length === hd.cards.length ? handTotalLabel(hd) : String(cardsTotal(cards).total),
       ),
-      h("span", { class: "lbl" }, " Bet "),
-      h("span", { class: "hand-bet", testid: `hand-bet-${box.box}-${hi}` }, `${formatCoins(hd.bet)}${hd.doubled ? " (doubled)" : ""}`),
+      h("span", { class: "lbl" }, ` ${t("felt.bet")} `),
+      h(
+        "span",
+        { class: "hand-bet", testid: `hand-bet-${box.box}-${hi}`, dataset: { label: t("felt.bet") } },
+        `${formatCoins(hd.bet)}${hd.doubled ? ` ${t("felt.doubled")}` : ""}`,
+      ),
       waiting && complete ? h("span", { class: "muted" }, ` · ${statusLabel(hd.status)}`) : null,
     ),
     res ? h("div", { class: `result result-${resultTone(hd.result)} ${S.fresh.results ? "pop" : ""}`, testid: `hand-result-${box.box}-${hi}` }, res) : null,
@@ -243,7 +253,7 @@ function renderMarks(S, hd, n, hi) {
   const shown = settled ? decisions : decisions.slice(-1);
   return h(
     "ul",
-    { class: "marks", testid: `marks-${n}-${hi}`, "aria-label": `Decision marks ${gradeWords(settings.coachLevel)}` },
+    { class: "marks", testid: `marks-${n}-${hi}`, "aria-label": t("felt.marks", { words: gradeWords(settings.coachLevel) }) },
     shown.map((d) => {
       const mark = decisionMark(d, settings.coachLevel);
       return h(
@@ -258,11 +268,11 @@ function renderMarks(S, hd, n, hi) {
 
 export function renderBetCircle(ctl, n) {
   const S = ctl.state;
-  const t = S.table;
+  const table = S.table;
   const amount = Number(S.slip.bets[n] || 0);
   const ai = S.slip.ai[n] || "";
-  const caps = tableCapabilities(t);
-  const stack = chipStack(amount, chipValues(t.min_bet, t.max_bet));
+  const caps = tableCapabilities(table);
+  const stack = chipStack(amount, chipValues(table.min_bet, table.max_bet));
   const place = () => placeBets(ctl, { [n]: amount + S.chip }, { chipBox: n });
   return h(
     "div",
@@ -274,7 +284,7 @@ export function renderBetCircle(ctl, n) {
         class: "bet-circle",
         testid: `bet-add-${n}`,
         "data-lock": "on",
-        "aria-label": `Box ${n + 1}: add ${formatCoins(S.chip)} (bet ${formatCoins(amount)})`,
+        "aria-label": t("felt.addChip", { box: n + 1, chip: formatCoins(S.chip), amount: formatCoins(amount) }),
         onclick: place,
       },
       h(
@@ -282,7 +292,11 @@ export function renderBetCircle(ctl, n) {
         { class: "stack", "aria-hidden": "true" },
         stack.map((v, i) => h("span", { class: `stack-chip chip-${v} ${S.fresh.chipBox === n && i === stack.length - 1 ? "chip-in" : ""}` })),
       ),
-      h("span", { class: `bet-amount ${!amount && ai ? "bet-ai" : ""}`, testid: `bet-amount-${n}` }, amount ? formatCoins(amount) : ai ? `AI ${ai}` : "Bet"),
+      h(
+        "span",
+        { class: `bet-amount ${!amount && ai ? "bet-ai" : ""} ${!amount && !ai ? "bet-none" : ""}`, testid: `bet-amount-${n}` },
+        amount ? formatCoins(amount) : ai ? t("felt.aiName", { level: levelName(ai) }) : t("felt.bet"),
+      ),
     ),
     amount
       ? h(
@@ -292,7 +306,7 @@ export function renderBetCircle(ctl, n) {
             class: "btn btn-small btn-ghost bet-clear",
             testid: `bet-clear-${n}`,
             "data-lock": "on",
-            "aria-label": `Clear box ${n + 1}`,
+            "aria-label": t("felt.clearBox", { box: n + 1 }),
             onclick: () => clearBox(ctl, n),
           },
           "×",
@@ -318,12 +332,12 @@ function renderAiPick(ctl, n, ai) {
   return h(
     "label",
     { class: "ai-pick" },
-    h("span", { class: "sr-only" }, `AI player on box ${n + 1}`),
+    h("span", { class: "sr-only" }, t("felt.aiOnBox", { box: n + 1 })),
     h(
       "select",
       { testid: `ai-level-${n}`, "data-lock": "on", onchange: pick },
-      h("option", { value: "", selected: !ai ? true : null }, "Empty"),
-      AI_LEVELS.map((l) => h("option", { value: l, selected: ai === l ? true : null }, `AI ${l}`)),
+      h("option", { value: "", selected: !ai ? true : null }, t("felt.empty")),
+      AI_LEVELS.map((l) => h("option", { value: l, selected: ai === l ? true : null }, t("felt.aiName", { level: levelName(l) }))),
     ),
   );
 }

@@ -3,18 +3,29 @@
 // net, insurance in words, decision marks, chip stacks, the round's status line, the
 // strategy chart's rows.
 
+import { formatNumber, t } from "./i18n.js";
+
+/** An action with its key; its label is looked up when it shows, in the language spoken then. */
+const action = (name, key) => ({
+  name,
+  key,
+  get label() {
+    return t(`action.${name}`);
+  },
+});
 export const ACTIONS = [
-  { name: "hit", label: "Hit", key: "h" },
-  { name: "stand", label: "Stand", key: "s" },
-  { name: "double", label: "Double", key: "d" },
-  { name: "split", label: "Split", key: "p" },
-  { name: "surrender", label: "Surrender", key: "r" },
-  { name: "insurance", label: "Insurance", key: "i" },
-  { name: "even_money", label: "Even money", key: "e" },
-  { name: "decline_insurance", label: "No insurance", key: "n" },
+  action("hit", "h"),
+  action("stand", "s"),
+  action("double", "d"),
+  action("split", "p"),
+  action("surrender", "r"),
+  action("insurance", "i"),
+  action("even_money", "e"),
+  action("decline_insurance", "n"),
 ];
 export const ACTION_BY_KEY = Object.fromEntries(ACTIONS.map((a) => [a.key, a.name]));
-export const ACTION_LABEL = Object.fromEntries(ACTIONS.map((a) => [a.name, a.label]));
+/** Each action's label by its name (ACTION_LABEL.hit), read when it shows. */
+export const ACTION_LABEL = Object.defineProperties({}, Object.fromEntries(ACTIONS.map((a) => [a.name, { enumerable: true, get: () => a.label }])));
 /** Between rounds: the chips' keys, left to right (the row above the digits), and the boxes' digits. */
 export const CHIP_KEYS = ["q", "w", "e", "r", "t", "y"];
 export const BOX_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9"];
@@ -24,7 +35,7 @@ export const BOX_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9"];
  * `decline_insurance` declines even money when even money is what is offered.
  */
 export function actionLabel(name, legal) {
-  if (name === "decline_insurance" && (legal || []).includes("even_money")) return "Decline even money";
+  if (name === "decline_insurance" && (legal || []).includes("even_money")) return t("action.declineEvenMoney");
   return ACTION_LABEL[name] || name;
 }
 
@@ -33,12 +44,14 @@ export function decisionActionLabel(decision, name) {
   return actionLabel(name, [decision.action, decision.best]);
 }
 
-/** Coins: whole numbers or halves ("7.5"), thousands separated. */
+/** Coins: whole numbers or halves ("7.5"), thousands separated, as the language writes them. */
 export function formatCoins(n) {
   if (n === null || n === undefined || Number.isNaN(Number(n))) return "—";
-  const v = Number(n);
-  return v.toLocaleString("en-US", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+  return formatNumber(n, { minimumFractionDigits: 0, maximumFractionDigits: 2 });
 }
+
+/** `n` with exactly `digits` decimals, as the language writes them: "0.500", "0,500". */
+export const formatFixed = (n, digits) => formatNumber(n, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function formatSigned(n) {
   if (n === null || n === undefined) return "—";
@@ -48,17 +61,18 @@ export function formatSigned(n) {
   return "0";
 }
 
-/** 0.75 -> "75%" */
+/** 0.75 -> "75%" ("75 %" in Russian and Croatian). */
 export function formatPercent(fraction) {
-  return `${Math.round(Number(fraction) * 10000) / 100}%`;
+  return formatNumber(fraction, { style: "percent", maximumFractionDigits: 2 });
 }
 
 /** A percentage the API gives in percent (an edge): "−0.51%", "+1.02%", "0.00%" (two decimals). */
 export function formatEdgePercent(percent) {
   if (percent === null || percent === undefined || Number.isNaN(Number(percent))) return "—";
   const v = Math.round(Number(percent) * 100) / 100;
-  if (v === 0) return "0.00%";
-  return `${v > 0 ? "+" : "−"}${Math.abs(v).toFixed(2)}%`;
+  const written = formatNumber(Math.abs(v) / 100, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  if (v === 0) return written;
+  return `${v > 0 ? "+" : "−"}${written}`;
 }
 
 /**
@@ -69,10 +83,11 @@ export function formatEdgePercent(percent) {
 export function kellyLabel(bet) {
   const kelly = Number(bet.kelly);
   const advised = Number(bet.advised);
-  if (kelly <= 0) return `House edge: table minimum ${formatCoins(advised)}`;
-  if (kelly < advised) return `Table minimum ${formatCoins(advised)}: Kelly bet ${formatCoins(kelly)} is below it`;
-  if (kelly > advised) return `Table maximum ${formatCoins(advised)}: Kelly bet ${formatCoins(kelly)} is above it`;
-  return `Kelly bet: ${formatCoins(advised)}`;
+  const coins = { advised: formatCoins(advised), kelly: formatCoins(kelly) };
+  if (kelly <= 0) return t("kelly.houseEdge", coins);
+  if (kelly < advised) return t("kelly.belowMinimum", coins);
+  if (kelly > advised) return t("kelly.aboveMaximum", coins);
+  return t("kelly.bet", coins);
 }
 
 /** The box Kelly's bet goes on (box -> amount in the slip): the one bet when one is, else box 1 (0). */
@@ -84,49 +99,48 @@ export function kellyBox(bets) {
 /** Said once the Kelly bet cleared other boxes (0-based): "Kelly's bet is one box's: boxes 2 and 3 cleared." */
 export function kellyNote(cleared) {
   const names = cleared.map((box) => String(Number(box) + 1));
-  const list = names.length > 1 ? `boxes ${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : `box ${names[0]}`;
-  return `Kelly's bet is one box's: ${list} cleared.`;
+  if (names.length === 1) return t("kelly.clearedBox", { box: names[0] });
+  return t("kelly.clearedBoxes", { boxes: names.slice(0, -1).join(", "), last: names.at(-1) });
 }
 
 /** A round's variance per initial bet (the strategy card's): "variance 1.29 per round". */
 export function varianceLabel(variance) {
   if (variance === null || variance === undefined || Number.isNaN(Number(variance))) return "";
-  return `variance ${Number(variance).toFixed(2)} per round`;
+  return t("format.variance", { variance: formatFixed(variance, 2) });
 }
 
 /** EV per unit bet: "+0.12" / "−0.48" (3 significant decimals). */
 export function formatEv(ev) {
   if (ev === null || ev === undefined) return "";
   const v = Math.round(Number(ev) * 1000) / 1000;
-  if (v === 0) return "0.000";
-  return (v > 0 ? "+" : "−") + Math.abs(v).toFixed(3);
+  if (v === 0) return formatFixed(0, 3);
+  return (v > 0 ? "+" : "−") + formatFixed(Math.abs(v), 3);
 }
 
 const SUIT = {
-  S: { sym: "♠", name: "spades", red: false },
-  H: { sym: "♥", name: "hearts", red: true },
-  D: { sym: "♦", name: "diamonds", red: true },
-  C: { sym: "♣", name: "clubs", red: false },
+  S: { sym: "♠", red: false },
+  H: { sym: "♥", red: true },
+  D: { sym: "♦", red: true },
+  C: { sym: "♣", red: false },
 };
-const RANK = { A: ["A", "Ace"], T: ["10", "Ten"], J: ["J", "Jack"], Q: ["Q", "Queen"], K: ["K", "King"] };
-const RANK_WORDS = { 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine" };
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 
-/** "TD" -> {rank:"T", suit:"D", label:"10", sym:"♦", red:true, name:"Ten of diamonds"} */
+/** "TD" -> {rank:"T", suit:"D", label:"10", sym:"♦", red:true, name:"Ten of diamonds"} (the name in the language spoken). */
 export function parseCard(code) {
   const rank = String(code).slice(0, -1).toUpperCase();
   const suit = String(code).slice(-1).toUpperCase();
   const s = SUIT[suit];
-  if (!s || !(rank in RANK || rank in RANK_WORDS)) return null;
-  const [label, word] = RANK[rank] || [rank, RANK_WORDS[rank]];
-  return { rank, suit, label, sym: s.sym, red: s.red, name: `${word} of ${s.name}` };
+  if (!s || !RANKS.includes(rank)) return null;
+  const name = t("card.name", { rank: t(`card.rank.${rank}`), suit: t(`card.suit.${suit}`) });
+  return { rank, suit, label: rank === "T" ? "10" : rank, sym: s.sym, red: s.red, name };
 }
 
 /** Total words for a player hand: "soft 17", "bust (24)", "Blackjack". */
 export function handTotalLabel(hand) {
   if (!hand) return "";
-  if (hand.status === "blackjack") return "Blackjack";
-  if (hand.status === "bust") return `bust (${hand.total})`;
-  return hand.soft ? `soft ${hand.total}` : String(hand.total);
+  if (hand.status === "blackjack") return t("total.blackjack");
+  if (hand.status === "bust") return t("total.bust", { total: hand.total });
+  return hand.soft ? t("total.soft", { total: hand.total }) : String(hand.total);
 }
 
 /** The total of some face-up cards, as the engine counts it: an ace is 11 unless that busts. */
@@ -148,21 +162,22 @@ export function cardsTotal(codes) {
 /** Dealer total: "showing 10" while cards are hidden. */
 export function dealerTotalLabel(dealer) {
   if (!dealer?.cards || dealer.cards.length === 0) return "";
-  const base = dealer.soft ? `soft ${dealer.total}` : String(dealer.total);
-  if (dealer.hidden > 0 || dealer.cards.length === 1) return dealer.cards[0].startsWith("A") ? "showing an ace" : `showing ${base}`;
-  if (dealer.cards.length === 2 && dealer.total === 21) return "Blackjack";
-  if (dealer.total > 21) return `bust (${dealer.total})`;
+  const base = dealer.soft ? t("total.soft", { total: dealer.total }) : String(dealer.total);
+  if (dealer.hidden > 0 || dealer.cards.length === 1) return dealer.cards[0].startsWith("A") ? t("total.showingAce") : t("total.showing", { total: base });
+  if (dealer.cards.length === 2 && dealer.total === 21) return t("total.blackjack");
+  if (dealer.total > 21) return t("total.bust", { total: dealer.total });
   return base;
 }
 
-const RESULT_WORDS = { win: "Win", lose: "Lose", push: "Push", blackjack: "Blackjack!", even_money: "Even money", surrender: "Surrendered" };
-const STATUS_WORDS = { playing: "playing", standing: "stands", bust: "bust", blackjack: "blackjack", surrendered: "surrendered" };
+/** The results and the hand statuses the client has words for (API.md's). */
+const RESULTS = ["win", "lose", "push", "blackjack", "even_money", "surrender"];
+const STATUSES = ["playing", "standing", "bust", "blackjack", "surrendered"];
 
 /** A settled hand in words with its net: "Win +10", "Lose −10", "Push 0". */
 export function resultLabel(hand) {
   if (!hand?.result) return null;
-  const word = RESULT_WORDS[hand.result] || hand.result;
-  return hand.payout !== null && hand.payout !== undefined ? `${word} ${formatSigned(handNet(hand))}` : word;
+  const word = RESULTS.includes(hand.result) ? t(`result.${hand.result}`) : hand.result;
+  return hand.payout !== null && hand.payout !== undefined ? t("result.withNet", { result: word, net: formatSigned(handNet(hand)) }) : word;
 }
 
 /** What a settled hand won or lost: its payout less its stake. */
@@ -173,12 +188,11 @@ export function handNet(hand) {
 /** The insurance of a box in words, once the dealer's hand is known. */
 export function insuranceSentence(box, dealerHasBlackjack) {
   if (box.insurance === null || box.insurance === undefined) return null;
-  if (box.insurance_payout === null || box.insurance_payout === undefined) return `Insured for ${formatCoins(box.insurance)}.`;
+  if (box.insurance_payout === null || box.insurance_payout === undefined) return t("insurance.insured", { amount: formatCoins(box.insurance) });
   const paid = Number(box.insurance_payout);
-  if (paid > 0) return `Insurance won ${formatSigned(paid - Number(box.insurance))}: the dealer has blackjack.`;
-  return dealerHasBlackjack === false
-    ? `Insurance lost ${formatSigned(-Number(box.insurance))}: the dealer has no blackjack.`
-    : `Insurance lost ${formatSigned(-Number(box.insurance))}.`;
+  if (paid > 0) return t("insurance.won", { net: formatSigned(paid - Number(box.insurance)) });
+  const net = formatSigned(-Number(box.insurance));
+  return dealerHasBlackjack === false ? t("insurance.lostNoBlackjack", { net }) : t("insurance.lost", { net });
 }
 
 /**
@@ -190,7 +204,7 @@ export function insuranceLine(box, landed, dealer) {
   const decided = box.insurance_payout !== null && box.insurance_payout !== undefined;
   if (decided && landed && typeof landed[1] !== "string") return insuranceSentence({ ...box, insurance_payout: null }, null);
   if (decided && Number(box.insurance_payout) === 0 && box.hands.every((hd) => hd.status === "bust"))
-    return `Insurance lost ${formatSigned(-Number(box.insurance))}: every insured hand busted.`;
+    return t("insurance.lostAllBust", { net: formatSigned(-Number(box.insurance)) });
   const blackjack = decided && dealer ? dealer.cards.length === 2 && dealer.total === 21 : null;
   return insuranceSentence(box, blackjack);
 }
@@ -199,42 +213,40 @@ export function insuranceLine(box, landed, dealer) {
 export const MISTAKE = 0.0005;
 
 /**
+ * A level's grade: the fields of a decision it reads, and its words in the language spoken
+ * when they show: what it grades against (`words`, `note`), how (`how`) and, for a level
+ * without EVs, whose play it is (`play`).
+ */
+function grade(level, best, loss) {
+  return {
+    best,
+    loss,
+    get words() {
+      return t(`grade.${level}.words`);
+    },
+    get note() {
+      return t(`grade.${level}.note`);
+    },
+    get how() {
+      return t(`grade.${level}.how`, { mistake: formatNumber(MISTAKE, { maximumFractionDigits: 4 }) });
+    },
+    get play() {
+      return loss === null ? t(`grade.${level}.play`) : undefined;
+    },
+  };
+}
+
+/**
  * What a graded decision is marked against, by the coach's level (Settings): each decision
  * carries the `hard` grade (`best`, `loss`), the `expert` one (`expert_best`, `expert_loss`),
  * and the `counter`'s and the chart's plays (`counter_best`, `medium_best`), which the hint
  * values by no EV: against those a decision is right or wrong by its move alone.
  */
 export const GRADES = {
-  hard: {
-    best: "best",
-    loss: "loss",
-    words: "against exact play for a fresh shoe",
-    note: "exact play, fresh shoe",
-    how: "by the exact EV of each action for your very hand off a fresh shoe: a mistake gives up 0.0005 of the bet or more.",
-  },
-  expert: {
-    best: "expert_best",
-    loss: "expert_loss",
-    words: "against perfect play for the shoe",
-    note: "perfect play for this shoe",
-    how: "by the exact EV of each action for the cards still unseen in the shoe: a mistake gives up 0.0005 of the bet or more.",
-  },
-  counter: {
-    best: "counter_best",
-    loss: null,
-    words: "against the counter's indices",
-    note: "the counter's indices",
-    play: "the counter's play",
-    how: "by the move alone: right when it is the chart's play, or the index play the true count calls for.",
-  },
-  medium: {
-    best: "medium_best",
-    loss: null,
-    words: "against the chart",
-    note: "the chart",
-    play: "the chart's play",
-    how: "by the move alone: right when it is the table's chart's play.",
-  },
+  hard: grade("hard", "best", "loss"),
+  expert: grade("expert", "expert_best", "expert_loss"),
+  counter: grade("counter", "counter_best", null),
+  medium: grade("medium", "medium_best", null),
 };
 export const gradeOf = (level) => (Object.hasOwn(GRADES, level) ? level : "hard");
 
@@ -268,46 +280,57 @@ export function gradeWords(level) {
 
 /** The line over a list of graded decisions: "Graded against perfect play for the shoe, as your coach (expert)." */
 export function gradedAs(level) {
-  return `Graded ${gradeWords(level)}, as your coach (${level}).`;
+  return t("grade.gradedAs", { words: gradeWords(level), level: levelName(level) });
 }
 
 /** An action's EV on the table, with its unit as the trainer's losses have it: "EV −0.505 of the bet". */
 export function evLabel(ev) {
-  return `EV ${formatEv(ev)} of the bet`;
+  return t("format.evOfBet", { ev: formatEv(ev) });
 }
+
+/** A loss per unit bet, its number alone: "−0.27" (four decimals, the API's, under 0.01). */
+const lossNumber = (loss) => `−${formatFixed(loss, Number(loss) >= 0.01 ? 2 : 4)}`;
 
 /** "−0.27 of the bet" for a loss per unit bet (four decimals, the API's, under 0.01). */
 export function formatLoss(loss) {
-  return `−${Number(loss).toFixed(Number(loss) >= 0.01 ? 2 : 4)} of the bet`;
+  return `${lossNumber(loss)}${t("format.ofTheBet")}`;
+}
+
+/** A coach's or an AI player's level in the language spoken ("expert", "эксперт"); a level no catalog names as it is. */
+export function levelName(level) {
+  const name = t(`coach.level.${level}`);
+  return name === `coach.level.${level}` ? String(level) : name;
 }
 
 /** Whose play a level without EVs marks against: "the counter's play", "the chart's play". */
 export const levelPlay = (level) => GRADES[gradeOf(level)].play;
 
-/** What a mistake gave up at `level`, in words: "hit was better: −0.06 of the bet", "hit is the counter's play". */
-export function betterPlay(decision, level = "hard") {
+/**
+ * What a mistake gave up at `level`, in parts: the better play, then its worth ("was better:
+ * −0.06 of the bet") or whose play it is ("is the counter's play"); the `wordy` parts are
+ * the words a phone leaves out ("hit −0.06", "hit"): a split box's narrow hands would grow tall.
+ */
+function betterParts(decision, level) {
   const { best, loss } = graded(decision, level);
   const play = decisionActionLabel(decision, best).toLowerCase();
-  return loss === null ? `${play} is ${levelPlay(level)}` : `${play} was better: ${formatLoss(loss)}`;
+  if (loss === null) return [{ text: play }, { text: t("mark.isPlay", { whose: levelPlay(level) }), wordy: true }];
+  return [{ text: play }, { text: t("mark.wasBetter"), wordy: true }, { text: ` ${lossNumber(loss)}` }, { text: t("format.ofTheBet"), wordy: true }];
+}
+
+/** What a mistake gave up at `level`, in words: "hit was better: −0.06 of the bet", "hit is the counter's play". */
+export function betterPlay(decision, level = "hard") {
+  return betterParts(decision, level)
+    .map((part) => part.text)
+    .join("");
 }
 
 /** The trainer's mark on one graded decision, naming the move: "Stand ✓", or "Stand ✗ hit was better: −0.06 of the bet". */
 export function decisionMark(decision, level = "hard") {
   const taken = decisionActionLabel(decision, decision.action);
   if (!isMistake(decision, level)) return { ok: true, text: `${taken} ✓`, parts: [{ text: `${taken} ✓` }] };
-  const { best, loss } = graded(decision, level);
-  const play = decisionActionLabel(decision, best).toLowerCase();
-  // The words a phone leaves out ("Stand ✗ hit −0.20", "Stand ✗ hit"): a split box's narrow hands would grow tall.
-  const parts =
-    loss === null
-      ? [{ text: `${taken} ✗ ${play}` }, { text: ` is ${levelPlay(level)}`, wordy: true }]
-      : [
-          { text: `${taken} ✗ ${play}` },
-          { text: " was better:", wordy: true },
-          { text: ` ${formatLoss(loss).replace(/ of the bet$/, "")}` },
-          { text: " of the bet", wordy: true },
-        ];
-  return { ok: false, text: `${taken} ✗ ${betterPlay(decision, level)}`, parts };
+  const [play, ...rest] = betterParts(decision, level);
+  const parts = [{ text: `${taken} ✗ ${play.text}` }, ...rest];
+  return { ok: false, text: parts.map((part) => part.text).join(""), parts };
 }
 
 /** A bet as a stack of chips, largest first (at most `max` drawn). */
@@ -329,30 +352,29 @@ export function resultTone(result) {
   return "push";
 }
 export function statusLabel(status) {
-  return STATUS_WORDS[status] || status || "";
+  return STATUSES.includes(status) ? t(`handStatus.${status}`) : status || "";
 }
 
 export function netSentence(net) {
   if (net === null || net === undefined) return "";
   const v = Number(net);
-  if (v > 0) return `You won ${formatCoins(v)} coins this round.`;
-  if (v < 0) return `You lost ${formatCoins(-v)} coins this round.`;
-  return "Even round: no gain, no loss.";
+  if (v > 0) return t("net.won", { count: v });
+  if (v < 0) return t("net.lost", { count: -v });
+  return t("net.even");
 }
 
 export function roundStatusLabel(round) {
-  if (!round) return "No round yet: place your bets.";
+  if (!round) return t("status.noRound");
+  const turn = round.turn;
   if (round.status === "insurance") {
-    const box = round.turn ? `Box ${round.turn.box + 1}: ` : "";
-    return (round.legal_actions || []).includes("even_money")
-      ? `${box}even money? You have blackjack, the dealer shows an ace.`
-      : `${box}insurance? The dealer shows an ace.`;
+    if ((round.legal_actions || []).includes("even_money")) return turn ? t("status.evenMoneyBox", { box: turn.box + 1 }) : t("status.evenMoney");
+    return turn ? t("status.insuranceBox", { box: turn.box + 1 }) : t("status.insurance");
   }
   if (round.status === "player_turn") {
-    const t = round.turn;
-    return t ? `Your turn: box ${t.box + 1}${hasSplit(round, t.box) ? `, hand ${t.hand + 1}` : ""}.` : "Your turn.";
+    if (!turn) return t("status.turn");
+    return hasSplit(round, turn.box) ? t("status.turnHand", { box: turn.box + 1, hand: turn.hand + 1 }) : t("status.turnBox", { box: turn.box + 1 });
   }
-  if (round.status === "settled") return "Place your bets.";
+  if (round.status === "settled") return t("status.settled");
   return round.status;
 }
 
@@ -371,8 +393,8 @@ export function chartRowKeys(section, rows) {
   return keys.sort((a, b) => Number(a) - Number(b));
 }
 export function chartRowLabel(section, key) {
-  if (section === "hard") return `Hard ${key}`;
-  if (section === "soft") return `Soft ${key} (A,${Number(key) - 11 === 10 ? "T" : Number(key) - 11})`;
+  if (section === "hard") return t("chart.hardRow", { total: key });
+  if (section === "soft") return t("chart.softRow", { total: key, other: Number(key) - 11 === 10 ? "T" : String(Number(key) - 11) });
   const r = key === "T" ? "10" : key;
   return `${r},${r}`;
 }
@@ -406,7 +428,7 @@ export function rowHandEvs(evMap, section, row, up) {
 
 /** A share of decisions in tenths of a percent: 0.75 -> "75.0%"; "—" for none. */
 export function formatAccuracy(value) {
-  return value === null ? "—" : `${(Math.round(value * 1000) / 10).toFixed(1)}%`;
+  return value === null ? "—" : formatNumber(Math.round(value * 1000) / 1000, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 /** The hand as it was decided on, in words: "hard 8", "soft 17", "pair of 8s". */
@@ -414,8 +436,8 @@ export function decisionHandLabel(d) {
   const cards = d.cards || [];
   if (d.kind === "pairs") {
     const first = cardsTotal(cards.slice(0, 1)).total;
-    return `pair of ${first === 11 ? "aces" : `${first}s`}`;
+    return first === 11 ? t("hand.pairOfAces") : t("hand.pairOf", { rank: first });
   }
   const { total, soft } = cardsTotal(cards);
-  return `${soft ? "soft" : "hard"} ${total}`;
+  return soft ? t("total.soft", { total }) : t("total.hard", { total });
 }

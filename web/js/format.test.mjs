@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
   ACTION_BY_KEY,
+  ACTION_LABEL,
   ACTIONS,
   cardsTotal,
   chartRowKeys,
@@ -13,6 +14,7 @@ import {
   dealerTotalLabel,
   decisionHandLabel,
   decisionMark,
+  formatAccuracy,
   formatCoins,
   formatEdgePercent,
   formatEv,
@@ -38,6 +40,7 @@ import {
   rowHandEvs,
   varianceLabel,
 } from "./format.js";
+import { setLanguage } from "./i18n.js";
 
 test("money keeps halves", () => {
   assert.equal(formatCoins(7.5), "7.5");
@@ -77,6 +80,7 @@ test("results and net in words", () => {
   assert.equal(resultLabel({ result: null }), null);
   assert.equal(netSentence(7.5), "You won 7.5 coins this round.");
   assert.equal(netSentence(-100), "You lost 100 coins this round.");
+  assert.equal(netSentence(1), "You won 1 coin this round.");
   assert.equal(netSentence(0), "Even round: no gain, no loss.");
   assert.match(roundStatusLabel(null), /place your bets/);
   assert.equal(
@@ -264,4 +268,60 @@ test("the edge between rounds: percent with two decimals and its sign, the Kelly
   assert.equal(varianceLabel(1.2874), "variance 1.29 per round");
   assert.equal(varianceLabel(1.3), "variance 1.30 per round");
   assert.equal(varianceLabel(undefined), "");
+});
+
+/** What `fn` returns with `lang` spoken (English again afterwards). */
+function speaking(lang, fn) {
+  setLanguage(lang);
+  try {
+    return fn();
+  } finally {
+    setLanguage("en");
+  }
+}
+
+test("in Russian: coins, percentages and EVs as Russian writes them, cards and results in the table's words", () => {
+  speaking("ru", () => {
+    assert.equal(formatCoins(10062.5), "10\u00a0062,5");
+    assert.equal(formatSigned(-12.5), "−12,5");
+    assert.equal(formatPercent(0.75), "75\u00a0%");
+    assert.equal(formatEdgePercent(-0.5123), "−0,51\u00a0%");
+    assert.equal(formatEv(0.5), "+0,500");
+    assert.equal(ACTIONS.find((a) => a.name === "hit").label, "Ещё");
+    assert.equal(ACTION_LABEL.stand, "Хватит");
+    assert.equal(parseCard("KH").name, "Король червей");
+    assert.equal(parseCard("TD").name, "Десятка бубен");
+    assert.equal(handTotalLabel({ total: 17, soft: true, status: "playing" }), "мягкие 17");
+    assert.equal(resultLabel({ result: "win", bet: 10, payout: 20 }), "Выигрыш +10");
+    assert.equal(netSentence(7.5), "Вы выиграли 7,5 монеты за раунд.");
+    assert.equal(netSentence(-5), "Вы проиграли 5 монет за раунд.");
+    assert.equal(netSentence(21), "Вы выиграли 21 монету за раунд.");
+    assert.equal(insuranceSentence({ insurance: 5, insurance_payout: 15 }, true), "Страховка выиграла +10: у дилера блэкджек.");
+    assert.equal(mark({ action: "stand", best: "hit", loss: 0.0612 }).text, "Хватит ✗ ещё было лучше: −0,06 от ставки");
+    assert.equal(gradedAs("expert"), "Оценка по идеальной игре для этого шуза, как у вашего тренера (эксперт).");
+    assert.equal(kellyNote(["1", "2", "4"]), "Ставка по Келли — на один бокс: боксы 2, 3 и 5 сброшены.");
+    assert.equal(
+      roundStatusLabel({ status: "insurance", turn: { box: 1, hand: 0 }, boxes: [], legal_actions: ["insurance"] }),
+      "Бокс 2: страховка? У дилера туз.",
+    );
+    assert.equal(chartRowLabel("soft", "17"), "Мягкие 17 (A,6)");
+  });
+});
+
+test("in Croatian: coins and percentages as Croatian writes them, cards and results in the table's words", () => {
+  speaking("hr", () => {
+    assert.equal(formatCoins(10062.5), "10.062,5");
+    assert.equal(formatAccuracy(0.75), "75,0\u00a0%");
+    assert.equal(formatLoss(0.2699), "−0,27 uloga");
+    assert.equal(parseCard("AS").name, "As pik");
+    assert.equal(parseCard("QC").name, "Dama tref");
+    assert.equal(dealerTotalLabel({ cards: ["AC"], hidden: 1, total: 11, soft: true }), "pokazuje asa");
+    assert.equal(resultLabel({ result: "push", bet: 10, payout: 10 }), "Neriješeno 0");
+    assert.equal(netSentence(-2), "Izgubili ste 2 kovanice u ovoj rundi.");
+    assert.equal(netSentence(5), "Dobili ste 5 kovanica u ovoj rundi.");
+    assert.equal(mark({ action: "hit", best: "stand", counter_best: "stand", loss: 0 }, "counter").text, "Karta ✗ dosta je potez brojača");
+    assert.equal(kellyLabel({ kelly: 1500, advised: 1000 }), "Maksimum stola 1.000: Kellyjev ulog 1.500 je iznad");
+    assert.equal(decisionHandLabel({ kind: "pairs", cards: ["AS", "AD"] }), "par asova");
+    assert.equal(varianceLabel(1.3), "varijanca 1,30 po rundi");
+  });
 });

@@ -2,6 +2,8 @@
 // running and true counts, a count with cards added or taken away, a fresh shoe's, a round's
 // face-up cards and the count in words. The table's badge, the Trainer and the Count page use it.
 
+import { formatNumber } from "./i18n.js";
+
 /** The cards of a deck. */
 export const DECK = 52;
 
@@ -44,9 +46,9 @@ export function roundCards(round) {
   return [...(round.dealer?.cards || []), ...(round.boxes || []).flatMap((b) => b.hands.flatMap((hd) => hd.cards))];
 }
 
-/** "+3", "−2", "0"; a true count with two decimals: "+0.62", "−1.25", "0.00". */
+/** "+3", "−2", "0"; a true count with two decimals: "+0.62", "−1.25", "0.00" (Russian and Croatian: "+0,62"). */
 export function formatCount(value, decimals = 0) {
-  const text = Math.abs(value).toFixed(decimals);
-  if (Number(text) === 0) return text;
+  const text = formatNumber(Math.abs(value), { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  if (Number(Math.abs(value).toFixed(decimals)) === 0) return text;
   return `${value > 0 ? "+" : "−"}${text}`;
 }

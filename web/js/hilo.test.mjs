@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { shuffledShoe } from "./countdrills.js";
 import { formatCount, freshCount, hiLoTag, roundCards, runningCount, shiftCount, trueCount } from "./hilo.js";
+import { setLanguage } from "./i18n.js";
 
 test("Hi-Lo tags: 2 to 6 +1, 7 to 9 0, tens and aces −1", () => {
   assert.deepEqual(["2S", "3H", "4D", "5C", "6S", "7H", "8D", "9C", "TS", "JH", "QD", "KC", "AS"].map(hiLoTag), [1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1, -1]);
@@ -52,4 +53,16 @@ test("counts are written with their sign", () => {
   assert.equal(formatCount(0.62, 2), "+0.62");
   assert.equal(formatCount(-1.5, 2), "−1.50");
   assert.equal(formatCount(0, 2), "0.00");
+});
+
+test("counts are written for the language: a decimal comma in Russian and Croatian", () => {
+  try {
+    setLanguage("ru");
+    assert.equal(formatCount(-1.5, 2), "−1,50");
+    setLanguage("hr");
+    assert.equal(formatCount(0.62, 2), "+0,62");
+    assert.equal(formatCount(0, 2), "0,00");
+  } finally {
+    setLanguage("en");
+  }
 });

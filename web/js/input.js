@@ -3,6 +3,7 @@
 // slip as POST /rounds' body, and why an action cannot be taken (rules, turn or balance).
 
 import { ACTIONS, actionLabel, cardsTotal, formatCoins, formatPercent } from "./format.js";
+import { formatList, t } from "./i18n.js";
 
 /** A box's bet after adding a chip: capped at the table maximum, with a word when it is. */
 export function addChip(current, chip, maxBet) {
@@ -33,14 +34,14 @@ export function actionCost(round, table, name) {
   return 0;
 }
 
-const FOR_ACTION = { double: "to double", split: "to split", insurance: "for insurance" };
-
 /** Why a legal action cannot be taken: the balance does not cover its stake (API.md: 409 `insufficient_funds`); else null. */
 export function fundsReason(round, table, balance, name) {
   const cost = actionCost(round, table, name);
   if (!cost || balance === null || balance === undefined || cost <= Number(balance)) return null;
-  const least = name === "insurance" && table.rules?.insurance === "up_to_half" ? "at least " : "";
-  return `Not enough coins ${FOR_ACTION[name]}: it costs ${least}${formatCoins(cost)}, your balance is ${formatCoins(balance)}.`;
+  const coins = { cost: formatCoins(cost), balance: formatCoins(balance) };
+  if (name === "double") return t("input.funds.double", coins);
+  if (name === "split") return t("input.funds.split", coins);
+  return table.rules?.insurance === "up_to_half" ? t("input.funds.insuranceAtLeast", coins) : t("input.funds.insurance", coins);
 }
 
 const rankOf = (code) => String(code).slice(0, -1);
@@ -53,39 +54,39 @@ const rankOf = (code) => String(code).slice(0, -1);
 export function whyNot(round, table, balance, name) {
   const legal = round?.legal_actions || [];
   const label = actionLabel(name, legal);
-  if (!round || round.status === "settled") return `${label}: no round is in play. Place your bets, then Deal.`;
-  if (legal.length === 0) return `${label}: nothing is asked of you now.`;
+  if (!round || round.status === "settled") return t("input.noRound", { action: label });
+  if (legal.length === 0) return t("input.nothingAsked", { action: label });
   if (legal.includes(name)) return fundsReason(round, table, balance, name);
   const r = table.rules || {};
   const keyOf = (n) => ACTIONS.find((a) => a.name === n)?.key.toUpperCase();
   if (round.status === "insurance") {
-    if (name === "even_money") return "Even money is offered only on a blackjack: this hand is asked about insurance.";
-    if (name === "insurance") return "A blackjack is offered even money, not insurance.";
-    return `First answer the insurance question: ${legal.map((n) => `${actionLabel(n, legal)} (${keyOf(n)})`).join(" or ")}.`;
+    if (name === "even_money") return t("input.evenMoneyOnBlackjack");
+    if (name === "insurance") return t("input.blackjackNotInsured");
+    return t("input.answerInsurance", {
+      choices: formatList(
+        legal.map((n) => `${actionLabel(n, legal)} (${keyOf(n)})`),
+        "disjunction",
+      ),
+    });
   }
-  if (name === "insurance" || name === "decline_insurance")
-    return r.insurance === "none" ? "This table offers no insurance." : "Insurance is offered only when the dealer shows an ace, before you play.";
-  if (name === "even_money")
-    return r.even_money ? "Even money is offered only on a blackjack against an ace, before you play." : "This table offers no even money.";
+  if (name === "insurance" || name === "decline_insurance") return r.insurance === "none" ? t("input.noInsurance") : t("input.insuranceWhen");
+  if (name === "even_money") return r.even_money ? t("input.evenMoneyWhen") : t("input.noEvenMoney");
   const { hand } = inTurn(round);
   const cards = hand?.cards || [];
   if (name === "double") {
-    if (r.double === "none") return "This table allows no doubling.";
-    if (cards.length > 2) return "Double only on the first two cards of a hand.";
-    if (hand?.split && !r.double_after_split) return "No doubling after a split at this table.";
-    if (r.double === "9_10_11") return "Double only on a hard 9, 10 or 11 at this table.";
+    if (r.double === "none") return t("input.noDouble");
+    if (cards.length > 2) return t("input.doubleFirstTwo");
+    if (hand?.split && !r.double_after_split) return t("input.noDoubleAfterSplit");
+    if (r.double === "9_10_11") return t("input.doubleNineToEleven");
   }
   if (name === "split") {
-    if (r.split === "none") return "This table allows no splitting.";
+    if (r.split === "none") return t("input.noSplit");
     const same = r.split === "same_rank" ? rankOf(cards[0]) === rankOf(cards[1]) : cardsTotal(cards.slice(0, 1)).total === cardsTotal(cards.slice(1, 2)).total;
-    if (cards.length !== 2 || !same) return `Split only a pair: two first cards of the same ${r.split === "same_rank" ? "rank" : "value"}.`;
-    return "No more splits on this box.";
+    if (cards.length !== 2 || !same) return t(r.split === "same_rank" ? "input.splitSameRank" : "input.splitSameValue");
+    return t("input.noMoreSplits");
   }
-  if (name === "surrender") {
-    if (r.surrender === "none") return "This table allows no surrender.";
-    return "Surrender only as the first decision of a box (not after a split, not against an ace).";
-  }
-  return `${label} is not possible on this hand.`;
+  if (name === "surrender") return r.surrender === "none" ? t("input.noSurrender") : t("input.surrenderWhen");
+  return t("input.notPossible", { action: label });
 }
 
 /** Chip values that make sense at a table: from the largest chip not above the minimum, up to six. */
@@ -113,14 +114,14 @@ export function isShoeFresh(shoe) {
 
 export const CREDENTIAL_RE = /^[A-Za-z0-9]{4,32}$/;
 export function credentialError(field, value) {
-  if (!value) return `${field} is required.`;
-  if (!CREDENTIAL_RE.test(value)) return `${field}: 4 to 32 Latin letters and digits, nothing else.`;
+  if (!value) return t("input.required", { field });
+  if (!CREDENTIAL_RE.test(value)) return t("input.credential", { field });
   return null;
 }
 export const CLIENT_SEED_RE = /^[!-~]{1,64}$/;
 export function clientSeedError(seed) {
   if (seed === "" || seed === null || seed === undefined) return null;
-  return CLIENT_SEED_RE.test(seed) ? null : "Client seed: 1 to 64 printable characters, no spaces.";
+  return CLIENT_SEED_RE.test(seed) ? null : t("input.clientSeed");
 }
 
 /**
@@ -135,18 +136,18 @@ export function buildRoundRequest(table, slip, balance, { shoe, clientSeed, cut,
   for (let b = 0; b < boxes; b++) {
     const amount = Number(slip.bets?.[b] || 0);
     if (amount > 0) {
-      if (!Number.isInteger(amount)) errors.push(`Box ${b + 1}: bets are whole coins.`);
-      if (amount < table.min_bet) errors.push(`Box ${b + 1}: the minimum bet is ${formatCoins(table.min_bet)}.`);
-      if (amount > table.max_bet) errors.push(`Box ${b + 1}: the maximum bet is ${formatCoins(table.max_bet)}.`);
+      if (!Number.isInteger(amount)) errors.push(t("input.wholeCoins", { box: b + 1 }));
+      if (amount < table.min_bet) errors.push(t("input.minimumBet", { box: b + 1, min: formatCoins(table.min_bet) }));
+      if (amount > table.max_bet) errors.push(t("input.maximumBet", { box: b + 1, max: formatCoins(table.max_bet) }));
       bets.push({ box: b, amount });
     } else if (slip.ai?.[b] && table.rules?.ai_players) {
       ai.push({ box: b, level: slip.ai[b] });
     }
   }
-  if (bets.length === 0) errors.push("Put a bet on at least one box.");
+  if (bets.length === 0) errors.push(t("input.noBet"));
   const total = bets.reduce((s, x) => s + x.amount, 0);
   if (balance !== null && balance !== undefined && total > balance)
-    errors.push(`Your bets (${formatCoins(total)}) are more than your balance (${formatCoins(balance)}).`);
+    errors.push(t("input.overBalance", { total: formatCoins(total), balance: formatCoins(balance) }));
   const body = { bets };
   if (ai.length) body.ai = ai;
   if (isShoeFresh(shoe)) {
@@ -159,7 +160,7 @@ export function buildRoundRequest(table, slip, balance, { shoe, clientSeed, cut,
     const range = table.rules?.cut_range;
     if (Array.isArray(range) && cutTouched && cut !== null && cut !== undefined) {
       const c = Math.round(Number(cut) * 100) / 100;
-      if (!(c >= range[0] && c <= range[1])) errors.push(`The cut must be between ${formatPercent(range[0])} and ${formatPercent(range[1])}.`);
+      if (!(c >= range[0] && c <= range[1])) errors.push(t("input.cutRange", { from: formatPercent(range[0]), to: formatPercent(range[1]) }));
       else body.cut = c;
     }
   }

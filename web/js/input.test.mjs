@@ -2,7 +2,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { addChip, buildRoundRequest, chipValues, clientSeedError, credentialError, insuranceAmounts, isShoeFresh } from "./input.js";
+import { setLanguage } from "./i18n.js";
+import { addChip, buildRoundRequest, chipValues, clientSeedError, credentialError, fundsReason, insuranceAmounts, isShoeFresh, whyNot } from "./input.js";
 
 const casino = { id: "casino", boxes: 5, min_bet: 10, max_bet: 1000, rules: { decks: 6, ai_players: true, cut_range: [0.5, 0.85], cut_default: 0.75 } };
 const bicycle = { id: "bicycle", boxes: 1, min_bet: 5, max_bet: 200, rules: { decks: 1, ai_players: false, cut_range: null } };
@@ -81,4 +82,27 @@ test("a chip added: a word when a bet is capped", () => {
   assert.deepEqual(addChip(500, 500, 1000), { amount: 1000, capped: false });
   assert.deepEqual(addChip(1000, 500, 1000), { amount: 1000, capped: true });
   assert.deepEqual(addChip(undefined, 25, 1000), { amount: 25, capped: false });
+});
+
+test("why an action cannot be taken, and the slip's errors, in Russian and Croatian", () => {
+  const round = {
+    status: "insurance",
+    turn: { box: 0, hand: 0 },
+    legal_actions: ["insurance", "decline_insurance"],
+    boxes: [{ box: 0, bet: 1000, hands: [{ cards: ["9S", "7D"], bet: 1000 }] }],
+  };
+  try {
+    setLanguage("ru");
+    assert.equal(whyNot(round, casino, 100, "hit"), "Сначала ответьте на вопрос о страховке: Страховка (I) или Без страховки (N).");
+    assert.equal(fundsReason(round, casino, 100, "insurance"), "Не хватает монет на страховку: нужно 500, ваш баланс 100.");
+    assert.deepEqual(buildRoundRequest(casino, { bets: { 1: 5 } }, 2000).errors, ["Бокс 2: минимальная ставка 10."]);
+    setLanguage("hr");
+    assert.equal(whyNot(null, casino, 100, "double"), "Udvostruči: nijedna runda nije u tijeku. Postavite uloge, pa Dijeli.");
+    assert.deepEqual(buildRoundRequest(casino, { bets: { 0: 1500 } }, 1000).errors, [
+      "Boks 1: najveći ulog je 1.000.",
+      "Vaši ulozi (1.500) veći su od stanja (1.000).",
+    ]);
+  } finally {
+    setLanguage("en");
+  }
 });

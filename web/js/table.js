@@ -9,6 +9,7 @@ import { renderFelt, showTurnBox } from "./felt.js";
 import { keyTaken, labelBoxKeys, landCards, paceCards, restoreFocus, toggleDrawer, whileBusy } from "./feltpage.js";
 import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, netSentence, resultLabel, roundStatusLabel, statusLabel } from "./format.js";
 import { roundCards, shiftCount } from "./hilo.js";
+import { t } from "./i18n.js";
 import { buildRoundRequest, chipValues, insuranceAmounts, isShoeFresh, whyNot } from "./input.js";
 import { dealOrder, feltCards } from "./pacing.js";
 import { lastRetiredShoe, renderCountBadge, renderEdge, renderPanels, renderToolbar } from "./panels.js";
@@ -218,9 +219,7 @@ async function deal() {
     } catch (e) {
       if (S !== me) return;
       if (e.status === 422 && e.code === "validation_error" && (body.client_seed || body.cut !== undefined)) {
-        toast(
-          `${errorText(e)} This shoe has already started (perhaps in another tab), so its client seed and cut can no longer be chosen: the table is refreshed, deal again.`,
-        );
+        toast(`${errorText(e)} ${t("table.shoeStarted")}`);
         S.clientSeed = "";
         S.cutTouched = false;
         await refresh().catch(() => {});
@@ -228,7 +227,7 @@ async function deal() {
         toast(errorText(e));
         await refresh().catch(() => {});
       } else {
-        reportError(e, fresh ? "Could not deal" : "");
+        reportError(e, fresh ? t("table.couldNotDeal") : "");
       }
     }
   });
@@ -264,7 +263,7 @@ async function act(name) {
     } catch (e) {
       if (S !== me) return;
       if (e.status === 412 || e.code === "conflict" || e.code === "no_round") {
-        toast(`${errorText(e)} The table has been refreshed.`, { tone: "info" });
+        toast(`${errorText(e)} ${t("table.refreshed")}`, { tone: "info" });
         await refresh().catch((e2) => reportError(e2));
       } else reportError(e);
     }
@@ -283,7 +282,7 @@ async function fetchHint() {
     render();
   } catch (e) {
     if (e.code === "no_round") return;
-    reportError(e, "Coach");
+    reportError(e, t("table.coach"));
   }
 }
 
@@ -363,14 +362,18 @@ function announce(round) {
   for (const b of round.boxes || []) {
     if (b.player !== "user") continue;
     for (const [i, hd] of b.hands.entries())
-      parts.push(`Box ${b.box + 1}${b.hands.length > 1 ? ` hand ${i + 1}` : ""}: ${resultLabel(hd) || statusLabel(hd.status)}.`);
+      parts.push(
+        b.hands.length > 1
+          ? t("table.handResult", { box: b.box + 1, hand: i + 1, result: resultLabel(hd) || statusLabel(hd.status) })
+          : t("table.boxResult", { box: b.box + 1, result: resultLabel(hd) || statusLabel(hd.status) }),
+      );
   }
   live.textContent = `${parts.join(" ")} ${netSentence(round.net)}`;
 }
 
 function currentBox() {
-  const t = S.round?.turn;
-  return t ? (S.round.boxes || []).find((b) => b.box === t.box) : null;
+  const turn = S.round?.turn;
+  return turn ? (S.round.boxes || []).find((b) => b.box === turn.box) : null;
 }
 
 function onKey(ev) {
@@ -388,7 +391,7 @@ function onKey(ev) {
   } else if (key === "c" && !settled) {
     ev.preventDefault();
     if (S.round.legal_actions?.length) fetchHint();
-    else explain("The coach has nothing to answer: no decision is asked of you now.");
+    else explain(t("table.coachNothing"));
   } else if ((ev.key === "Enter" || ev.key === " ") && settled && !onControl && !S.panel) {
     ev.preventDefault();
     deal();
