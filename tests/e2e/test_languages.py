@@ -127,6 +127,8 @@ def test_a_table_speaks_catalog_words_at_every_step(
     for panel in ("rules", "fairness", "settings"):
         open_panel(page, panel)
         check_catalogued(page, f"the {panel} drawer")
+        page.keyboard.press("Escape")  # closed again: a drawer covers the next one's button
+        expect(tid(page, f"panel-{panel}")).to_be_hidden()
     view = deal(page, "european")
     if view["status"] != "settled":
         check_catalogued(page, "a decision")
