@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { formatEdgePercent } from "./format.js";
 import * as plays from "./indexplays.js";
 
 const stand16 = { section: "hard", row: "16", up: "T", basic: "hit", play: "stand", index: 2, direction: "at_or_above" };
@@ -23,7 +24,7 @@ test("an index play in words, the card's play in brackets", () => {
   assert.deepEqual([plays.indexMark(stand16), plays.indexMark(hit9)], ["≥+2", "≤−2"]);
   assert.deepEqual([plays.shortRow("hard", "12"), plays.shortRow("soft", "13"), plays.shortRow("pairs", "A")], ["12", "A,2", "A,A"]);
   assert.deepEqual([plays.signedCount(3), plays.signedCount(0), plays.signedCount(-10)], ["+3", "0", "−10"]);
-  assert.deepEqual([plays.signedEdge(1.2345), plays.signedEdge(-0.402), plays.signedEdge(0.001)], ["+1.23%", "−0.40%", "0.00%"]);
+  assert.deepEqual([formatEdgePercent(1.2345), formatEdgePercent(-0.402), formatEdgePercent(0.001)], ["+1.23%", "−0.40%", "0.00%"]);
 });
 
 test("the Kelly bet: bankroll × edge/100 / variance, rounded down, 0 without an edge", () => {

@@ -5,14 +5,17 @@
 
 import { GRADES, graded, gradeOf, isMistake } from "./format.js";
 import { freshCount, roundCards, shiftCount } from "./hilo.js";
+import { t } from "./i18n.js";
 
+/** A kind of decision with its label, in the language spoken when it shows. */
+const kind = (name) => ({
+  name,
+  get label() {
+    return t(`stats.kind.${name}`);
+  },
+});
 /** The kinds of decision, as `stats.by_kind` names them, with their labels. */
-export const KINDS = [
-  { name: "hard", label: "Hard totals" },
-  { name: "soft", label: "Soft totals" },
-  { name: "pairs", label: "Pairs" },
-  { name: "insurance", label: "Insurance" },
-];
+export const KINDS = ["hard", "soft", "pairs", "insurance"].map(kind);
 
 /** Every graded decision of the rounds (last settled first), latest first. */
 export function decisionsOf(rounds) {
