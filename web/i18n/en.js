@@ -222,6 +222,7 @@ export default {
   "indices.plotFromTo": "From {first} at true count {from} to {last} at {to}.",
   "indices.plotPositive": "The edge turns positive at {at}.",
   "indices.pointTitle": "True count {at}: edge {edge}",
+  "indices.edgeAxis": "Edge, % of the bet",
   // ── end trainer ──
 
   // ── drills: the drills and the count page ──

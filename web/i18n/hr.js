@@ -247,6 +247,7 @@ export default {
   "indices.plotFromTo": "Od {first} na pravom broju {from} do {last} na {to}.",
   "indices.plotPositive": "Prednost postaje pozitivna na {at}.",
   "indices.pointTitle": "Pravi broj {at}: prednost {edge}",
+  "indices.edgeAxis": "Prednost, % uloga",
   // ── end trainer ──
 
   // ── drills: the drills and the count page ──

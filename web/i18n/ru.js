@@ -262,6 +262,7 @@ export default {
   "indices.plotFromTo": "От {first} при истинном счёте {from} до {last} при {to}.",
   "indices.plotPositive": "Преимущество становится положительным при {at}.",
   "indices.pointTitle": "Истинный счёт {at}: преимущество {edge}",
+  "indices.edgeAxis": "Преимущество, % ставки",
   // ── end trainer ──
 
   // ── drills: the drills and the count page ──

@@ -42,6 +42,7 @@ import {
   moveFigures,
   recentAccuracy,
   rollingAccuracy,
+  spotsTaken,
   statsOf,
 } from "./stats.js";
 import { errorText, reportError, setBalance } from "./ui.js";
@@ -318,13 +319,6 @@ function deviationSpotsTable(spots, counts) {
     ),
     h("p", { class: "muted small" }, t("trainer.deviationsNote")),
   );
-}
-
-/** A level's spots taken: "3 of 5 (60.0%)"; "—" where the figures do not count them. */
-function spotsTaken(taken, spots) {
-  if (spots === undefined || spots === null) return "—";
-  if (!spots) return t("trainer.rightOf", { right: taken ?? 0, asked: spots });
-  return t("trainer.spotsTaken", { taken: taken ?? 0, spots, share: formatAccuracy((taken ?? 0) / spots) });
 }
 
 /**
