@@ -80,6 +80,11 @@ class StackSeeds:
             remove()
 
 
+# The browser's language for each of the client's, and the client's test language.
+BROWSER_LOCALES = {"en": "en-US", "ru": "ru-RU", "hr": "hr-HR"}
+PSEUDO_LANGUAGE = "qps"
+
+
 class Contexts:
     """New browser contexts (each its own sessionStorage), closed after the test."""
 
@@ -90,10 +95,18 @@ class Contexts:
         self.errors: list[str] = []  # uncaught exceptions in any page
 
     def page(
-        self, width: int = 1280, height: int = 900, mobile: bool = False, paced: bool = False
+        self,
+        width: int = 1280,
+        height: int = 900,
+        mobile: bool = False,
+        paced: bool = False,
+        language: str = "en",
     ) -> Page:
-        """A new page; the cards land at once (reduced motion) unless `paced`."""
+        """A new page; the cards land at once (reduced motion) unless `paced`. Its browser
+        speaks `language` ("en", "ru", "hr"; "qps", the test language, speaks English
+        with every catalog message marked, see test_languages.py)."""
         context = self.browser.new_context(
+            locale=BROWSER_LOCALES.get(language, "en-US"),
             base_url=self.base_url,
             viewport={"width": width, "height": height},
             device_scale_factor=1 if not mobile else 2,
@@ -105,6 +118,8 @@ class Contexts:
         context.set_default_timeout(E2E_TIMEOUT_MS)
         context.set_default_navigation_timeout(E2E_TIMEOUT_MS)
         self.opened.append(context)
+        if language == PSEUDO_LANGUAGE:
+            context.add_init_script(f"localStorage.setItem('blackjack.lang', '{PSEUDO_LANGUAGE}')")
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("console", self._csp_violation)  # the page runs under the template's CSP

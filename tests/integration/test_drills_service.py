@@ -155,7 +155,7 @@ def test_an_answer_is_one_read_and_one_conditional_write_of_its_item(
     after = {(i["pk"]["S"], i["sk"]["S"]): i for i in all_items()}
     assert set(after) - set(before) == {("USER#alice1", "DRILLS#casino")}
     assert all(after[key] == item for key, item in before.items())  # no coins, no seat
-    assert drills_item()["version"] == 2
+    assert drills_item()["revision"] == 2
 
 
 def test_the_item_of_a_user_who_answered_every_cell_many_times_is_under_2_kb(
@@ -198,10 +198,10 @@ def test_a_retried_answer_is_answered_as_it_first_was_and_counts_once(
     first = service.answer(ALICE, "casino", ["8S", "8H"], "TD", Action.HIT, key)
     for _ in range(3):  # the same cell answered again meanwhile, without a key
         service.answer(ALICE, "casino", ["8C", "8D"], "TD", Action.SURRENDER)
-    version = drills_item()["version"]
+    version = drills_item()["revision"]
     again = service.answer(ALICE, "casino", ["8S", "8H"], "TD", Action.HIT, key)
     assert again == first and first["cell"]["attempts"] == 1
-    assert drills_item()["version"] == version  # nothing written
+    assert drills_item()["revision"] == version  # nothing written
     assert service.progress(ALICE, "casino")["attempts"] == 4
     with pytest.raises(IdempotencyKeyReused):
         other = {**body, "action": "stand"}
@@ -261,7 +261,7 @@ def test_two_answers_from_the_same_stored_version_both_count(service: DrillServi
     assert mine["cell"]["attempts"] == 2 and mine["cell"]["box"] == 2
     progress = service.progress(ALICE, "casino")
     assert progress["attempts"] == 3 and progress["correct"] == 2
-    assert drills_item()["version"] == 3
+    assert drills_item()["revision"] == 3
 
 
 def test_a_retry_that_races_its_first_answer_replays_it(service: DrillService) -> None:

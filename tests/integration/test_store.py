@@ -18,9 +18,9 @@ import pytest
 
 from blackjack_service import factories, migration
 from blackjack_service.errors import Conflict
+from blackjack_service.records import Drills, ShoeRecord, Stats, committed_at_of
 from blackjack_service.records import Player as PlayerRecord
 from blackjack_service.records import Profile as ProfileRecord
-from blackjack_service.records import ShoeRecord, Stats, committed_at_of
 from blackjack_service.shoes import FairShoes
 from blackjack_service.store import Store
 
@@ -56,11 +56,11 @@ def test_a_bet_writes_the_player_item_alone(alice: Player) -> None:
     profile = raw_item("USER#alice1", "PROFILE")
     assert set(profile) == {"pk", "sk", "login", "nick", "password_hash"}
     registered = raw_item("USER#alice1", "PLAYER")  # written with the profile
-    assert set(registered) == {"pk", "sk", "version", "balance", "stats"}
-    assert registered["balance"] == {"N": "10000"} and registered["version"] == {"N": "1"}
+    assert set(registered) == {"pk", "sk", "revision", "balance", "stats"}
+    assert registered["balance"] == {"N": "10000"} and registered["revision"] == {"N": "1"}
     alice.get("/v1/tables/european")
     player = raw_item("USER#alice1", "PLAYER")
-    assert set(player) == {"pk", "sk", "version", "balance", "stats", "seat_european"}
+    assert set(player) == {"pk", "sk", "revision", "balance", "stats", "seat_european"}
     seat = json.loads(player["seat_european"]["S"])
     assert set(seat) == {"version", "shoe"}  # committed: seeds, no cards, no round yet
     assert set(seat["shoe"]) == {"seed", "client", "nonce", "t"}  # and its commit time
@@ -187,7 +187,8 @@ class DyingClient:
 
 def _accounts_of_every_age(api: Gateway) -> list[str]:
     """Three accounts stored before the player item (two with seats, one that never
-    played) and one registered today; their logins."""
+    played) and one registered today, its history filed before streams and its player and
+    drills items counting their writes in `version`; their logins."""
     _put_stored_before(login="legacy1")
     _put_stored_before(login="legacy2")
     dynamodb().put_item(
@@ -211,6 +212,11 @@ def _accounts_of_every_age(api: Gateway) -> list[str]:
         dynamodb().put_item(
             TableName=table_name(), Item={**item, "sk": {"S": f"HISTORY#{position}"}}
         )
+    factories.store().put_drills("today1", "casino", Drills(revision=1), expected_revision=None)
+    for sk in ("PLAYER", "DRILLS#casino"):  # their write counters stored unnamed, as before
+        item = raw_item("USER#today1", sk)
+        item["version"] = item.pop("revision")
+        dynamodb().put_item(TableName=table_name(), Item=item)
     return ["legacy1", "legacy2", "idle01", "today1"]
 
 
@@ -259,8 +265,11 @@ def test_the_migration_finishes_whatever_write_its_run_died_at(api: Gateway, lan
     idle = get_item("USER#idle01", "PLAYER")
     idle_profile = get_item("USER#idle01", "PROFILE")
     assert idle is not None and idle_profile is not None
-    assert (idle["balance"], idle["version"]) == (idle_profile["balance"], 1)
-    assert get_item("USER#today1", "PLAYER") is not None
+    assert (idle["balance"], idle["revision"]) == (idle_profile["balance"], 1)
+    for sk in ("PLAYER", "DRILLS#casino"):  # the counters named, at the count they held
+        (unnamed,) = [item for item in before["today1"] if item["sk"]["S"] == sk]
+        named = raw_item("USER#today1", sk)
+        assert "version" not in named and named["revision"] == unnamed["version"]
     assert [key for key in _every_item(["today1"])["today1"] if key["sk"]["S"][8:9].isdigit()] == []
     assert len(_store_rounds("today1")) == 2
 

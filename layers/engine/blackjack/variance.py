@@ -51,9 +51,9 @@ DIGITS = 4
 
 # Dealer outcomes, as the analysis numbers them: totals 17..21, bust, natural.
 _BUST, _NATURAL = 5, 6
-# A final hand: its total (16 stands for every total that loses to any dealer total,
+# A hand's finish: its total (16 stands for every total that loses to any dealer total,
 # 22 for a bust) and its stake in units of the initial bet.
-_State = tuple[int, int]
+_Finish = tuple[int, int]
 _Moments = tuple[float, float]  # E[X], E[X^2] (at peek tables: times 1{no dealer natural})
 _PREFERENCE = (Action.STAND, Action.HIT, Action.DOUBLE, Action.SPLIT, Action.SURRENDER)
 
@@ -115,15 +115,15 @@ class _UpCard:
 
     def __init__(self, table: _Analysis, up: int, s: "UpCardSolver") -> None:
         self.table, self.rules, self.up, self.s = table, table.rules, up, s
-        self._ordinary: dict[tuple[int, ...], tuple[_Moments, dict[_State, float]]] = {}
+        self._ordinary: dict[tuple[int, ...], tuple[_Moments, dict[_Finish, float]]] = {}
         # A dealer natural at a peek table is settled before the player decides.
         self.natural_loss = 0.0 if s.peeked else 1.0
 
     # ---- final hands against the dealer --------------------------------------------
 
-    def result(self, state: _State, outcome: int) -> float:
+    def result(self, finish: _Finish, outcome: int) -> float:
         """What a final hand wins per unit of the initial bet against a dealer outcome."""
-        points, stake = state
+        points, stake = finish
         if outcome == _NATURAL:  # takes all that is staked, or was settled before (peek)
             return -stake * self.natural_loss
         if points > 21:
@@ -133,13 +133,13 @@ class _UpCard:
         dealer = 17 + outcome
         return float(stake * ((points > dealer) - (points < dealer)))
 
-    def final(self, removed: tuple[int, ...], state: _State) -> _Moments:
+    def final(self, removed: tuple[int, ...], finish: _Finish) -> _Moments:
         """The moments of a final hand, the hands' cards `removed`."""
-        if state[0] > 21 and not self.s.peeked:
-            return -state[1], state[1] ** 2
+        if finish[0] > 21 and not self.s.peeked:
+            return -finish[1], finish[1] ** 2
         m1 = m2 = 0.0
         for outcome, p in enumerate(self.s.dealer(removed)):
-            x = self.result(state, outcome)
+            x = self.result(finish, outcome)
             m1 += p * x
             m2 += p * x * x
         return m1, m2
@@ -195,9 +195,9 @@ class _UpCard:
 
         return self.rules.any_21_pays_3_2 and sum(hand) >= 3 and total(hand)[0] == 21
 
-    def ordinary(self, hand: tuple[int, ...]) -> tuple[_Moments, dict[_State, float]]:
+    def ordinary(self, hand: tuple[int, ...]) -> tuple[_Moments, dict[_Finish, float]]:
         """A hand not made by a split, played on by `hard` (hit while hitting is worth more
-        than standing): its moments, and the chance of each final state it ends in."""
+        than standing): its moments, and the chance of each finish it ends in."""
         known = self._ordinary.get(hand)
         if known is not None:
             return known
@@ -206,55 +206,55 @@ class _UpCard:
 
         points = total(hand)[0]
         if self.pays_at_once(hand):
-            played: tuple[_Moments, dict[_State, float]] = ((1.5, 2.25), {(21, 1): 1.0})
+            played: tuple[_Moments, dict[_Finish, float]] = ((1.5, 2.25), {(21, 1): 1.0})
         elif points >= 21 or not (
             stand_dominated(hand) or self.s.hit(EMPTY, hand) > self.s.stand(EMPTY, hand)
         ):
-            state = (self.points(hand), 1)
-            played = (self.final(hand, state), {state: 1.0})
+            finish = (self.points(hand), 1)
+            played = (self.final(hand, finish), {finish: 1.0})
         else:
             played = self.hit_on(hand)
         self._ordinary[hand] = played
         return played
 
-    def hit_on(self, hand: tuple[int, ...]) -> tuple[_Moments, dict[_State, float]]:
+    def hit_on(self, hand: tuple[int, ...]) -> tuple[_Moments, dict[_Finish, float]]:
         """Take a card and play on as an ordinary hand."""
         from .strategy.dealer import add
 
         m1 = m2 = 0.0
-        states: dict[_State, float] = defaultdict(float)
+        finishes: dict[_Finish, float] = defaultdict(float)
         for rank, p in self.s.draw(hand):
             (a1, a2), ends = self.ordinary(add(hand, rank))
             m1, m2 = m1 + p * a1, m2 + p * a2
-            for state, q in ends.items():
-                states[state] += p * q
-        return (m1, m2), dict(states)
+            for finish, q in ends.items():
+                finishes[finish] += p * q
+        return (m1, m2), dict(finishes)
 
     def double(self, extra: tuple[int, ...], hand: tuple[int, ...]) -> _Moments:
         return self.doubled(extra, hand)[0]
 
     def doubled(
         self, extra: tuple[int, ...], hand: tuple[int, ...]
-    ) -> tuple[_Moments, dict[_State, float]]:
+    ) -> tuple[_Moments, dict[_Finish, float]]:
         """One card at two units, then stand."""
         from .strategy.analysis import merge
         from .strategy.dealer import add
 
         m1 = m2 = 0.0
-        states: dict[_State, float] = defaultdict(float)
+        finishes: dict[_Finish, float] = defaultdict(float)
         for rank, p in self.s.draw(merge(extra, hand)):
             more = add(hand, rank)
-            state = (self.points(more), 2)
-            a1, a2 = self.final(merge(extra, more), state)
+            finish = (self.points(more), 2)
+            a1, a2 = self.final(merge(extra, more), finish)
             m1, m2 = m1 + p * a1, m2 + p * a2
-            states[state] += p
-        return (m1, m2), dict(states)
+            finishes[finish] += p
+        return (m1, m2), dict(finishes)
 
     # ---- splits (the estimate: see the module docstring) -----------------------------
 
     def split_hand(
         self, pair: int, after: tuple[int, ...], hand: tuple[int, ...]
-    ) -> tuple[_Moments, dict[_State, float]]:
+    ) -> tuple[_Moments, dict[_Finish, float]]:
         """A two-card hand made by splitting `pair` cards, `after` its sibling's first
         card, played as the analysis plays it (`UpCardSolver.split_hand_options`)."""
         from .strategy.analysis import DOUBLE, HIT, STAND, merge
@@ -266,10 +266,10 @@ class _UpCard:
         if choice == DOUBLE:
             return self.doubled(after, hand)
         if choice == STAND:
-            state = (self.points(hand), 1)
-            return self.final(merge(after, hand), state), {state: 1.0}
+            finish = (self.points(hand), 1)
+            return self.final(merge(after, hand), finish), {finish: 1.0}
         m1 = m2 = 0.0
-        states: dict[_State, float] = defaultdict(float)
+        finishes: dict[_Finish, float] = defaultdict(float)
         for rank, p in s.draw(merge(after, hand)):
             more = add(hand, rank)
             removed = merge(after, more)
@@ -280,13 +280,13 @@ class _UpCard:
                 if s.hit(_EMPTY, more) * scale > s.stand(after, more):
                     (a1, a2), ends = self.hit_on(more)
                     m1, m2 = m1 + p * a1 * scale, m2 + p * a2 * scale
-                    for state, q in ends.items():
-                        states[state] += p * q
+                    for finish, q in ends.items():
+                        finishes[finish] += p * q
                     continue
             a1, a2 = self.final(removed, stand)
             m1, m2 = m1 + p * a1, m2 + p * a2
-            states[stand] += p
-        return (m1, m2), dict(states)
+            finishes[stand] += p
+        return (m1, m2), dict(finishes)
 
     def split(self, pair: int) -> _Moments:
         from .strategy.analysis import of_ranks
@@ -301,8 +301,8 @@ class _UpCard:
             q = max(0.0, s.counts[TEN] / 4 - 2) / remaining  # as `UpCardSolver.split`
         else:
             q = s.left(removed, pair) / remaining
-        other: list[tuple[float, _Moments, dict[_State, float]]] = []
-        pair_hand: tuple[_Moments, dict[_State, float]] = ((0.0, 0.0), {})
+        other: list[tuple[float, _Moments, dict[_Finish, float]]] = []
+        pair_hand: tuple[_Moments, dict[_Finish, float]] = ((0.0, 0.0), {})
         for rank, p in s.draw(removed):
             played = self.split_hand(pair, after, of_ranks(pair, rank))
             if rank == pair:
@@ -319,14 +319,14 @@ class _UpCard:
         oo = sum(p * a * (a - 1) for (a, _), p in hands.items())
         op = sum(p * a * b for (a, b), p in hands.items())
         pp = sum(p * b * (b - 1) for (_, b), p in hands.items())
-        (o1, o2), o_states = other_hand
-        (p1, p2), p_states = pair_hand
+        (o1, o2), o_finishes = other_hand
+        (p1, p2), p_finishes = pair_hand
         cross = 0.0
         for outcome, chance in enumerate(self.s.dealer(removed)):
             if s.peeked and outcome == _NATURAL:
                 continue  # settled before the split
-            g_o = sum(q_ * self.result(st, outcome) for st, q_ in o_states.items())
-            g_p = sum(q_ * self.result(st, outcome) for st, q_ in p_states.items())
+            g_o = sum(q_ * self.result(st, outcome) for st, q_ in o_finishes.items())
+            g_p = sum(q_ * self.result(st, outcome) for st, q_ in p_finishes.items())
             cross += chance * (oo * g_o * g_o + 2 * op * g_o * g_p + pp * g_p * g_p)
         return n_o * o1 + n_p * p1, n_o * o2 + n_p * p2 + cross
 
@@ -335,15 +335,15 @@ _EMPTY = (0,) * 10
 
 
 def _mixture(
-    parts: list[tuple[float, _Moments, dict[_State, float]]],
-) -> tuple[_Moments, dict[_State, float]]:
+    parts: list[tuple[float, _Moments, dict[_Finish, float]]],
+) -> tuple[_Moments, dict[_Finish, float]]:
     m1 = sum(w * m[0] for w, m, _ in parts)
     m2 = sum(w * m[1] for w, m, _ in parts)
-    states: dict[_State, float] = defaultdict(float)
+    finishes: dict[_Finish, float] = defaultdict(float)
     for w, _, ends in parts:
-        for state, q in ends.items():
-            states[state] += w * q
-    return (m1, m2), dict(states)
+        for finish, q in ends.items():
+            finishes[finish] += w * q
+    return (m1, m2), dict(finishes)
 
 
 @cache

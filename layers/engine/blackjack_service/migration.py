@@ -8,6 +8,10 @@ them, so `AWS_ENDPOINT_URL_DYNAMODB` points it at DynamoDB Local).
 It runs right after the deploy whose code reads only today's keys. Per account (one
 consistent query of its items), in this order:
 
+0. The player item and the drills items whose write counter is stored unnamed (`version`,
+   before the word meant one thing): each put with it as its `revision`, on condition that
+   the stored one is still at that count (a request that wrote first renamed it). Until
+   then, the account's requests are answered 503.
 1. A profile that holds a balance and has no player item (stored before the player item,
    with a seat item `SEAT#<table>` per table): the player item, made of them, on
    condition that there is none. Until then the account's requests are answered 503.
@@ -34,7 +38,7 @@ consistent query of its items), in this order:
 Each write is conditional or writes what is there already, so a run is idempotent, and a
 run that died anywhere is finished by running it again: a round whose history item was put
 and whose old item was not deleted is read once (nothing reads the old keys), and is moved
-again as it is. Balances and counters are in the player item, which only 1 and 2 write.
+again as it is. Balances and counters are in the player item, which only 0, 1 and 2 write.
 What stays: the profiles' old balance and counters, and the ledger entries (`LEDGER#…`),
 which nothing reads.
 """
@@ -54,6 +58,7 @@ from blackjack.rules import TABLES, Table
 
 from .errors import Conflict
 from .records import (
+    UNNAMED_REVISION,
     ExpertCode,
     OldShoe,
     OldShoes,
@@ -67,11 +72,12 @@ from .records import (
     committed_at_of,
     history_position,
     player_codec,
+    revision_of,
     seat_codec,
     settled_codec,
 )
 from .shoes import engine_shoe
-from .store import HISTORY, PLAYER, PROFILE, Store, history_sk, until_written
+from .store import DRILLS, HISTORY, PLAYER, PROFILE, Store, history_sk, until_written
 
 OLD_ROUND, OLD_SHOE, OLD_SEAT = "ROUND#", "SHOE#", "SEAT#"
 _AI = "ai:"  # how a snapshot names an AI player: and its level
@@ -100,7 +106,14 @@ def migrate(store: Store, report: Callable[[str], None] = print) -> Moved:
 def move_account(store: Store, account_id: str) -> bool:
     """Move the account's items stored under earlier keys; whether there were any."""
     items = store.account_items(account_id)
-    moved = _move_player(store, account_id, items)
+    renamed = [
+        store.put_revision_named(account_id, sk, item)
+        for sk, item in items.items()
+        if (sk == PLAYER or sk.startswith(DRILLS)) and UNNAMED_REVISION in item
+    ]
+    if renamed:  # a request may have written the item since: read what is there now
+        items = store.account_items(account_id)
+    moved = _move_player(store, account_id, items) or any(renamed)
     if moved:  # its seats' shoes are among those to find
         items = store.account_items(account_id)
     filed = (OLD_ROUND, HISTORY)
@@ -168,7 +181,7 @@ def _move_player(store: Store, account_id: str, items: Mapping[str, Mapping[str,
         player = _replayed_player(stored, items)
         if player is None:
             return False
-        store.put_player(account_id, player, expected_revision=int(stored["version"]))
+        store.put_player(account_id, player, expected_revision=revision_of(stored))
         return True
 
     def read_again() -> Mapping[str, Any]:

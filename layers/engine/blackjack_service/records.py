@@ -15,7 +15,8 @@ or views; documents use short names.
   item existed also hold a balance and the stats, flat (each total under its name, each
   kind's `Grades` as `<kind>_<name>`): `migration` made their player items of them, and
   nothing reads them since.
-- `Player`: `version` (its `revision`, which every write of it expects), `balance`,
+- `Player`: `revision` (which every write of it expects; `version` in items written
+  before the word meant one thing, which `migration` renames), `balance`,
   `stats` (the counters by short name, `Stats.stored`; in items written before the names,
   every counter in `Stats.counters()` order), and per table `seat_<table>` (a `Seat` as
   one JSON document) and `keys_<table>` (the idempotency keys, `RetryKey`s packed), and
@@ -28,7 +29,8 @@ or views; documents use short names.
 - `SettledRound` of a room: `table`, `room` (its id) and `packed` (the document, deflated).
 - `Room` (a shared table): `version`, `room` (the rest, one JSON document, deflated) and `keys`
   (the idempotency keys of its requests, `RetryKey`s packed).
-- `Drills` (one item per user and table): `version` (its `revision`), `schedule` (the
+- `Drills` (one item per user and table): `revision` (`version` before, as the player's),
+  `schedule` (the
   engine's packed `Schedule`) and `keys` (the idempotency keys of answers, `DrillKey`s packed).
 """
 
@@ -579,12 +581,23 @@ class Drills:
 
 # ---- the codecs ------------------------------------------------------------------------
 
+# The attribute of a player or drills item that counts its writes, which each conditional
+# write expects. Items written before it had its own word hold it as `UNNAMED_REVISION`.
+REVISION, UNNAMED_REVISION = "revision", "version"
+
+
+def revision_of(attributes: Mapping[str, Any]) -> int:
+    """The item's revision; `NotMigrated` for an item that `migration` has not renamed yet."""
+    if REVISION not in attributes and UNNAMED_REVISION in attributes:
+        raise NotMigrated()
+    return int(attributes[REVISION])
+
 
 class _PlayerCodec:
     def attributes(self, player: Player) -> dict[str, Any]:
         assert player.revision is not None
         attributes: dict[str, Any] = {
-            "version": player.revision,
+            REVISION: player.revision,
             "balance": player.balance,
             "stats": player.stats.stored(),
         }
@@ -608,7 +621,7 @@ class _PlayerCodec:
             elif kind == "keys" and table:
                 keys[table] = unpack_keys(bytes(value))
         return Player(
-            revision=int(attributes["version"]),
+            revision=revision_of(attributes),
             balance=Decimal(attributes["balance"]),
             stats=Stats.from_stored(attributes["stats"]),
             seats=seats,
@@ -641,7 +654,7 @@ class _DrillsCodec:
     def attributes(self, table_id: str, drills: Drills) -> dict[str, Any]:
         assert drills.revision is not None
         attributes: dict[str, Any] = {
-            "version": drills.revision,
+            REVISION: drills.revision,
             "schedule": drills.schedule.packed(table_id),
         }
         if drills.keys:
@@ -650,7 +663,7 @@ class _DrillsCodec:
 
     def from_attributes(self, table_id: str, attributes: Mapping[str, Any]) -> Drills:
         return Drills(
-            revision=int(attributes["version"]),
+            revision=revision_of(attributes),
             schedule=Schedule.unpacked(table_id, bytes(attributes["schedule"])),
             keys=unpack_drill_keys(bytes(attributes.get("keys", b""))),
         )

@@ -62,6 +62,8 @@ from blackjack.rules import TABLES
 from .errors import Conflict, LoginTaken, NotMigrated, Unauthorized
 from .models import ROOM_TABLES
 from .records import (
+    REVISION,
+    UNNAMED_REVISION,
     Drills,
     LoginAttempts,
     OldShoe,
@@ -118,31 +120,31 @@ _WRITE_ATTEMPTS = 4
 # window (which it then counts in), so two are enough and a third is slack.
 _ATTEMPT_WRITES = 3
 _BATCH_KEYS = 100  # keys a BatchGetItem takes
-_State = TypeVar("_State")
+_Read = TypeVar("_Read")
 _Written = TypeVar("_Written")
 
 
 def until_written(
-    state: _State,
-    write: Callable[[_State], _Written],
-    read_again: Callable[[], _State],
-    retry: Callable[[_State, _State], bool] = lambda lost_on, now: True,
+    read: _Read,
+    write: Callable[[_Read], _Written],
+    read_again: Callable[[], _Read],
+    retry: Callable[[_Read, _Read], bool] = lambda lost_on, now: True,
     attempts: int = _WRITE_ATTEMPTS,
 ) -> _Written:
-    """`write(state)`: a change of what was read, written by a conditional write that
+    """`write(read)`: a change of what was `read`, written by a conditional write that
     expects it and raises `Conflict` when another request wrote first (then nothing was
     written). A lost write reads again and writes again on that, up to `attempts` writes,
     while `retry(what it lost on, what is read now)` holds; else its `Conflict` is raised."""
     for attempt in range(1, attempts + 1):
         try:
-            return write(state)
+            return write(read)
         except Conflict:
             if attempt == attempts:
                 raise
             fresh = read_again()
-            if not retry(state, fresh):
+            if not retry(read, fresh):
                 raise
-            state = fresh
+            read = fresh
     raise AssertionError("at least one attempt is made")
 
 
@@ -501,6 +503,18 @@ class Store:
         """Put the item unless one is there; whether this put it."""
         return self._put_absent(_item(_account_pk(account_id), sk, attributes))
 
+    def put_revision_named(self, account_id: str, sk: str, attributes: Mapping[str, Any]) -> bool:
+        """Put the item with its write counter under its name (`REVISION`), if the stored one
+        still holds it unnamed at the same count; whether this put it."""
+        counted = {name: value for name, value in attributes.items() if name not in ("pk", "sk")}
+        revision = int(counted.pop(UNNAMED_REVISION))
+        item = _item(_account_pk(account_id), sk, {**counted, REVISION: revision})
+        try:
+            self._put_at_revision(item, revision, counter=UNNAMED_REVISION)
+        except Conflict:
+            return False
+        return True
+
     def delete(self, account_id: str, sk: str) -> None:
         key = _item_key(_account_pk(account_id), sk)
         self.client.delete_item(TableName=self.table_name, Key=key)
@@ -536,17 +550,15 @@ class Store:
             return False
         return True
 
-    def _put_at_revision(self, item: dict[str, Any], expected_revision: int | None) -> None:
-        """Put `item` if the stored one is at `expected_revision` (None: if there is none),
-        else raise `Conflict`."""
-        condition: dict[str, Any] = {"ConditionExpression": "attribute_not_exists(pk)"}
-        if expected_revision is not None:
-            condition = {
-                "ConditionExpression": "version = :expected",
-                "ExpressionAttributeValues": {":expected": {"N": str(expected_revision)}},
-            }
+    def _put_at_revision(
+        self, item: dict[str, Any], expected: int | None, counter: str = REVISION
+    ) -> None:
+        """Put `item` if the stored one's `counter` is at `expected` (None: if there is
+        none), else raise `Conflict`."""
         self._put_conditionally(
-            item, condition, "lost a race with a concurrent request; read the table again"
+            item,
+            _expecting(counter, expected),
+            "lost a race with a concurrent request; read the table again",
         )
 
     def _put_conditionally(
@@ -776,11 +788,12 @@ class Store:
         the lobby: `Conflict`, and nothing written, when the room or a player item is not
         at the version read (or another transaction holds one of them)."""
         room_item = _item(_room_pk(write.room_id), ROOM, room_codec.attributes(write.room))
+        # A room's item counts its writes in the room's own version.
         if not (write.players or write.history or write.lobby or write.shoes):
-            self._put_at_revision(room_item, write.expected_version)
+            self._put_at_revision(room_item, write.expected_version, counter="version")
             return
         writes: list[TransactWriteItemTypeDef] = [
-            _conditional_put(self.table_name, room_item, write.expected_version)
+            _conditional_put(self.table_name, room_item, write.expected_version, "version")
         ]
         for account_id, (player, expected) in write.players.items():
             item = _item(_account_pk(account_id), PLAYER, player_codec.attributes(player))
@@ -904,16 +917,23 @@ def _room_pk(room_id: str) -> str:
     return f"ROOM#{room_id}"
 
 
-def _conditional_put(
-    table_name: str, item: dict[str, Any], expected: int | None
-) -> TransactWriteItemTypeDef:
-    """A transaction's put of `item` if the stored one is at `expected` (None: is absent)."""
-    put: dict[str, Any] = {"TableName": table_name, "Item": item}
+def _expecting(counter: str, expected: int | None) -> dict[str, Any]:
+    """The condition that the stored item's `counter` is at `expected` (None: no item)."""
     if expected is None:
-        put["ConditionExpression"] = "attribute_not_exists(pk)"
-    else:
-        put["ConditionExpression"] = "version = :expected"
-        put["ExpressionAttributeValues"] = {":expected": {"N": str(expected)}}
+        return {"ConditionExpression": "attribute_not_exists(pk)"}
+    return {
+        "ConditionExpression": "#counter = :expected",
+        "ExpressionAttributeNames": {"#counter": counter},
+        "ExpressionAttributeValues": {":expected": {"N": str(expected)}},
+    }
+
+
+def _conditional_put(
+    table_name: str, item: dict[str, Any], expected: int | None, counter: str = REVISION
+) -> TransactWriteItemTypeDef:
+    """A transaction's put of `item` if the stored one's `counter` is at `expected` (None:
+    is absent)."""
+    put = {"TableName": table_name, "Item": item, **_expecting(counter, expected)}
     return {"Put": put}  # type: ignore[typeddict-item]
 
 
