@@ -754,6 +754,7 @@ async function showGradedRound(main, roundId, isCurrent) {
     clear(main).appendChild(h("p", { class: "panel", testid: "trainer-round-error" }, t("trainer.roundUnavailable", { problem: errorText(e) })));
     return;
   }
+  const tables = await loadTables().catch(() => []); // the table's name is optional
   if (!isCurrent()) return;
   const level = settings.coachLevel;
   const user = (r.boxes || []).filter((b) => b.player === "user");
@@ -761,7 +762,7 @@ async function showGradedRound(main, roundId, isCurrent) {
     h(
       "section",
       { class: "trainer panel", testid: "trainer-round", "aria-labelledby": "trainer-round-title" },
-      h("h1", { id: "trainer-round-title" }, t("trainer.roundAt", { table: r.table })),
+      h("h1", { id: "trainer-round-title" }, t("trainer.roundAt", { table: tables.find((x) => x.id === r.table)?.name || r.table })),
       h(
         "p",
         { class: "muted small" },
