@@ -197,10 +197,10 @@ export default {
   "indices.strategyCard": "Tablica strategije",
   "indices.toTable": "Igraj",
   "indices.intro": {
-    one: "Hi-Lo, pravi broj = tekući broj ÷ preostali špilovi. {count} indeksna igra, izračunata za pravila ovog stola (u šuu ostaje: {decks}): na tom pravom broju ili dalje igrajte indeks umjesto tablice strategije.",
-    few: "Hi-Lo, pravi broj = tekući broj ÷ preostali špilovi. {count} indeksne igre, izračunate za pravila ovog stola (u šuu ostaje: {decks}): na tom pravom broju ili dalje igrajte indeks umjesto tablice strategije.",
+    one: "Hi-Lo, pravi broj = tekući broj ÷ preostali špilovi. {count} indeksna igra, izračunata za pravila ovog stola (preostalo u šuu: {decks}): na tom pravom broju ili dalje igrajte indeks umjesto tablice strategije.",
+    few: "Hi-Lo, pravi broj = tekući broj ÷ preostali špilovi. {count} indeksne igre, izračunate za pravila ovog stola (preostalo u šuu: {decks}): na tom pravom broju ili dalje igrajte indeks umjesto tablice strategije.",
     other:
-      "Hi-Lo, pravi broj = tekući broj ÷ preostali špilovi. {count} indeksnih igara, izračunatih za pravila ovog stola (u šuu ostaje: {decks}): na tom pravom broju ili dalje igrajte indeks umjesto tablice strategije.",
+      "Hi-Lo, pravi broj = tekući broj ÷ preostali špilovi. {count} indeksnih igara, izračunatih za pravila ovog stola (preostalo u šuu: {decks}): na tom pravom broju ili dalje igrajte indeks umjesto tablice strategije.",
   },
   "indices.chartTitle": "Indeksne igre u tablici",
   "indices.chartNote":
@@ -235,7 +235,7 @@ export default {
   "indices.bankrollError": "Bankroll je cijeli broj kovanica.",
   "indices.edgeTitle": "Vaša prednost po pravom broju",
   "indices.edgeNote":
-    "Prosječan šu na svakom pravom broju (u šuu ostaje: {decks}). Prednost pokraj brojanja za stolom je prednost vašeg šua, prema točno preostalim kartama: na istom pravom broju može se od ove razlikovati za desetinke postotka.",
+    "Prosječan šu na svakom pravom broju (preostalo u šuu: {decks}). Prednost pokraj brojanja za stolom je prednost vašeg šua, prema točno preostalim kartama: na istom pravom broju može se od ove razlikovati za desetinke postotka.",
   "indices.bankroll": "Bankroll (kovanice)",
   "indices.kellyHint": "Kellyjev ulog = bankroll × prednost ÷ varijanca ({variance}), zaokruženo nadolje; 0 gdje prednost nije pozitivna.",
   "indices.noVariance": "Varijancu stola nije moguće učitati: nema Kellyjeva uloga.",
