@@ -9,10 +9,21 @@
 //   reach the cache: the worker leaves them to the browser.
 // Changing VERSION (with the offline screen's files) installs a new worker, which drops
 // the caches of every other version once it takes over.
-const VERSION = "1";
+const VERSION = "2";
 const CACHE = `blackjack-static-v${VERSION}`;
 const OFFLINE_PAGE = "offline.html";
-const OFFLINE_FILES = [OFFLINE_PAGE, "css/offline.css", "js/offline.js", "icons/icon.svg", "manifest.webmanifest"];
+// The offline screen's own files, and what its module imports: the catalogs speak the player's language.
+const OFFLINE_FILES = [
+  OFFLINE_PAGE,
+  "css/offline.css",
+  "js/offline.js",
+  "js/i18n.js",
+  "i18n/en.js",
+  "i18n/ru.js",
+  "i18n/hr.js",
+  "icons/icon.svg",
+  "manifest.webmanifest",
+];
 const API = new URL("v1/", self.registration.scope).pathname;
 
 self.addEventListener("install", (event) => {

@@ -90,8 +90,8 @@ def test_the_pages_before_a_login_speak_catalog_words(pseudo: Callable[..., Page
     page.goto("/#/login")
     expect(tid(page, "login-form")).to_be_visible()
     check_catalogued(page, "login")
-    page.goto("/#/verify")
-    expect(tid(page, "verify-button")).to_be_visible()
+    page.goto("/#/verify")  # by hand: a shoe's own page needs a login
+    expect(tid(page, "manual-verify")).to_be_visible()
     check_catalogued(page, "verify")
     page.goto("/offline.html")
     expect(tid(page, "offline")).to_be_visible()
@@ -111,6 +111,10 @@ def test_the_lobby_history_and_trainer_speak_catalog_words(
         page.goto(f"/#/{name}")
         expect(tid(page, ready)).to_be_visible()
         check_catalogued(page, name)
+    page.goto("/#/history")
+    tid(page, "history-verify").first.click()  # the round's shoe, still in play
+    expect(tid(page, "verify-result")).to_have_attribute("data-verdict", "in_play")
+    check_catalogued(page, "a shoe's verify page")
 
 
 def test_a_table_speaks_catalog_words_at_every_step(

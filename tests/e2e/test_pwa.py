@@ -5,6 +5,7 @@ to install) and service workers allowed, unlike the other browser tests."""
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,8 +100,10 @@ def test_static_files_are_kept_by_version_and_api_calls_never(app: Page) -> None
         """async () => Object.fromEntries(await Promise.all((await caches.keys()).map(
              async name => [name, (await (await caches.open(name)).keys()).map(r => r.url)])))"""
     )
-    assert list(kept) == ["blackjack-static-v1"]
-    urls = kept["blackjack-static-v1"]
+    version = re.search(r'const VERSION = "([^"]+)"', (ROOT / "web/sw.js").read_text())
+    assert version
+    assert list(kept) == [f"blackjack-static-v{version[1]}"]
+    urls = kept[f"blackjack-static-v{version[1]}"]
     assert not [url for url in urls if "/v1/" in url]
     assert {"/offline.html", "/js/offline.js", "/js/app.js"} <= {
         url.removeprefix(app.url.split("/#")[0]) for url in urls
@@ -125,9 +128,18 @@ def test_an_offline_reload_shows_the_offline_screen_and_online_recovers(
 
 
 def test_the_offline_screen_stands_on_its_own_files(stack: Stack) -> None:
-    """What offline.html loads is what the worker caches at install, no more."""
+    """What offline.html loads, and its modules import, is what the worker caches at install."""
     page = (ROOT / "web/offline.html").read_text()
     loaded = set(re.findall(r'(?:href|src)="([^"]+)"', page))
+    modules = [file for file in loaded if file.endswith(".js")]
+    while modules:
+        module = modules.pop()
+        source = (ROOT / "web" / module).read_text()
+        for imported in re.findall(r'^import .*"(\.{1,2}/[^"]+)";$', source, re.M):
+            file = posixpath.normpath(posixpath.join(posixpath.dirname(module), imported))
+            if file not in loaded:
+                loaded.add(file)
+                modules.append(file)
     worker = (ROOT / "web/sw.js").read_text()
     offline_files = re.search(r"const OFFLINE_FILES = \[([^\]]+)\]", worker)
     assert offline_files

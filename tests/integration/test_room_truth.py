@@ -9,6 +9,7 @@ its stakes in play, and each room round in each participant's history once, as p
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -171,11 +172,16 @@ _STEP = st.tuples(
 )
 
 
-@pytest.mark.no_cover  # 200 rooms' scripts: the tests above run the same lines traced
+# `make test` plays the same 50 interleavings on every run; `make fuzz` plays 1,000 new ones
+# (ROOM_INTERLEAVINGS, and a random seed) on top of the longer contract fuzz.
+INTERLEAVINGS = int(os.environ.get("ROOM_INTERLEAVINGS", "50"))
+
+
+@pytest.mark.no_cover  # rooms' scripts: the tests above run the same lines traced
 @settings(
-    max_examples=200,
+    max_examples=INTERLEAVINGS,
     deadline=None,
-    derandomize=True,  # the same 200 interleavings on every run
+    derandomize="ROOM_INTERLEAVINGS" not in os.environ,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

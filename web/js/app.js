@@ -5,41 +5,59 @@ import { clear, h } from "./dom.js";
 import { showDrills } from "./drills.js";
 import { formatCoins } from "./format.js";
 import { showHistory } from "./history.js";
-import { currentLanguage } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
 import { showIndices } from "./indices.js";
 import { showLobby } from "./lobby.js";
 import { showLogin } from "./login.js";
 import { leaveRoom, showRoom } from "./room.js";
 import { showStrategy } from "./strategy.js";
 import { leaveTable, showTable } from "./table.js";
+import { tableName } from "./tablenames.js";
 import { showTrainer } from "./trainer.js";
 import { go, toast, updateOfflineBanner } from "./ui.js";
 import { showVerify } from "./verify.js";
 
-document.documentElement.lang = currentLanguage();
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
 let routeGen = 0;
 
-// The pages after the login, by the hash's first part; `nav` puts a page in the header.
-// A new page is a module and one line here.
+/**
+ * The shell's own words (index.html is written in English, for a browser without scripts)
+ * in the player's language, and the manifest of that language (the installed app's name).
+ */
+function speakLanguage() {
+  const lang = currentLanguage();
+  document.documentElement.lang = lang;
+  document.querySelector('meta[name="description"]')?.setAttribute("content", t("app.description"));
+  document.querySelector('link[rel="manifest"]')?.setAttribute("href", lang === "en" ? "manifest.webmanifest" : `manifest.${lang}.webmanifest`);
+  const skip = document.querySelector('[data-testid="skip-link"]');
+  if (skip) skip.textContent = t("app.skipLink");
+  document.querySelector('[data-testid="brand"]')?.setAttribute("aria-label", t("app.brandLabel"));
+  const word = document.querySelector(".brand-word");
+  if (word) word.textContent = t("app.name");
+  nav.setAttribute("aria-label", t("app.navLabel"));
+}
+speakLanguage();
+
+// The pages after the login, by the hash's first part; `nav` puts a page in the header
+// (the key of its link). A new page is a module and one line here.
 const PAGES = {
-  lobby: { nav: "Tables", title: () => "Tables", show: (_, isCurrent) => showLobby(main, isCurrent) },
-  history: { nav: "History", title: () => "History", show: (_, isCurrent) => showHistory(main, isCurrent) },
-  trainer: { nav: "Trainer", title: () => "Trainer", show: (id, isCurrent) => showTrainer(main, id, isCurrent) },
-  drills: { nav: "Drills", title: () => "Drills", show: (_, isCurrent) => showDrills(main, isCurrent) },
-  counting: { nav: "Count", title: () => "Count", show: (_, isCurrent) => showCounting(main, isCurrent) },
-  table: { title: (id) => id, show: (id, isCurrent) => showTable(main, id, isCurrent) },
-  room: { title: () => "Shared table", show: (id, isCurrent) => showRoom(main, id, isCurrent) },
-  strategy: { title: (id) => `Strategy · ${id}`, show: (id, isCurrent) => showStrategy(main, id, isCurrent) },
-  indices: { title: (id) => `Index plays · ${id}`, show: (id, isCurrent) => showIndices(main, id, isCurrent) },
-  verify: { title: () => "Verify", show: (shoeId, isCurrent) => showVerify(main, shoeId, isCurrent) },
+  lobby: { nav: "nav.lobby", title: () => t("nav.lobby"), show: (_, isCurrent) => showLobby(main, isCurrent) },
+  history: { nav: "nav.history", title: () => t("nav.history"), show: (_, isCurrent) => showHistory(main, isCurrent) },
+  trainer: { nav: "nav.trainer", title: () => t("nav.trainer"), show: (id, isCurrent) => showTrainer(main, id, isCurrent) },
+  drills: { nav: "nav.drills", title: () => t("nav.drills"), show: (_, isCurrent) => showDrills(main, isCurrent) },
+  counting: { nav: "nav.counting", title: () => t("nav.counting"), show: (_, isCurrent) => showCounting(main, isCurrent) },
+  table: { title: (id) => tableName(id), show: (id, isCurrent) => showTable(main, id, isCurrent) },
+  room: { title: () => t("title.room"), show: (id, isCurrent) => showRoom(main, id, isCurrent) },
+  strategy: { title: (id) => t("title.strategy", { table: tableName(id) }), show: (id, isCurrent) => showStrategy(main, id, isCurrent) },
+  indices: { title: (id) => t("title.indices", { table: tableName(id) }), show: (id, isCurrent) => showIndices(main, id, isCurrent) },
+  verify: { title: () => t("nav.verify"), show: (shoeId, isCurrent) => showVerify(main, shoeId, isCurrent) },
 };
 
 setUnauthorizedHandler(() => {
   clearSession();
   if (location.hash && !location.hash.startsWith("#/login")) sessionStorage.setItem("blackjack.after_login", location.hash);
-  toast("Please log in (your session ended).");
+  toast(t("app.sessionEnded"));
   go("#/login");
 });
 
@@ -47,22 +65,28 @@ function renderNav() {
   const s = getSession();
   clear(nav);
   if (!s) {
-    nav.append(h("a", { href: "#/login", testid: "nav-login" }, "Log in"), h("a", { href: "#/verify", testid: "nav-verify" }, "Verify"));
+    nav.append(h("a", { href: "#/login", testid: "nav-login" }, t("nav.login")), h("a", { href: "#/verify", testid: "nav-verify" }, t("nav.verify")));
     return;
   }
   nav.append(
-    ...Object.entries(PAGES)
-      .filter(([, p]) => p.nav)
-      .map(([name, p]) => h("a", { href: `#/${name}`, testid: `nav-${name}` }, p.nav)),
+    // The pages' links in a row of their own: on a phone, where the longer languages' words
+    // outgrow it, that row scrolls sideways and the balance and Log out stay in view.
+    h(
+      "span",
+      { class: "nav-pages" },
+      Object.entries(PAGES)
+        .filter(([, p]) => p.nav)
+        .map(([name, p]) => h("a", { href: `#/${name}`, testid: `nav-${name}` }, t(p.nav))),
+    ),
     h(
       "span",
       { class: "who", testid: "user" },
-      h("span", { class: "nick", testid: "user-nick" }, s.user?.nick || s.login),
+      h("span", { class: "nick", testid: "user-nick", translate: "no" }, s.user?.nick || s.login),
       h(
         "span",
-        { class: "bal", title: "Balance" },
+        { class: "bal", title: t("app.balance") },
         h("span", { class: "coin", "aria-hidden": "true" }, "●"),
-        h("span", { class: "sr-only" }, "Balance: "),
+        h("span", { class: "sr-only" }, t("app.balanceBefore")),
         h("span", { testid: "balance" }, formatCoins(s.user?.balance)),
         h("span", { class: "bal-change", testid: "balance-change", "aria-hidden": "true" }),
       ),
@@ -75,11 +99,11 @@ function renderNav() {
         testid: "logout",
         onclick: () => {
           clearSession();
-          toast("Logged out.", { tone: "info", timeout: 3000 });
+          toast(t("app.loggedOut"), { tone: "info", timeout: 3000 });
           go("#/login");
         },
       },
-      "Log out",
+      t("nav.logout"),
     ),
   );
 }
@@ -93,6 +117,8 @@ async function route() {
   leaveTable();
   leaveRoom();
   renderNav();
+  // The last page's announcement (a round's result) is not this page's.
+  document.getElementById("announcer")?.replaceChildren();
   // A new page: start at the top, and let assistive technology land on the content.
   window.scrollTo(0, 0);
   main.focus({ preventScroll: true });
@@ -106,12 +132,12 @@ async function route() {
   }
   if (page === "login") {
     if (session) return go("#/lobby");
-    document.title = "Log in · Blackjack";
+    document.title = t("title.page", { page: t("nav.login") });
     return showLogin(main, afterLogin);
   }
   const shown = Object.hasOwn(PAGES, page) ? PAGES[page] : null;
   if (!shown) return go(session ? "#/lobby" : "#/login");
-  document.title = `${shown.title(arg)} · Blackjack`;
+  document.title = t("title.page", { page: shown.title(arg) });
   return shown.show(arg, isCurrent);
 }
 

@@ -1,5 +1,6 @@
 // Tiny DOM helpers: h() builds elements, card() draws a playing card with CSS only.
 import { dealerTotalLabel, parseCard } from "./format.js";
+import { t } from "./i18n.js";
 
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
@@ -34,7 +35,7 @@ export function card(code, { fresh = false, flip = false, small = false } = {}) 
   else if (fresh) cls.push("deal-in");
   if (!code) {
     cls.push("card-back");
-    return h("div", { class: cls.join(" "), role: "img", "aria-label": "face-down card", testid: "card-back" });
+    return h("div", { class: cls.join(" "), role: "img", "aria-label": t("dom.cardBack"), testid: "card-back" });
   }
   const c = parseCard(code);
   if (!c) return h("div", { class: cls.join(" "), role: "img", "aria-label": String(code) }, String(code));
@@ -63,7 +64,7 @@ export function dealerRow(dealer) {
   return h(
     "div",
     { class: "hi-dealer" },
-    h("span", { class: "muted small" }, `Dealer ${dealerTotalLabel(dealer)}`),
+    h("span", { class: "muted small" }, t("dom.dealer", { total: dealerTotalLabel(dealer) })),
     h(
       "div",
       { class: "cards" },

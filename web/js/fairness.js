@@ -1,6 +1,9 @@
 // Provably-fair shoe verifier, exactly as FAIRNESS.md describes it.
 // Pure functions over Web Crypto (browser `crypto.subtle`, or Node >= 20's globalThis.crypto).
 // No DOM, no network: import it anywhere and test it by itself (`node --test web/js/`).
+// What it finds wrong is said in the player's language (the verify page shows it).
+
+import { t } from "./i18n.js";
 
 export const SUITS = ["S", "H", "D", "C"];
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
@@ -9,14 +12,14 @@ const TWO_32 = 2 ** 32;
 function subtle() {
   const c = globalThis.crypto;
   if (!c?.subtle) {
-    throw new Error("Web Crypto is not available here (it needs a secure context: https or localhost).");
+    throw new Error(t("fairness.noCrypto"));
   }
   return c.subtle;
 }
 
 /** The unshuffled order: for each deck, suits S H D C, ranks A..K. */
 export function unshuffledShoe(decks) {
-  if (!Number.isInteger(decks) || decks < 1 || decks > 16) throw new RangeError("decks must be a whole number from 1 to 16");
+  if (!Number.isInteger(decks) || decks < 1 || decks > 16) throw new RangeError(t("fairness.decks", { min: 1, max: 16 }));
   const cards = [];
   for (let d = 0; d < decks; d++) for (const s of SUITS) for (const r of RANKS) cards.push(r + s);
   return cards;
@@ -25,7 +28,7 @@ export function unshuffledShoe(decks) {
 /** "00ff.." -> Uint8Array. Throws on anything but an even number of hex digits. */
 export function hexToBytes(hex) {
   if (typeof hex !== "string" || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
-    throw new TypeError("not a hex string");
+    throw new TypeError(t("fairness.hex"));
   }
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
@@ -49,7 +52,7 @@ function asciiBytes(s) {
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c > 127) throw new TypeError("client seed must be ASCII");
+    if (c > 127) throw new TypeError(t("fairness.ascii"));
     out[i] = c;
   }
   return out;
@@ -120,7 +123,7 @@ export async function verifyShoe(shoe) {
       dealtCount: 0,
       mismatchAt: null,
       order: null,
-      problems: ["The shoe is still in play: its server seed is not revealed yet."],
+      problems: [t("fairness.inPlay")],
     };
   }
   let computedHash = null;
@@ -129,9 +132,9 @@ export async function verifyShoe(shoe) {
     computedHash = await serverSeedHash(shoe.server_seed);
     hashOk = computedHash === String(shoe.server_seed_hash).toLowerCase();
   } catch (e) {
-    problems.push(`The server seed is not valid hex: ${e.message}`);
+    problems.push(t("fairness.seedNotHex", { problem: e.message }));
   }
-  if (!hashOk && computedHash) problems.push("sha256(server_seed) does not equal the committed server_seed_hash.");
+  if (!hashOk && computedHash) problems.push(t("fairness.hashMismatch"));
   let order = null;
   let cardsOk = false;
   let mismatchAt = null;
@@ -139,15 +142,15 @@ export async function verifyShoe(shoe) {
   try {
     order = await shuffleShoe({ serverSeed: shoe.server_seed, clientSeed: shoe.client_seed, nonce: shoe.nonce, decks: shoe.decks });
     if (dealt.length > order.length) {
-      problems.push(`The shoe reports ${dealt.length} cards dealt but holds only ${order.length}.`);
+      problems.push(t("fairness.tooManyDealt", { count: dealt.length, held: order.length }));
     } else {
       mismatchAt = dealt.findIndex((c, i) => c !== order[i]);
       if (mismatchAt === -1) mismatchAt = null;
       cardsOk = mismatchAt === null;
-      if (!cardsOk) problems.push(`Card ${mismatchAt + 1} dealt was ${dealt[mismatchAt]} but the seeds give ${order[mismatchAt]}.`);
+      if (!cardsOk) problems.push(t("fairness.cardMismatch", { position: mismatchAt + 1, dealt: dealt[mismatchAt], recomputed: order[mismatchAt] }));
     }
   } catch (e) {
-    problems.push(`Could not recompute the shoe: ${e.message}`);
+    problems.push(t("fairness.failed", { problem: e.message }));
   }
   return { ok: hashOk && cardsOk, retired: true, hashOk, computedHash, cardsOk, dealtCount: dealt.length, mismatchAt, order, problems };
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { bytesToHex, hexToBytes, serverSeedHash, shuffleShoe, unshuffledShoe, verifyShoe } from "./fairness.js";
+import { setLanguage } from "./i18n.js";
 
 const SEED = "00".repeat(32);
 
@@ -60,4 +61,17 @@ test("verifyShoe accepts an honest shoe and flags a forged one", async () => {
   const live = await verifyShoe({ ...base, retired: false, server_seed: null, cards: null });
   assert.equal(live.ok, false);
   assert.equal(live.retired, false);
+});
+
+test("what the verifier finds wrong is said in the player's language", async () => {
+  try {
+    setLanguage("ru");
+    assert.deepEqual((await verifyShoe({ retired: false })).problems, ["Шуз ещё в игре: его серверный сид пока не раскрыт."]);
+    assert.throws(() => unshuffledShoe(0), { message: "Число колод — целое от 1 до 16." });
+    setLanguage("hr");
+    const tampered = await verifyShoe({ retired: true, server_seed: "00".repeat(32), server_seed_hash: "ff", client_seed: "c", nonce: 1, decks: 1, cards: [] });
+    assert.deepEqual(tampered.problems, ["sha256(server_seed) nije jednak objavljenom server_seed_hash."]);
+  } finally {
+    setLanguage("en");
+  }
 });

@@ -2,6 +2,8 @@
 import { api, loadTables } from "./api.js";
 import { card, clear, dealerRow, h } from "./dom.js";
 import { formatCoins, formatSigned, handTotalLabel, insuranceLine, resultLabel, resultTone } from "./format.js";
+import { formatDateTime, formatNumber, t } from "./i18n.js";
+import { tableName } from "./tablenames.js";
 import { errorText, reportError, setBalance } from "./ui.js";
 
 /** "30 Nov 2026, 12:34" in the player's time zone, or null without a time. */
@@ -9,13 +11,11 @@ function roundTime(round) {
   const at = round.settled_at || round.started_at;
   if (!at) return null;
   const d = new Date(at);
-  return Number.isNaN(d.getTime())
-    ? null
-    : d.toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(d.getTime()) ? null : formatDateTime(d, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
 function miniRound(r, tablesById) {
-  const name = tablesById[r.table]?.name || r.table;
+  const name = tableName(r.table, tablesById[r.table]?.name);
   const user = (r.boxes || []).filter((b) => b.player === "user");
   const when = roundTime(r);
   const graded = user.some((b) => b.hands.some((hd) => (hd.decisions || []).length > 0));
@@ -26,7 +26,8 @@ function miniRound(r, tablesById) {
       "div",
       { class: "hi-head" },
       h("strong", {}, name),
-      when ? h("time", { class: "muted small", datetime: r.settled_at || r.started_at, testid: "history-time" }, when) : null,
+      // written by Intl in the player's language already: nothing for a translator to do
+      when ? h("time", { class: "muted small", datetime: r.settled_at || r.started_at, testid: "history-time", translate: "no" }, when) : null,
       h("span", { class: `net ${r.net > 0 ? "pos" : r.net < 0 ? "neg" : ""}`, testid: "history-net" }, formatSigned(r.net)),
     ),
     h(
@@ -38,7 +39,7 @@ function miniRound(r, tablesById) {
           h(
             "div",
             { class: "hi-hand" },
-            h("span", { class: "muted small" }, `Box ${b.box + 1} · total ${handTotalLabel(hd)} · bet ${formatCoins(hd.bet)}`),
+            h("span", { class: "muted small" }, t("history.hand", { box: b.box + 1, total: handTotalLabel(hd), bet: formatCoins(hd.bet) })),
             h(
               "div",
               { class: "cards" },
@@ -48,7 +49,11 @@ function miniRound(r, tablesById) {
           ),
         ),
         b.insurance != null
-          ? h("p", { class: "hi-insurance small", testid: "history-insurance" }, `Box ${b.box + 1}: ${insuranceLine(b, null, r.dealer)}`)
+          ? h(
+              "p",
+              { class: "hi-insurance small", testid: "history-insurance" },
+              t("history.insurance", { box: b.box + 1, insurance: insuranceLine(b, null, r.dealer) }),
+            )
           : null,
       ]),
     ),
@@ -56,9 +61,9 @@ function miniRound(r, tablesById) {
       "div",
       { class: "hi-links" },
       graded
-        ? h("a", { href: `#/trainer/${encodeURIComponent(r.round_id)}`, class: "btn btn-ghost btn-small", testid: "history-decisions" }, "Graded decisions")
+        ? h("a", { href: `#/trainer/${encodeURIComponent(r.round_id)}`, class: "btn btn-ghost btn-small", testid: "history-decisions" }, t("history.graded"))
         : null,
-      h("a", { href: `#/verify/${encodeURIComponent(r.shoe_id)}`, class: "btn btn-ghost btn-small", testid: "history-verify" }, "Verify shoe"),
+      h("a", { href: `#/verify/${encodeURIComponent(r.shoe_id)}`, class: "btn btn-ghost btn-small", testid: "history-verify" }, t("history.verify")),
     ),
   );
 }
@@ -68,8 +73,8 @@ export async function showHistory(main, isCurrent) {
   const statsBox = h(
     "section",
     { class: "panel stats", testid: "stats", "aria-labelledby": "stats-title" },
-    h("h2", { id: "stats-title" }, "Your statistics"),
-    h("p", { class: "loading" }, "Loading…"),
+    h("h2", { id: "stats-title" }, t("history.stats")),
+    h("p", { class: "loading" }, t("history.loading")),
   );
   let tables = [];
   try {
@@ -79,7 +84,7 @@ export async function showHistory(main, isCurrent) {
   }
   if (!isCurrent()) return;
   const rounds = roundList(tables, isCurrent);
-  main.appendChild(h("div", { class: "history-page" }, h("h1", {}, "History"), statsBox, rounds.section));
+  main.appendChild(h("div", { class: "history-page" }, h("h1", {}, t("nav.history")), statsBox, rounds.section));
   loadStats(statsBox, isCurrent);
   rounds.reload();
 }
@@ -91,36 +96,36 @@ async function loadStats(statsBox, isCurrent) {
     setBalance(me.balance, { flash: false });
     const s = me.stats || {};
     clear(statsBox).append(
-      h("h2", { id: "stats-title" }, `Your statistics, ${me.nick}`),
+      h("h2", { id: "stats-title" }, t("history.statsOf", { nick: me.nick })),
       h(
         "dl",
         { class: "stat-grid" },
-        stat("Balance", formatCoins(me.balance), "stats-balance"),
-        stat("Rounds", s.rounds ?? 0, "stats-rounds"),
-        stat("Hands won", s.hands_won ?? 0, "stats-won"),
-        stat("Hands lost", s.hands_lost ?? 0, "stats-lost"),
-        stat("Hands pushed", s.hands_pushed ?? 0, "stats-pushed"),
-        stat("Net", formatSigned(s.net ?? 0), "stats-net"),
+        stat(t("history.balance"), formatCoins(me.balance), "stats-balance"),
+        stat(t("history.rounds"), formatNumber(s.rounds ?? 0), "stats-rounds"),
+        stat(t("history.won"), formatNumber(s.hands_won ?? 0), "stats-won"),
+        stat(t("history.lost"), formatNumber(s.hands_lost ?? 0), "stats-lost"),
+        stat(t("history.pushed"), formatNumber(s.hands_pushed ?? 0), "stats-pushed"),
+        stat(t("history.net"), formatSigned(s.net ?? 0), "stats-net"),
       ),
     );
   } catch (e) {
     if (!isCurrent()) return;
-    clear(statsBox).append(h("h2", {}, "Your statistics"), h("p", {}, errorText(e)));
+    clear(statsBox).append(h("h2", {}, t("history.stats")), h("p", {}, errorText(e)));
     reportError(e);
   }
 }
 
 /** The settled rounds, newest first, a page at a time, filtered by table. */
 function roundList(tables, isCurrent) {
-  const byId = Object.fromEntries(tables.map((t) => [t.id, t]));
+  const byId = Object.fromEntries(tables.map((table) => [table.id, table]));
   const list = h("ul", { class: "history-list", testid: "history-list", "aria-live": "polite" });
-  const more = h("button", { type: "button", class: "btn", testid: "history-more", hidden: true }, "Load more");
-  const empty = h("p", { class: "muted", testid: "history-empty", hidden: true }, "No settled rounds yet.");
+  const more = h("button", { type: "button", class: "btn", testid: "history-more", hidden: true }, t("history.more"));
+  const empty = h("p", { class: "muted", testid: "history-empty", hidden: true }, t("history.empty"));
   const filter = h(
     "select",
     { testid: "history-table" },
-    h("option", { value: "" }, "All tables"),
-    tables.map((t) => h("option", { value: t.id }, t.name || t.id)),
+    h("option", { value: "" }, t("history.allTables")),
+    tables.map((table) => h("option", { value: table.id }, tableName(table.id, table.name))),
   );
   let cursor = null;
   let gen = 0;
@@ -147,7 +152,12 @@ function roundList(tables, isCurrent) {
   };
   filter.addEventListener("change", reload);
   more.addEventListener("click", () => cursor && page(false));
-  const head = h("div", { class: "history-head" }, h("h2", { id: "history-title" }, "Last rounds"), h("label", { class: "inline-field" }, "Table ", filter));
+  const head = h(
+    "div",
+    { class: "history-head" },
+    h("h2", { id: "history-title" }, t("history.last")),
+    h("label", { class: "inline-field" }, t("history.table"), " ", filter),
+  );
   return { section: h("section", { class: "panel", "aria-labelledby": "history-title" }, head, list, empty, more), reload };
 }
 

@@ -28,6 +28,7 @@ import {
   upWord,
   worthCoins,
 } from "./indexplays.js";
+import { tableName } from "./tablenames.js";
 import { errorText } from "./ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -55,7 +56,7 @@ export async function showIndices(main, id, isCurrent) {
     /* the name is optional */
   }
   const table = tables.find((x) => x.id === id);
-  const name = table?.name || id;
+  const name = tableName(id, table?.name);
   const [indices, card] = await Promise.allSettled([api.indices(id), api.strategy(id)]);
   if (!isCurrent()) return;
   if (indices.status === "rejected") {

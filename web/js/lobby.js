@@ -2,18 +2,20 @@
 // (join one, share its link) and a new one.
 import { api, loadTables } from "./api.js";
 import { clear, field, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { ROOM_SECONDS, roomRequest, roomSummaryWords, roomTables } from "./roomview.js";
 import { ruleSentences, tableSummary } from "./rules.js";
-import { errorText, go, lockControls, reportError, shareRoom } from "./ui.js";
+import { tableDescription, tableName } from "./tablenames.js";
+import { errorText, go, languagePicker, lockControls, reportError, shareRoom } from "./ui.js";
 
 export async function showLobby(main, isCurrent) {
-  clear(main).appendChild(h("p", { class: "loading" }, "Loading tables…"));
+  clear(main).appendChild(h("p", { class: "loading" }, t("lobby.loading")));
   let tables;
   try {
     tables = await loadTables();
   } catch (e) {
     if (!isCurrent()) return;
-    clear(main).appendChild(h("p", { class: "panel", testid: "lobby-error" }, `Tables are not available: ${errorText(e)}`));
+    clear(main).appendChild(h("p", { class: "panel", testid: "lobby-error" }, t("lobby.unavailable", { problem: errorText(e) })));
     return;
   }
   if (!isCurrent()) return;
@@ -22,36 +24,11 @@ export async function showLobby(main, isCurrent) {
     h(
       "section",
       { class: "lobby", "aria-labelledby": "lobby-title" },
-      h("h1", { id: "lobby-title" }, "Choose a table"),
+      h("div", { class: "lobby-head" }, h("h1", { id: "lobby-title" }, t("lobby.title")), languagePicker()),
       h(
         "ul",
         { class: "table-list", testid: "table-list" },
-        tables.map((t) =>
-          h(
-            "li",
-            { class: "table-card", testid: `table-card-${t.id}` },
-            h("h2", {}, t.name || t.id),
-            t.description ? h("p", { class: "desc" }, t.description) : null,
-            h("p", { class: "limits", testid: `table-limits-${t.id}` }, tableSummary(t)),
-            h(
-              "details",
-              {},
-              h("summary", {}, "Rules in plain words"),
-              h(
-                "ul",
-                { class: "rule-list", testid: `table-rules-${t.id}` },
-                ruleSentences(t).map((s) => h("li", {}, s)),
-              ),
-            ),
-            h(
-              "div",
-              { class: "card-actions" },
-              h("a", { class: "btn btn-primary", href: `#/table/${encodeURIComponent(t.id)}`, testid: `table-link-${t.id}` }, "Play"),
-              h("a", { class: "btn btn-ghost", href: `#/strategy/${encodeURIComponent(t.id)}`, testid: `strategy-link-${t.id}` }, "Strategy card"),
-              h("a", { class: "btn btn-ghost", href: `#/indices/${encodeURIComponent(t.id)}`, testid: `indices-link-${t.id}` }, "Index plays"),
-            ),
-          ),
-        ),
+        tables.map((table) => tableCard(table)),
       ),
     ),
     rooms,
@@ -59,25 +36,55 @@ export async function showLobby(main, isCurrent) {
   showRooms(rooms, tables, isCurrent);
 }
 
+/** A table's card: its name, description, limits and rules in words, and its links. */
+function tableCard(table) {
+  const id = encodeURIComponent(table.id);
+  const description = tableDescription(table.id, table.description);
+  return h(
+    "li",
+    { class: "table-card", testid: `table-card-${table.id}` },
+    h("h2", {}, tableName(table.id, table.name)),
+    description ? h("p", { class: "desc" }, description) : null,
+    h("p", { class: "limits", testid: `table-limits-${table.id}` }, tableSummary(table)),
+    h(
+      "details",
+      {},
+      h("summary", {}, t("lobby.rules")),
+      h(
+        "ul",
+        { class: "rule-list", testid: `table-rules-${table.id}` },
+        ruleSentences(table).map((s) => h("li", {}, s)),
+      ),
+    ),
+    h(
+      "div",
+      { class: "card-actions" },
+      h("a", { class: "btn btn-primary", href: `#/table/${id}`, testid: `table-link-${table.id}` }, t("lobby.play")),
+      h("a", { class: "btn btn-ghost", href: `#/strategy/${id}`, testid: `strategy-link-${table.id}` }, t("lobby.strategy")),
+      h("a", { class: "btn btn-ghost", href: `#/indices/${id}`, testid: `indices-link-${table.id}` }, t("lobby.indices")),
+    ),
+  );
+}
+
 // ---------------------------------------------------------------- shared tables
 
 /** The shared tables with a free box, and the form for a new one (GET and POST /v1/rooms). */
 async function showRooms(section, tables, isCurrent) {
   const shareable = roomTables(tables);
-  const nameOf = (id) => tables.find((t) => t.id === id)?.name || id;
-  const list = h("div", { class: "room-list-wrap", "aria-live": "polite" }, h("p", { class: "muted" }, "Looking for shared tables…"));
+  const nameOf = (id) => tableName(id, tables.find((table) => table.id === id)?.name);
+  const list = h("div", { class: "room-list-wrap", "aria-live": "polite" }, h("p", { class: "muted" }, t("lobby.roomsLoading")));
   const refresh = async () => {
     let found;
     try {
       found = (await api.rooms()).rooms || [];
     } catch (e) {
-      if (isCurrent()) clear(list).append(h("p", { class: "muted", testid: "rooms-error" }, `Shared tables are not available: ${errorText(e)}`));
+      if (isCurrent()) clear(list).append(h("p", { class: "muted", testid: "rooms-error" }, t("lobby.roomsUnavailable", { problem: errorText(e) })));
       return;
     }
     if (!isCurrent()) return;
     clear(list).append(
       found.length === 0
-        ? h("p", { class: "muted", testid: "rooms-empty" }, "No shared table has a free box now: open one and share its link.")
+        ? h("p", { class: "muted", testid: "rooms-empty" }, t("lobby.roomsEmpty"))
         : h(
             "ul",
             { class: "room-list", testid: "room-list" },
@@ -85,7 +92,7 @@ async function showRooms(section, tables, isCurrent) {
               h(
                 "li",
                 { class: "room-item", testid: "room-item", dataset: { roomId: room.room_id } },
-                h("span", { class: "room-item-name" }, room.name),
+                h("span", { class: "room-item-name", translate: "no" }, room.name),
                 h("span", { class: "muted small", testid: "room-item-summary" }, roomSummaryWords(room, nameOf(room.table))),
                 h(
                   "span",
@@ -93,12 +100,12 @@ async function showRooms(section, tables, isCurrent) {
                   h(
                     "a",
                     { class: "btn btn-primary btn-small", href: `#/room/${encodeURIComponent(room.room_id)}`, testid: `room-join-${room.room_id}` },
-                    "Join",
+                    t("lobby.join"),
                   ),
                   h(
                     "button",
                     { type: "button", class: "btn btn-ghost btn-small", testid: `room-share-${room.room_id}`, onclick: () => shareRoom(room.room_id) },
-                    "Share link",
+                    t("lobby.share"),
                   ),
                 ),
               ),
@@ -107,10 +114,10 @@ async function showRooms(section, tables, isCurrent) {
     );
   };
   section.append(
-    h("h2", { id: "rooms-title" }, "Shared tables"),
-    h("p", { class: "muted" }, "Play with friends at one table: each takes boxes, all play in turn against one dealer."),
+    h("h2", { id: "rooms-title" }, t("lobby.rooms")),
+    h("p", { class: "muted" }, t("lobby.roomsIntro")),
     list,
-    h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "rooms-refresh", onclick: refresh }, "Refresh"),
+    h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "rooms-refresh", onclick: refresh }, t("lobby.refresh")),
     shareable.length ? newRoomForm(shareable) : null,
   );
   await refresh();
@@ -120,9 +127,16 @@ function newRoomForm(tables) {
   const table = h(
     "select",
     { testid: "new-room-table", name: "table" },
-    tables.map((t) => h("option", { value: t.id }, t.name || t.id)),
+    tables.map((table) => h("option", { value: table.id }, tableName(table.id, table.name))),
   );
-  const name = h("input", { type: "text", testid: "new-room-name", name: "name", maxlength: "32", autocomplete: "off", placeholder: "Your nick" });
+  const name = h("input", {
+    type: "text",
+    testid: "new-room-name",
+    name: "name",
+    maxlength: "32",
+    autocomplete: "off",
+    placeholder: t("lobby.newRoomPlaceholder"),
+  });
   const seconds = (testid, value) =>
     h("input", { type: "number", testid, min: String(ROOM_SECONDS.min), max: String(ROOM_SECONDS.max), step: "1", value: String(value), inputmode: "numeric" });
   const turn = seconds("new-room-turn", ROOM_SECONDS.turn);
@@ -131,17 +145,17 @@ function newRoomForm(tables) {
   const form = h(
     "form",
     { class: "panel new-room", testid: "new-room", "aria-labelledby": "new-room-title", novalidate: true },
-    h("h3", { id: "new-room-title" }, "Open a shared table"),
+    h("h3", { id: "new-room-title" }, t("lobby.newRoom")),
     h(
       "div",
       { class: "new-room-fields" },
-      field("Table", table),
-      field("Name (optional)", name),
-      field("Seconds per decision", turn),
-      field("Seconds to bet", betting),
+      field(t("lobby.newRoomTable"), table),
+      field(t("lobby.newRoomName"), name),
+      field(t("lobby.newRoomTurn"), turn),
+      field(t("lobby.newRoomBetting"), betting),
     ),
     errors,
-    h("button", { type: "submit", class: "btn btn-primary", testid: "new-room-submit", "data-lock": "on" }, "Open and sit at box 1"),
+    h("button", { type: "submit", class: "btn btn-primary", testid: "new-room-submit", "data-lock": "on" }, t("lobby.newRoomSubmit")),
   );
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -153,7 +167,7 @@ function newRoomForm(tables) {
       const room = await api.makeRoom({ ...made.body, boxes: [0] });
       go(`#/room/${encodeURIComponent(room.room_id)}`);
     } catch (err) {
-      reportError(err, "Could not open the table");
+      reportError(err, t("lobby.newRoomFailed"));
     } finally {
       lockControls(form, false);
     }

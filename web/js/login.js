@@ -1,10 +1,9 @@
 // Log in and register.
 import { api, primeTables, saveSession } from "./api.js";
 import { clear, field, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { credentialError } from "./input.js";
-import { errorText, toast } from "./ui.js";
-
-const CREDENTIAL_HINT = "4–32 letters and digits";
+import { errorText, languagePicker, toast } from "./ui.js";
 
 export function showLogin(main, onLoggedIn) {
   clear(main);
@@ -13,9 +12,9 @@ export function showLogin(main, onLoggedIn) {
     h(
       "section",
       { class: "auth" },
-      h("p", { class: "tagline" }, "Four tables, honest shoes you can verify, and a coach at your side. Coins are virtual."),
+      h("div", { class: "auth-head" }, h("p", { class: "tagline" }, t("login.tagline")), languagePicker()),
       h("div", { class: "auth-grid" }, login, registerForm(onLoggedIn)),
-      h("p", { class: "muted small" }, "Each browser tab keeps its own login, so you can play several accounts side by side."),
+      h("p", { class: "muted small" }, t("login.tabs")),
     ),
   );
   login.querySelector("input").focus();
@@ -53,19 +52,19 @@ function loginForm(onLoggedIn) {
   const error = h("p", { class: "form-error", testid: "login-error", role: "alert" });
   const login = credentialInput("login-login", "text", "username");
   const password = credentialInput("login-password", "password", "current-password");
-  const submit = h("button", { type: "submit", class: "btn btn-primary", testid: "login-submit" }, "Log in");
+  const submit = h("button", { type: "submit", class: "btn btn-primary", testid: "login-submit" }, t("login.submit"));
   const onsubmit = (e) => {
     e.preventDefault();
-    const err = credentialError("Login", login.value) || (password.value ? null : "Password is required.");
+    const err = credentialError(t("login.login"), login.value) || (password.value ? null : t("login.passwordRequired"));
     error.textContent = err || "";
     if (!err) logIn(login.value, password.value, error, submit, onLoggedIn);
   };
   return h(
     "form",
     { class: "panel auth-form", testid: "login-form", "aria-labelledby": "login-title", novalidate: true, onsubmit },
-    h("h1", { id: "login-title" }, "Log in"),
-    field("Login", login),
-    field("Password", password),
+    h("h1", { id: "login-title" }, t("login.title")),
+    field(t("login.login"), login),
+    field(t("login.password"), password),
     error,
     submit,
   );
@@ -76,11 +75,15 @@ function registerForm(onLoggedIn) {
   const login = credentialInput("register-login", "text", "username");
   const nick = credentialInput("register-nick", "text", "nickname");
   const password = credentialInput("register-password", "password", "new-password");
-  const submit = h("button", { type: "submit", class: "btn", testid: "register-submit" }, "Create account");
+  const submit = h("button", { type: "submit", class: "btn", testid: "register-submit" }, t("login.register"));
   const onsubmit = async (e) => {
     e.preventDefault();
     // every field's problem at once: one at a time, a form takes as many tries as it has errors
-    const err = [credentialError("Login", login.value), credentialError("Nick", nick.value), credentialError("Password", password.value)]
+    const err = [
+      credentialError(t("login.login"), login.value),
+      credentialError(t("login.nick"), nick.value),
+      credentialError(t("login.password"), password.value),
+    ]
       .filter(Boolean)
       .join(" ");
     error.textContent = err;
@@ -88,7 +91,7 @@ function registerForm(onLoggedIn) {
     submit.disabled = true;
     try {
       await api.register(login.value, nick.value, password.value);
-      toast(`Welcome, ${nick.value}! You start with 10,000 coins.`, { tone: "info" });
+      toast(t("login.welcome", { nick: nick.value, coins: 10000 }), { tone: "info" });
       await logIn(login.value, password.value, error, submit, onLoggedIn);
     } catch (e2) {
       error.textContent = errorText(e2);
@@ -99,10 +102,10 @@ function registerForm(onLoggedIn) {
   return h(
     "form",
     { class: "panel auth-form", testid: "register-form", "aria-labelledby": "register-title", novalidate: true, onsubmit },
-    h("h2", { id: "register-title" }, "New here? Register"),
-    field("Login", login, CREDENTIAL_HINT),
-    field("Nick", nick, CREDENTIAL_HINT),
-    field("Password", password, CREDENTIAL_HINT),
+    h("h2", { id: "register-title" }, t("login.registerTitle")),
+    field(t("login.login"), login, t("login.hint")),
+    field(t("login.nick"), nick, t("login.hint")),
+    field(t("login.password"), password, t("login.hint")),
     error,
     submit,
   );

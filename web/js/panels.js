@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { formatEdgePercent, formatPercent } from "./format.js";
 import { formatCount } from "./hilo.js";
+import { t } from "./i18n.js";
 import { clientSeedError, isShoeFresh } from "./input.js";
 import { SPEEDS } from "./pacing.js";
 import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";
@@ -292,7 +293,7 @@ function renderSettings(ctl) {
       h(
         "select",
         { testid: "coach-level", onchange: change((el) => ctl.setCoachLevel(el.value)) },
-        Object.entries(COACH_LEVELS).map(([level, label]) => h("option", { value: level, selected: settings.coachLevel === level ? true : null }, label)),
+        Object.entries(COACH_LEVELS).map(([level, label]) => h("option", { value: level, selected: settings.coachLevel === level ? true : null }, t(label))),
       ),
       h(
         "span",

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { setLanguage } from "./i18n.js";
 import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";
 
 const base = { dealer_hits_soft_17: false, blackjack_pays: "3:2" };
@@ -156,4 +157,51 @@ test("summary and capabilities", () => {
   assert.deepEqual(tableCapabilities(casino).cutRange, [0.5, 0.85]);
   assert.equal(tableCapabilities(european).cutRange, null);
   assert.equal(tableCapabilities(bicycle).canAi, false);
+});
+
+test("the rules in Russian: numbers, plural forms and casino terms", () => {
+  try {
+    setLanguage("ru");
+    assert.equal(tableSummary(bicycle), "1 колода · 1 бокс · ставки 5–200");
+    // The coins are format.js's formatCoins: the digits grouped as the language groups them.
+    assert.match(tableSummary(casino), /^6 колод · до 5 боксов · ставки 10–1\D?000$/);
+    const s = text(casino);
+    assert.match(s, /^6 колод в шузе с отрезной картой: .*от 50\s?% до 85\s?% шуза \(иначе — на 75\s?%\)\./);
+    assert.match(s, /До 5 боксов для ставок; свободные боксы могут занять игроки-ИИ/);
+    assert.match(s, /Ставки от 10 до 1\D?000 монет на бокс/);
+    assert.match(s, /до 4 рук с одного бокса/);
+    assert.match(s, /тузы можно сплитовать повторно/);
+    assert.match(s, /Сдаться можно первым решением/);
+    assert.match(s, /Один к одному: с блэкджеком против туза/);
+    const b = text(bicycle);
+    assert.match(b, /^1 колода, новая тасовка перед каждым раундом\./);
+    assert.match(b, /Удвоение только на жёстких 9, 10 или 11/);
+    assert.match(b, /от 0,5 до половины ставки/);
+    assert.match(text(classic), /Блэкджек платит 3:2 сразу при раздаче/);
+    assert.doesNotMatch(`${s} ${b} ${text(classic)} ${text(european)}`, /[A-Za-z]{3,}/, "no English word left");
+  } finally {
+    setLanguage("en");
+  }
+});
+
+test("the rules in Croatian: numbers, plural forms and casino terms", () => {
+  try {
+    setLanguage("hr");
+    assert.equal(tableSummary(bicycle), "1 špil · 1 boks · ulozi 5–200");
+    assert.match(tableSummary(casino), /^6 špilova · do 5 boksova · ulozi 10–1\D?000$/);
+    const s = text(casino);
+    assert.match(s, /^6 špilova, šu s kartom za rezanje: .*između 50\s?% i 85\s?% šua \(inače na 75\s?%\)\./);
+    assert.match(s, /Do 5 boksova za uloge; slobodne boksove mogu zauzeti AI igrači/);
+    assert.match(s, /Ulozi od 10 do 1\D?000 kovanica po boksu/);
+    assert.match(s, /do 4 ruke iz jednog boksa/);
+    assert.match(s, /Djelitelj ne uzima skrivenu kartu/);
+    assert.match(s, /Predaja kao prva odluka na boksu/);
+    const b = text(bicycle);
+    assert.match(b, /^1 špil, novo miješanje prije svake runde\./);
+    assert.match(b, /Udvostručenje samo na tvrdi zbroj 9, 10 ili 11/);
+    assert.match(b, /od 0,5 do pola uloga/);
+    assert.match(text(european), /Asovi se ne smiju ponovno dijeliti|asovi se ne smiju ponovno dijeliti/);
+  } finally {
+    setLanguage("en");
+  }
 });

@@ -11,12 +11,15 @@ const KEYS = {
   checkout: "blackjack.checkout",
   betTolerance: "blackjack.checkout_bet_tolerance",
 };
-/** The hint's levels (API.md), as the coach offers them; `hard` unless the player picks another. */
+/**
+ * The hint's levels (API.md), as the coach offers them, each with the catalog key of its
+ * name (`t(COACH_LEVELS[level])` where it shows); `hard` unless the player picks another.
+ */
 export const COACH_LEVELS = {
-  medium: "Chart (medium)",
-  hard: "Exact, fresh shoe (hard)",
-  expert: "Perfect play for this shoe (expert)",
-  counter: "Index plays (counter)",
+  medium: "settings.coachLevel.medium",
+  hard: "settings.coachLevel.hard",
+  expert: "settings.coachLevel.expert",
+  counter: "settings.coachLevel.counter",
 };
 /** The levels an AI box can play (API.md, POST …/rounds `ai`). */
 export const AI_LEVELS = ["easy", "medium", "hard", "expert", "counter"];

@@ -4,6 +4,7 @@ import { clear, h } from "./dom.js";
 import { actionLabel, CHART_LETTER, chartRowKeys, chartRowLabel, formatCoins, formatEv, formatSigned, rowHandEvs, UP_CARDS, varianceLabel } from "./format.js";
 import { t } from "./i18n.js";
 import { playWord, sectionName, upWord } from "./indexplays.js";
+import { tableName } from "./tablenames.js";
 import { errorText } from "./ui.js";
 
 export async function showStrategy(main, id, isCurrent) {
@@ -14,7 +15,7 @@ export async function showStrategy(main, id, isCurrent) {
   } catch {
     /* the name is optional */
   }
-  const title = t("strategy.title", { table: tables.find((x) => x.id === id)?.name || id });
+  const title = t("strategy.title", { table: tableName(id, tables.find((x) => x.id === id)?.name) });
   let data;
   try {
     data = await api.strategy(id);

@@ -45,6 +45,7 @@ import {
   spotsTaken,
   statsOf,
 } from "./stats.js";
+import { tableName } from "./tablenames.js";
 import { errorText, reportError, setBalance } from "./ui.js";
 
 const WINDOWS = [50, 200, 1000];
@@ -98,7 +99,7 @@ export async function showTrainer(main, roundId, isCurrent) {
   loadTables().then(
     (tables) => {
       for (const table of tables) {
-        names[table.id] = table.name || table.id;
+        names[table.id] = tableName(table.id, table.name);
         filter.append(h("option", { value: table.id, selected: table.id === filteredTable ? true : null }, names[table.id]));
       }
     },
@@ -156,7 +157,7 @@ export async function showTrainer(main, roundId, isCurrent) {
     }
     if (!current()) return;
     if (table) {
-      const where = t("trainer.atTable", { table: names[table] || table, count: decisions.length, most: WINDOWS.at(-1) });
+      const where = t("trainer.atTable", { table: names[table] || tableName(table), count: decisions.length, most: WINDOWS.at(-1) });
       putStats({ stats: statsOf(decisions), where, moves: moveFigures(decisions), kinds: kindFigures(decisions, level) });
     } else putStats({ moves: moveFigures(decisions), kinds: kindFigures(decisions, level) });
     put(
@@ -426,7 +427,7 @@ function gradingIntro(level) {
   return h(
     "div",
     { class: "trainer-intro", testid: "trainer-intro" },
-    h("p", { class: "muted" }, t("trainer.intro", { level: COACH_LEVELS[coach], how: GRADES[coach].how })),
+    h("p", { class: "muted" }, t("trainer.intro", { level: t(COACH_LEVELS[coach]), how: GRADES[coach].how })),
     h(
       "details",
       { class: "muted small grading-levels" },
@@ -438,7 +439,7 @@ function gradingIntro(level) {
           h(
             "li",
             { testid: `trainer-grading-${name}`, class: name === coach ? "coach-level" : null },
-            h("strong", {}, title),
+            h("strong", {}, t(title)),
             name === coach ? ` ${t("trainer.yourCoachAside")}` : "",
             `: ${GRADES[name].how}`,
           ),
@@ -762,7 +763,7 @@ async function showGradedRound(main, roundId, isCurrent) {
     h(
       "section",
       { class: "trainer panel", testid: "trainer-round", "aria-labelledby": "trainer-round-title" },
-      h("h1", { id: "trainer-round-title" }, t("trainer.roundAt", { table: tables.find((x) => x.id === r.table)?.name || r.table })),
+      h("h1", { id: "trainer-round-title" }, t("trainer.roundAt", { table: tableName(r.table, tables.find((x) => x.id === r.table)?.name) })),
       h(
         "p",
         { class: "muted small" },

@@ -27,7 +27,7 @@ export function toast(message, { tone = "error", timeout = tone === "error" ? 60
     "div",
     { class: `toast toast-${tone}`, role: tone === "error" ? "alert" : "status", testid: tone === "error" ? "toast-error" : "toast" },
     h("span", { class: "toast-text" }, message),
-    h("button", { type: "button", class: "toast-close", "aria-label": "Dismiss", onclick: () => el.remove() }, "×"),
+    h("button", { type: "button", class: "toast-close", "aria-label": t("toast.dismiss"), onclick: () => el.remove() }, "×"),
   );
   box.replaceChildren(el);
   shown = { el, pages: 1, passing };
@@ -77,53 +77,62 @@ if (typeof window !== "undefined") {
   window.addEventListener("scroll", () => placeToasts(), { passive: true });
 }
 
-// What a player should read for each problem code (API.md); the server's detail is for developers.
-const PROBLEM_SENTENCES = {
-  network_error: "The server could not be reached: check your connection and try again.",
-  malformed_request: "The game sent a request the server could not read. Reload the page and try again.",
-  payload_too_large: "That request was too large.",
-  unsupported_media_type: "The game sent a request the server could not read. Reload the page and try again.",
-  idempotency_key_reused: "That request was already sent with other values. Try again.",
-  login_taken: "That login is taken: choose another.",
-  bad_credentials: "Wrong login or password.",
-  too_many_attempts: "Too many failed logins: this login is locked for a while.",
-  unauthorized: "Please log in.",
-  not_found: "Not found: it does not exist, or it is another player's.",
-  throttled: "Too many requests at once: wait a moment.",
-  round_in_progress: "A round is still in play at this table: finish it first.",
-  shoe_not_committed: "This table's shoe was not shown yet: the table has been refreshed, deal again.",
-  no_round: "No round is in play at this table.",
-  illegal_action: "That move is not allowed now.",
-  bet_out_of_limits: "That bet is outside the table's limits.",
-  insufficient_funds: "Your balance does not cover that.",
-  stale_state: "The round moved on in another tab or window.",
-  conflict: "Another request changed this table at the same moment.",
-  box_taken: "Somebody else took that box first: pick a free one.",
-  not_seated: "You can bet only on your own boxes at this table.",
-  not_your_turn: "It is not your turn: another player's decision is being asked.",
-  already_bet: "You have already bet or passed this round.",
-  too_many_rooms: "You already sit at 3 shared tables: leave one to take a box here.",
-};
-// Codes whose server detail adds something a player needs (which field, why).
+// The problem codes of API.md a player reads a sentence of their own for (`problem.<code>`
+// in the catalogs); the server's detail is written in English, for developers.
+const PROBLEM_CODES = new Set([
+  "network_error",
+  "malformed_request",
+  "payload_too_large",
+  "unsupported_media_type",
+  "idempotency_key_reused",
+  "validation_error",
+  "login_taken",
+  "bad_credentials",
+  "too_many_attempts",
+  "unauthorized",
+  "not_found",
+  "throttled",
+  "round_in_progress",
+  "shoe_not_committed",
+  "no_round",
+  "illegal_action",
+  "bet_out_of_limits",
+  "insufficient_funds",
+  "stale_state",
+  "conflict",
+  "box_taken",
+  "not_seated",
+  "not_your_turn",
+  "already_bet",
+  "too_many_rooms",
+]);
+// Codes whose server detail adds something a player needs (which field, why): read only by
+// a player who reads English, the language the server writes it in.
 const DETAIL_HELPS = new Set(["validation_error", "illegal_action", "bet_out_of_limits"]);
 
-/** Words for an ApiError (problem document): the code's sentence, else detail or title. */
+/** Words for an ApiError (problem document): the sentence of its code, in the player's language. */
 export function errorText(err) {
-  if (!err) return "Something went wrong.";
-  let text = PROBLEM_SENTENCES[err.code];
-  if (text && DETAIL_HELPS.has(err.code) && err.detail) text = `${text.replace(/\.$/, ":")} ${sentence(err.detail)}`;
+  if (!err) return t("problem.unknown");
+  const detail = currentLanguage() === "en" && err.detail ? sentence(err.detail) : null;
+  let text = null;
+  if (err.code === "validation_error" && detail) text = detail;
+  else if (PROBLEM_CODES.has(err.code)) {
+    text = t(`problem.${err.code}`);
+    if (detail && DETAIL_HELPS.has(err.code)) text = `${text.replace(/\.$/, ":")} ${detail}`;
+  }
   // A code the client does not know (a newer server's, a gateway's): its detail is written
   // for developers ("Down."), so the player reads what the status says.
-  if (!text && err.code && err.code !== "validation_error" && err.status) text = unknownProblem(err.status);
-  if (!text) text = sentence(err.detail || err.title || err.message || "Something went wrong");
-  if (err.status === 429 && err.retryAfter) text += ` Try again in ${err.retryAfter} s.`;
+  else if (err.code && err.status) text = unknownProblem(err.status);
+  // No problem document (a proxy's page, a script error): its words are English at best.
+  if (!text) text = currentLanguage() === "en" ? sentence(err.detail || err.title || err.message || t("problem.unknown")) : t("problem.unknown");
+  if (err.status === 429 && err.retryAfter) text = t("problem.retryAfter", { text, seconds: err.retryAfter });
   return text;
 }
 
 function unknownProblem(status) {
-  if (status >= 500) return "The server could not answer: try again in a moment.";
-  if (status === 429) return "Too many requests at once: wait a moment.";
-  return "The server refused that request. Reload the page and try again.";
+  if (status >= 500) return t("problem.serverDown");
+  if (status === 429) return t("problem.throttled");
+  return t("problem.refused");
 }
 
 /** In words: snake_case field names spelled as words, a capital first, a full stop last. */
@@ -145,8 +154,8 @@ export function updateOfflineBanner(failed = "") {
   if (!banner) return;
   banner.hidden = navigator.onLine;
   if (navigator.onLine) banner.textContent = "";
-  else if (failed) banner.textContent = `${failed}: you are offline. Actions will be sent again when you retry.`;
-  else banner.textContent = "You are offline: actions will be sent again when you retry.";
+  else if (failed) banner.textContent = t("offline.bannerFailed", { failed });
+  else banner.textContent = t("offline.banner");
 }
 
 // Problems that pass by themselves: once a request gets through, their toast is out of date.
@@ -156,8 +165,8 @@ export function reportError(err, prefix = "") {
   if (err && err.status === 401) return; // handled by the unauthorized handler (back to login)
   // Offline, the banner says what failed: a toast would say it again over the page (at a
   // table, over the dealer's cards).
-  if (err?.code === "network_error" && !navigator.onLine) return updateOfflineBanner(prefix || "That did not go through");
-  toast((prefix ? `${prefix}: ` : "") + errorText(err), { passing: PASSING.has(err?.code) });
+  if (err?.code === "network_error" && !navigator.onLine) return updateOfflineBanner(prefix || t("offline.failed"));
+  toast(prefix ? t("problem.prefixed", { prefix, text: errorText(err) }) : errorText(err), { passing: PASSING.has(err?.code) });
 }
 
 /**
@@ -190,8 +199,8 @@ export function setBalance(balance, { flash: flashes = true } = {}) {
 /** A shared table's link, copied to the clipboard (or shown to copy by hand), said in a toast. */
 export function shareRoom(id) {
   const url = `${location.origin}${location.pathname}#/room/${encodeURIComponent(id)}`;
-  const copied = () => toast(`Link copied: ${url}`, { tone: "info" });
-  const shown = () => toast(`The table's link: ${url}`, { tone: "info", timeout: 15000 });
+  const copied = () => toast(t("share.copied", { url }), { tone: "info" });
+  const shown = () => toast(t("share.shown", { url }), { tone: "info", timeout: 15000 });
   if (navigator.clipboard?.writeText) navigator.clipboard.writeText(url).then(copied, shown);
   else shown();
 }
@@ -220,7 +229,7 @@ export function lockControls(root, locked) {
 
 /**
  * The language picker (the login page, the lobby, the table's Settings): each language named
- * in itself. A pick is remembered and reloads the page, so every word on it changes at once.
+ * in itself, the same in every language. A pick is remembered and reloads the page, so every word on it changes at once.
  */
 export function languagePicker() {
   const select = h(
@@ -232,7 +241,7 @@ export function languagePicker() {
         location.reload();
       },
     },
-    Object.entries(LANGUAGES).map(([lang, { name }]) => h("option", { value: lang, lang, selected: lang === currentLanguage() }, name)),
+    Object.entries(LANGUAGES).map(([lang, { name }]) => h("option", { value: lang, lang, translate: "no", selected: lang === currentLanguage() }, name)),
   );
   return h("label", { class: "field field-language" }, h("span", {}, t("settings.language")), select);
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { setLanguage } from "./i18n.js";
 import { errorText, sentence } from "./ui.js";
 
 test("API details read as sentences", () => {
@@ -37,4 +38,27 @@ test("a shared table's problems read as plain sentences", () => {
     already_bet: "You have already bet or passed this round.",
     too_many_rooms: "You already sit at 3 shared tables: leave one to take a box here.",
   });
+});
+
+test("a problem reads in the player's language by its code, never the server's English detail", () => {
+  try {
+    setLanguage("ru");
+    assert.equal(errorText({ code: "bad_credentials", status: 401, detail: "wrong login or password" }), "Неверный логин или пароль.");
+    assert.equal(errorText({ code: "illegal_action", status: 409, detail: "double is not allowed on a split hand" }), "Этот ход сейчас недоступен.");
+    assert.equal(
+      errorText({ code: "validation_error", status: 422, detail: "amount must be positive" }),
+      "Сервер не принял значение, которое отправила игра. Обновите страницу и попробуйте снова.",
+    );
+    assert.equal(
+      errorText({ code: "too_many_attempts", status: 429, retryAfter: "30" }),
+      "Слишком много неудачных попыток: вход под этим логином временно заблокирован. Попробуйте снова через 30 с.",
+    );
+    assert.equal(errorText({ detail: "the round is at version 5" }), "Что-то пошло не так.");
+    setLanguage("hr");
+    assert.equal(errorText({ code: "insufficient_funds", status: 409, detail: "balance 3 < 10" }), "Stanje nije dovoljno za to.");
+    assert.equal(errorText({ code: "internal_error", status: 502, detail: "Down." }), "Poslužitelj nije mogao odgovoriti: pokušajte za trenutak.");
+    assert.equal(errorText({ code: "box_taken", status: 409, detail: "raw" }), "Netko je prije vas zauzeo taj boks: odaberite slobodan.");
+  } finally {
+    setLanguage("en");
+  }
 });

@@ -2,12 +2,14 @@
 import { api } from "./api.js";
 import { card, clear, field, h } from "./dom.js";
 import { serverSeedHash, shuffleShoe, verifyShoe } from "./fairness.js";
+import { formatNumber, t } from "./i18n.js";
+import { tableName } from "./tablenames.js";
 import { errorText } from "./ui.js";
 
 export async function showVerify(main, shoeId, isCurrent) {
   clear(main);
   if (!shoeId) return showManualVerify(main);
-  main.appendChild(h("p", { class: "loading" }, "Loading the shoe…"));
+  main.appendChild(h("p", { class: "loading" }, t("verify.loading")));
   let shoe;
   try {
     shoe = await api.shoe(shoeId);
@@ -17,8 +19,8 @@ export async function showVerify(main, shoeId, isCurrent) {
       h(
         "section",
         { class: "panel" },
-        h("h1", {}, "Verify a shoe"),
-        h("p", { testid: "verify-result", dataset: { verdict: "error" } }, `This shoe could not be loaded. ${errorText(e)}`),
+        h("h1", {}, t("verify.title")),
+        h("p", { testid: "verify-result", dataset: { verdict: "error" } }, t("verify.notLoaded", { problem: errorText(e) })),
       ),
     );
     return;
@@ -27,20 +29,20 @@ export async function showVerify(main, shoeId, isCurrent) {
   const result = h(
     "div",
     { class: "verify-result", testid: "verify-result", "aria-live": "polite", dataset: { verdict: shoe.retired ? "pending" : "in_play" } },
-    shoe.retired ? "" : "This shoe is still in play: its server seed is revealed once the shoe is retired (after its last round). Come back then.",
+    shoe.retired ? "" : t("verify.inPlay"),
   );
   const orderBox = h("div", { class: "order" });
-  const btn = h("button", { type: "button", class: "btn btn-primary", testid: "verify-button", disabled: !shoe.retired ? true : null }, "Verify in my browser");
+  const btn = h("button", { type: "button", class: "btn btn-primary", testid: "verify-button", disabled: !shoe.retired ? true : null }, t("verify.button"));
   btn.addEventListener("click", async () => {
     btn.disabled = true;
     result.dataset.verdict = "running";
-    result.textContent = "Recomputing the shoe…";
+    result.textContent = t("verify.running");
     try {
       const v = await verifyShoe(shoe);
       showVerdict(result, orderBox, v, shoe.cards || []);
     } catch (e) {
       result.dataset.verdict = "fail";
-      result.textContent = `Could not verify: ${e.message}`;
+      result.textContent = t("verify.failed", { problem: e.message });
     } finally {
       btn.disabled = false;
     }
@@ -49,17 +51,13 @@ export async function showVerify(main, shoeId, isCurrent) {
     h(
       "section",
       { class: "panel verify", testid: "verify" },
-      h("h1", {}, "Verify a shoe"),
+      h("h1", {}, t("verify.title")),
       shoeFacts(shoe),
-      h(
-        "p",
-        { class: "muted small" },
-        "The check runs here, in your browser, with Web Crypto: sha256(server seed) must equal the committed hash, and the HMAC-SHA256 Fisher–Yates shuffle of the seeds must give exactly the cards that were dealt.",
-      ),
+      h("p", { class: "muted small" }, t("verify.how")),
       btn,
       result,
       orderBox,
-      h("p", {}, h("a", { href: "#/verify" }, "Check any seeds by hand")),
+      h("p", {}, h("a", { href: "#/verify" }, t("verify.byHand"))),
     ),
   );
   if (shoe.retired) btn.click();
@@ -69,17 +67,22 @@ function shoeFacts(shoe) {
   return h(
     "dl",
     { class: "kv" },
-    kv("Shoe", shoe.shoe_id, "verify-shoe-id"),
-    kv("Table", shoe.table),
-    kv("Server seed hash (committed)", shoe.server_seed_hash, "verify-hash"),
-    kv("Server seed (revealed)", shoe.server_seed ?? "not revealed yet", "verify-server-seed"),
-    kv("Client seed", shoe.client_seed, "verify-client-seed"),
-    kv("Nonce", String(shoe.nonce)),
-    kv("Decks", String(shoe.decks)),
-    kv("Cut index", shoe.cut_index === null || shoe.cut_index === undefined ? "none (fresh shuffle every round)" : String(shoe.cut_index)),
-    kv("Cards dealt", shoe.cards ? String(shoe.cards.length) : "—"),
-    kv("Rounds", String((shoe.rounds || []).length)),
+    kv(t("verify.shoe"), code(shoe.shoe_id), "verify-shoe-id"),
+    kv(t("verify.table"), tableName(shoe.table)),
+    kv(t("verify.hash"), code(shoe.server_seed_hash), "verify-hash"),
+    kv(t("verify.serverSeed"), shoe.server_seed ? code(shoe.server_seed) : t("verify.notRevealed"), "verify-server-seed"),
+    kv(t("verify.clientSeed"), code(shoe.client_seed), "verify-client-seed"),
+    kv(t("verify.nonce"), code(shoe.nonce)),
+    kv(t("verify.decks"), formatNumber(shoe.decks)),
+    kv(t("verify.cut"), shoe.cut_index === null || shoe.cut_index === undefined ? t("verify.noCut") : formatNumber(shoe.cut_index)),
+    kv(t("verify.dealt"), shoe.cards ? formatNumber(shoe.cards.length) : "—"),
+    kv(t("verify.rounds"), formatNumber((shoe.rounds || []).length)),
   );
+}
+
+/** What stays the same in every language (an id, a seed, a hash): never translated. */
+function code(value) {
+  return value === null || value === undefined ? null : h("span", { translate: "no" }, String(value));
 }
 
 function kv(k, v, testid) {
@@ -91,23 +94,19 @@ function showVerdict(result, orderBox, v, dealt) {
   clear(orderBox);
   result.dataset.verdict = v.ok ? "ok" : "fail";
   result.append(
-    h(
-      "p",
-      { class: v.ok ? "ok" : "bad" },
-      v.ok ? `✔ Verified: the hash matches and all ${v.dealtCount} dealt cards are the recomputed shoe's first ${v.dealtCount}.` : "✘ Verification failed.",
-    ),
+    h("p", { class: v.ok ? "ok" : "bad" }, v.ok ? t("verify.ok", { count: v.dealtCount }) : t("verify.bad")),
     h(
       "ul",
       {},
-      h("li", {}, `sha256(server seed) ${v.hashOk ? "matches" : "does NOT match"} the hash: ${v.computedHash ?? "—"}`),
-      h("li", {}, v.cardsOk ? `Dealt cards match (${v.dealtCount}).` : "Dealt cards do NOT match."),
+      h("li", {}, t(v.hashOk ? "verify.hashOk" : "verify.hashBad", { hash: v.computedHash ?? "—" })),
+      h("li", {}, v.cardsOk ? t("verify.cardsOk", { count: v.dealtCount }) : t("verify.cardsBad")),
       v.problems.map((p) => h("li", {}, p)),
     ),
   );
   if (v.order) {
     orderBox.append(
-      h("h2", {}, "The recomputed shoe"),
-      h("p", { class: "muted small" }, "Highlighted cards were dealt; a red frame marks a mismatch."),
+      h("h2", {}, t("verify.order")),
+      h("p", { class: "muted small" }, t("verify.orderHow")),
       h(
         "div",
         { class: "cards order-cards", testid: "verify-order" },
@@ -122,7 +121,7 @@ function showVerdict(result, orderBox, v, dealt) {
 }
 
 function showManualVerify(main) {
-  const seed = h("input", { type: "text", testid: "manual-server-seed", class: "mono", spellcheck: "false", placeholder: "64 hex characters" });
+  const seed = h("input", { type: "text", testid: "manual-server-seed", class: "mono", spellcheck: "false", placeholder: t("verify.seedPlaceholder") });
   const client = h("input", { type: "text", testid: "manual-client-seed", class: "mono", spellcheck: "false" });
   const nonce = h("input", { type: "number", testid: "manual-nonce", min: "1", step: "1", value: "1" });
   const decks = h("input", { type: "number", testid: "manual-decks", min: "1", max: "8", step: "1", value: "1" });
@@ -131,7 +130,7 @@ function showManualVerify(main) {
     h(
       "section",
       { class: "panel verify" },
-      h("h1", {}, "Recompute a shoe from its seeds"),
+      h("h1", {}, t("verify.manualTitle")),
       h(
         "form",
         {
@@ -141,12 +140,12 @@ function showManualVerify(main) {
             clear(out);
             try {
               const s = seed.value.trim().toLowerCase();
-              if (!/^[0-9a-f]{64}$/.test(s)) throw new Error("The server seed is 64 hexadecimal characters (0–9, a–f): paste it from a retired shoe.");
-              if (!client.value) throw new Error("Enter the shoe's client seed.");
+              if (!/^[0-9a-f]{64}$/.test(s)) throw new Error(t("verify.seedFormat"));
+              if (!client.value) throw new Error(t("verify.clientSeedMissing"));
               const hash = await serverSeedHash(s);
               const order = await shuffleShoe({ serverSeed: s, clientSeed: client.value, nonce: Number(nonce.value), decks: Number(decks.value) });
               out.append(
-                h("p", {}, "sha256(server seed) = ", h("span", { class: "mono break" }, hash)),
+                h("p", {}, t("verify.hashIs"), " ", h("span", { class: "mono break", translate: "no" }, hash)),
                 h(
                   "div",
                   { class: "cards order-cards" },
@@ -158,11 +157,11 @@ function showManualVerify(main) {
             }
           },
         },
-        field("Server seed (hex)", seed),
-        field("Client seed", client),
-        field("Nonce", nonce),
-        field("Decks", decks),
-        h("button", { type: "submit", class: "btn btn-primary", testid: "manual-verify" }, "Recompute"),
+        field(t("verify.serverSeedHex"), seed),
+        field(t("verify.clientSeed"), client),
+        field(t("verify.nonce"), nonce),
+        field(t("verify.decks"), decks),
+        h("button", { type: "submit", class: "btn btn-primary", testid: "manual-verify" }, t("verify.recompute")),
       ),
       out,
     ),
