@@ -26,7 +26,6 @@
       insurance: [...felt.querySelectorAll('[data-testid^="box-insurance-"]')].map((e) => e.textContent),
       words: status ? status.textContent : '',
       betting: !!document.querySelector('[data-testid="deal"]'),
-      summary: !!felt.querySelector('[data-testid="round-summary"]'),
       ...overlaps(),
     };
     s.scroll = row ? row.scrollLeft : 0;

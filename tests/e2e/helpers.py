@@ -350,20 +350,17 @@ def check_settled(page: Page, api: Api, token: str, view: dict[str, Any]) -> dic
     return dict(stored)
 
 
-def summary_line(box: dict[str, Any]) -> str:
-    """A settled box in the result's one line on a phone: each hand, then its insurance."""
-    line = f"Box {box['box'] + 1} " + ", ".join(result_label(hand) for hand in box["hands"])
-    if box["insurance"] is not None:
-        paid = Decimal(str(box["insurance_payout"] or 0)) - Decimal(str(box["insurance"]))
-        line += f", insurance {signed(paid)}"
-    return line
-
-
-def check_summary(page: Page, view: dict[str, Any]) -> None:
-    """On a phone the result's line names every box's hands and insurance: it adds up to the
+def check_results_in_view(page: Page, view: dict[str, Any]) -> None:
+    """Every hand of the player's shows its result whole on the screen (on a phone too: the
+    boxes wrap into rows, issue 42), each insured box its insurance's; they add up to the
     round's net."""
     for box in user_boxes(view):
-        expect(tid(page, f"summary-box-{box['box']}")).to_have_text(summary_line(box))
+        for h, hand in enumerate(box["hands"]):
+            result = tid(page, f"hand-result-{box['box']}-{h}")
+            expect(result).to_have_text(result_label(hand))
+            expect(result).to_be_in_viewport(ratio=1)
+        if box["insurance"] is not None:
+            expect(tid(page, f"box-insurance-{box['box']}")).to_be_in_viewport(ratio=1)
     assert net_of(view) == Decimal(str(view["net"])), view
 
 

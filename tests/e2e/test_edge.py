@@ -34,7 +34,7 @@ from .helpers import (
     tid,
     user_boxes,
 )
-from .viewport_helpers import MEASURE, PHONE_RESULT, measure, play_five_boxes, shoe_seeds
+from .viewport_helpers import MEASURE, RESULT, measure, play_five_boxes, shoe_seeds
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
@@ -196,7 +196,7 @@ def test_a_small_phone_round_fits_with_the_badge_on(
         misses += [f"{table} {miss}" for miss in figures.misses]
         expect(tid(page, "edge")).to_be_visible()
         specs = {
-            **PHONE_RESULT,
+            **RESULT,
             "badge": '[data-testid="count-badge"]',
             "edge": '[data-testid="edge"]',
             "kelly": '[data-testid="kelly-bet"]',

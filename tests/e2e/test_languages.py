@@ -124,7 +124,7 @@ def test_a_table_speaks_catalog_words_at_every_step(
     new_player(page, stack.api, "qps")
     open_table(page, "european")
     check_catalogued(page, "betting")
-    for panel in ("rules", "fair", "settings"):
+    for panel in ("rules", "fairness", "settings"):
         open_panel(page, panel)
         check_catalogued(page, f"the {panel} drawer")
     view = deal(page, "european")

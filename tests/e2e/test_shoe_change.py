@@ -43,7 +43,6 @@ from .helpers import (
 from .viewport_helpers import (
     DEALER_PLAY,
     MEASURE,
-    PHONE_RESULT,
     RESULT,
     Figures,
     decision_specs,
@@ -171,8 +170,7 @@ def test_the_felt_says_the_shoe_changes_and_the_badge_waits_for_its_last_card(
     expect(news).to_have_text(re.compile("new shoe begins"))
     expect(news).to_be_visible()
     expect(tid(page, "count-badge")).to_have_attribute("data-unseen", str(SHOE))
-    result = PHONE_RESULT if width < 600 else RESULT
-    figures.add("the new shoe said", measure(page, {**result, "news": NEWS}))
+    figures.add("the new shoe said", measure(page, {**RESULT, "news": NEWS}))
     print(f"{size}: {figures.in_view} of {figures.steps} steps of the last round in view")
     assert not figures.misses, "\n".join(figures.misses)
     page.screenshot(path=str(artifacts / f"shoe-{size}-new-shoe.png"))

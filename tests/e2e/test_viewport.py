@@ -5,11 +5,11 @@ and 4) and a box split to four hands; and no logged-in page is wider than its vi
 At each step (the bet, each decision, the dealer's play, the result) the page measures the
 elements a player needs: the dealer's cards, the box in turn, the decisions (or the chips
 and Deal at the result) and the status or result line. An element is in view when its
-whole box is inside the viewport and inside every ancestor that clips it (on a phone the
-row of boxes scrolls sideways: the box in turn must be in view), and nothing lies over it
-(a sticky bar, a toast). The dealer's play is measured in the page at every frame that
-changes the felt while it says "The dealer plays…". The figures are printed per size and
-table; screenshots of both rounds go to tests/artifacts/viewport-*.png.
+whole box is inside the viewport and inside every ancestor that clips it, and nothing lies
+over it (a sticky bar, a toast). The dealer's play is measured in the page at every frame
+that changes the felt while it says "The dealer plays…", every box of the player's with
+it (issue 42: the boxes wrap into rows). The figures are printed per size and table;
+screenshots of both rounds go to tests/artifacts/viewport-*.png.
 """
 
 from __future__ import annotations

@@ -11,10 +11,12 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.integration.seeds import value
+
 from .helpers import (
     E2E_TIMEOUT_MS,
     check_cards_shown,
-    check_summary,
+    check_results_in_view,
     deal,
     natural,
     open_table,
@@ -31,9 +33,24 @@ TEN = {"T", "J", "Q", "K"}
 
 # Measured by the page: each name's element is "in view", or the reason it is not.
 MEASURE = """
+// The part of the screen where `el` can be seen: the viewport less what its ancestors clip.
+window.__clipOf = (el) => {
+  const clip = {
+    left: 0, top: 0,
+    right: document.documentElement.clientWidth, bottom: document.documentElement.clientHeight,
+  };
+  for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+    const style = getComputedStyle(a);
+    if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+    const c = a.getBoundingClientRect();
+    clip.left = Math.max(clip.left, c.left);
+    clip.top = Math.max(clip.top, c.top);
+    clip.right = Math.min(clip.right, c.left + a.clientLeft + a.clientWidth);
+    clip.bottom = Math.min(clip.bottom, c.top + a.clientTop + a.clientHeight);
+  }
+  return clip;
+};
 window.__inView = (specs) => {
-  const width = document.documentElement.clientWidth;
-  const height = document.documentElement.clientHeight;
   const name = (el) => el.dataset?.testid || el.className || el.tagName;
   const out = {};
   for (const [key, selector] of Object.entries(specs)) {
@@ -43,16 +60,7 @@ window.__inView = (specs) => {
       out[key] = { state: "not shown" };
       continue;
     }
-    const clip = { left: 0, top: 0, right: width, bottom: height };
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      const style = getComputedStyle(a);
-      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      const c = a.getBoundingClientRect();
-      clip.left = Math.max(clip.left, c.left);
-      clip.top = Math.max(clip.top, c.top);
-      clip.right = Math.min(clip.right, c.left + a.clientLeft + a.clientWidth);
-      clip.bottom = Math.min(clip.bottom, c.top + a.clientTop + a.clientHeight);
-    }
+    const clip = window.__clipOf(el);
     const where = { bottom: Math.round(r.bottom), right: Math.round(r.right) };
     const box = [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
     const inside = r.left >= clip.left - 1 && r.top >= clip.top - 1
@@ -76,24 +84,33 @@ window.__inView = (specs) => {
   };
   return out;
 };
-// The player's boxes in the row: all of them whole, or at least one whole and none cut
-// (a box partly scrolled out of the row).
+// The player's boxes: every one whole in view (inside the screen and every ancestor that
+// clips it, clear of the sticky bar of decisions or chips under the felt), or why not.
+window.__underBar = (el) => {
+  const bar = document.querySelector(".table-page > .controls")?.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  return !!bar && r.bottom > bar.top + 1 && r.top < bar.bottom - 1;
+};
+window.__whole = (el) => {
+  const r = el.getBoundingClientRect();
+  const c = window.__clipOf(el);
+  return r.left >= c.left - 1 && r.top >= c.top - 1
+    && r.right <= c.right + 1 && r.bottom <= c.bottom + 1;
+};
+window.__where = (el) => {
+  const r = el.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
+};
 window.__userBoxes = () => {
-  const row = document.querySelector('[data-testid="boxes"]');
-  const r = row.getBoundingClientRect();
-  const left = r.left + row.clientLeft;
-  const right = left + row.clientWidth;
-  const whole = [];
-  const cut = [];
-  for (const box of row.querySelectorAll('.box-user[data-testid^="box-"]')) {
-    const b = box.getBoundingClientRect();
-    if (b.left >= left - 1 && b.right <= right + 1) whole.push(box.dataset.testid);
-    else if (b.right > left && b.left < right) cut.push(box.dataset.testid);
-    if (b.width > row.clientWidth + 1) cut.push(`${box.dataset.testid} wider than the row`);
+  const where = window.__where;
+  const out = [];
+  const mine = '[data-testid="boxes"] > .box-user[data-testid^="box-"]';
+  for (const box of document.querySelectorAll(mine)) {
+    const name = box.dataset.testid;
+    if (!window.__whole(box)) out.push(`${name} cut at ${where(box)}`);
+    else if (window.__underBar(box)) out.push(`${name} under the bar at ${where(box)}`);
   }
-  const all = row.querySelectorAll('.box-user[data-testid^="box-"]').length;
-  const ok = whole.length === all || (whole.length > 0 && cut.length === 0);
-  return { state: ok ? "in view" : `boxes whole ${whole}, cut ${cut}` };
+  return { state: out.length ? out.join("; ") : "in view" };
 };
 window.__dealerPlays = () =>
   document.querySelector('[data-testid="round-status"]')?.textContent === "The dealer plays…";
@@ -130,7 +147,6 @@ RESULT = {
     "result": '[data-testid="round-result"]',
     "net": '[data-testid="round-net"]',
 }
-PHONE_RESULT = {**RESULT, "summary": '[data-testid="round-summary"]'}
 
 # The logged-in pages, each by its hash and an element that shows once it has loaded.
 PAGES = {
@@ -269,10 +285,10 @@ def play_five_boxes(page: Page, table: str, size: str, artifacts: Any) -> tuple[
     # every frame of the dealer's play: the dealer, the status and the player's boxes
     for n, frame in enumerate(frames):
         figures.add(f"dealer's play, frame {n + 1} of {len(frames)}", frame)
-    figures.add("result", measure(page, PHONE_RESULT if size != "laptop" else RESULT))
-    if size != "laptop":  # the result's line adds up, insurance (casino's box 1) included
-        check_summary(page, view)
+    figures.add("result", measure(page, RESULT))
     shot(page, artifacts, size, table, "result")
+    # every hand's result and the insurance (casino's box 1) in view, adding up to the net
+    check_results_in_view(page, view)
     return figures, view
 
 
@@ -310,3 +326,19 @@ def page_widths(page: Page, shoe_id: str) -> dict[str, int]:
         expect(page.locator(".loading")).to_have_count(0)
         widths[name] = int(page.evaluate("document.scrollingElement.scrollWidth"))
     return widths
+
+
+def box_three_splits(shoe: list[str]) -> bool:
+    """Box 3's two cards (the 3rd and the 9th) a pair of one value: it splits too."""
+    return value(shoe[2]) == value(shoe[8])
+
+
+@functools.cache
+def crowded_shoe_seeds() -> tuple[str, str]:
+    """As shoe_seeds, box 3 split as well: nine hands or more over the five boxes."""
+    from tests.integration.seeds import find_seed
+
+    return (
+        find_seed(6, lambda shoe: casino_shoe(shoe) and box_three_splits(shoe)),
+        find_seed(6, lambda shoe: european_shoe(shoe) and box_three_splits(shoe)),
+    )

@@ -3,8 +3,9 @@
 // against the service's figures (GET /v1/tables/{id}/edge: `count` and `bet`), why each
 // right answer is right, and the figures over the answers kept. The panel that asks is
 // checkoutpanel.js; the answers are kept in the browser, per account (see web/README.md).
-import { formatCoins, formatEdgePercent } from "./format.js";
+import { formatCoins, formatEdgePercent, formatPercent } from "./format.js";
 import { DECK, formatCount, runningCount } from "./hilo.js";
+import { formatNumber, t } from "./i18n.js";
 import { parseBankroll } from "./indexplays.js";
 import { DEFAULT_BET_TOLERANCE, remember, remembered } from "./settings.js";
 
@@ -14,12 +15,13 @@ export const CHECKOUT_RATE = 1 / 8;
 export const TRUE_TOLERANCE = 0.5;
 /** The answers kept per account: the newest this many. */
 export const KEPT = 1000;
-/** The questions, in the order the panel asks them. */
-export const QUESTIONS = [
-  { name: "running", label: "Running count" },
-  { name: "true", label: "True count" },
-  { name: "bet", label: "Bet" },
-];
+/** The questions, in the order the panel asks them, each labelled in the language spoken when it shows. */
+export const QUESTIONS = ["running", "true", "bet"].map((name) => ({
+  name,
+  get label() {
+    return t(`checkout.question.${name}`);
+  },
+}));
 
 /**
  * Whether the table asks now, between rounds: `draw` is a random number in [0, 1),
@@ -53,14 +55,10 @@ export const parseBet = (text) => parseBankroll(text);
 
 /** Why an answer cannot be read, in words (null when it reads). */
 export function answerError(name, text) {
-  if (String(text ?? "").trim() === "") return "Type your answer.";
+  if (String(text ?? "").trim() === "") return t("checkout.typeAnswer");
   const read = { running: parseRunning, true: parseTrue, bet: parseBet }[name](text);
   if (read !== null) return null;
-  return {
-    running: "A whole number with its sign, like +3 or −2.",
-    true: "A number like +1.5 or −0.75.",
-    bet: "Whole coins, like 40.",
-  }[name];
+  return t(`checkout.unread.${name}`);
 }
 
 /** The bets within `tolerance` percent of `advised`, as [lowest, highest] whole coins. */
@@ -98,18 +96,24 @@ export function gradeCheckout(answers, truth, tolerance = DEFAULT_BET_TOLERANCE)
 
 /** "+4 before the last round, whose 9 cards counted +3 (Hi-Lo: …)"; the shoe's first round is all there is. */
 export function runningWhy(count, cards) {
-  const tags = "Hi-Lo: 2–6 +1, 7–9 0, tens and aces −1";
-  if (!cards?.length) return `The ${count.cards_seen} cards seen since the shuffle (${tags}).`;
+  const tags = t("checkout.hiLoTags");
+  if (!cards?.length) return t("checkout.whySinceShuffle", { count: count.cards_seen, tags });
   const last = runningCount(cards);
   const before = count.running - last;
-  if (count.cards_seen === cards.length) return `The shoe's first round: its ${cards.length} cards counted ${formatCount(last)} (${tags}).`;
-  return `${formatCount(before)} before the last round, whose ${cards.length} cards counted ${formatCount(last)} (${tags}).`;
+  if (count.cards_seen === cards.length) return t("checkout.whyFirstRound", { count: cards.length, last: formatCount(last), tags });
+  return t("checkout.whyLastRound", { before: formatCount(before), count: cards.length, last: formatCount(last), tags });
 }
 
 /** "Running +7 ÷ 2.87 decks left (149 cards): right within ±0.5." */
 export function trueWhy(count) {
   const decks = count.cards_unseen / DECK;
-  return `Running ${formatCount(count.running)} ÷ ${decks.toFixed(2)} decks left (${count.cards_unseen} cards unseen ÷ ${DECK}); right within ±${TRUE_TOLERANCE}.`;
+  return t("checkout.whyTrue", {
+    running: formatCount(count.running),
+    decks: formatNumber(decks, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+    count: count.cards_unseen,
+    deck: DECK,
+    tolerance: TRUE_TOLERANCE,
+  });
 }
 
 /** Why the advised bet is the bet (Kelly's, or the table's limit), and the range graded right. */
@@ -118,15 +122,21 @@ export function betWhy(truth, tolerance) {
   const advised = Number(truth.bet.advised);
   const edge = formatEdgePercent(truth.edge);
   const [low, high] = betRange(advised, tolerance);
-  const range = low === high ? `right at ${formatCoins(low)} exactly` : `right from ${formatCoins(low)} to ${formatCoins(high)} (±${tolerance}%)`;
-  const variance = truth.variance ? `variance ${Number(truth.variance).toFixed(4)}` : "the game's variance";
-  const kellyOf = `balance ${formatCoins(truth.balance)} × edge ${edge} ÷ ${variance}`;
+  const range =
+    low === high
+      ? t("checkout.rightAt", { bet: formatCoins(low) })
+      : t("checkout.rightFromTo", { low: formatCoins(low), high: formatCoins(high), tolerance: formatPercent(tolerance / 100) });
+  const variance = truth.variance
+    ? t("checkout.variance", { variance: formatNumber(truth.variance, { minimumFractionDigits: 4, maximumFractionDigits: 4 }) })
+    : t("checkout.gamesVariance");
+  const kellyOf = t("checkout.kellyOf", { balance: formatCoins(truth.balance), edge, variance });
+  const kellyBet = formatCoins(kelly);
   let why;
-  if (kelly <= 0) why = `The edge is ${edge}, the house's: Kelly bets nothing, so the table minimum`;
-  else if (kelly < advised) why = `Kelly's bet (${kellyOf}) is ${formatCoins(kelly)}, below the table minimum`;
-  else if (kelly > advised) why = `Kelly's bet (${kellyOf}) is ${formatCoins(kelly)}, above the table maximum`;
-  else why = `Kelly's bet: ${kellyOf}, rounded down`;
-  return `${why}; ${range}.`;
+  if (kelly <= 0) why = t("checkout.whyHouseEdge", { edge });
+  else if (kelly < advised) why = t("checkout.whyBelowMinimum", { kellyOf, kelly: kellyBet });
+  else if (kelly > advised) why = t("checkout.whyAboveMaximum", { kellyOf, kelly: kellyBet });
+  else why = t("checkout.whyKelly", { kellyOf });
+  return t("checkout.whyBet", { why, range });
 }
 
 /** An answer as shown beside the right one: a count with its sign, a bet in coins; "—" unread. */

@@ -16,10 +16,13 @@ import {
   parseBet,
   parseRunning,
   parseTrue,
+  QUESTIONS,
   recordOf,
   shouldAsk,
 } from "./checkout.js";
+import { formatCoins, formatEdgePercent, formatPercent } from "./format.js";
 import { freshCount, shiftCount } from "./hilo.js";
+import { setLanguage } from "./i18n.js";
 
 const LAST_ROUND = ["5H", "KD", "2C", "6S", "9D", "4C"]; // +1 −1 +1 +1 0 +1 = +3
 const COUNT = shiftCount(shiftCount(freshCount(6), ["2S", "3S", "4S", "KS", "8S", "5D", "6D"]), LAST_ROUND); // +4, then +3
@@ -119,6 +122,38 @@ test("why each answer is right, in words", () => {
   assert.match(first.running.why, /^The shoe's first round: its 6 cards counted \+3 \(Hi-Lo/);
   const unknown = gradeCheckout({ running: "7", true: "1", bet: "10" }, { ...TRUTH, roundCards: null });
   assert.match(unknown.running.why, /^The 13 cards seen since the shuffle/);
+});
+
+test("why each answer is right, in Russian and in Croatian", () => {
+  const truth = { ...TRUTH, variance: 1.3249 };
+  try {
+    setLanguage("ru");
+    let graded = gradeCheckout({ running: "7", true: "1", bet: "39" }, truth, 10);
+    assert.deepEqual(
+      QUESTIONS.map((q) => q.label),
+      ["Текущий счёт", "Истинный счёт", "Ставка"],
+    );
+    assert.equal(graded.running.why, "+4 до последнего раунда, в котором 6 карт дали +3 (Hi-Lo: 2–6 +1, 7–9 0, десятки и тузы −1).");
+    assert.equal(graded.true.why, "Текущий +7 ÷ 5,75 колоды в остатке (299 невышедших карт ÷ 52); верно в пределах ±0,5.");
+    const kellyOf = `баланс ${formatCoins(10000)} × преимущество ${formatEdgePercent(0.5231)} ÷ дисперсия 1,3249`;
+    assert.equal(graded.bet.why, `Ставка по Келли: ${kellyOf}, с округлением вниз; верно от 36 до 42 (±${formatPercent(0.1)}).`);
+    const below = gradeCheckout({ running: "7", true: "1", bet: "10" }, { ...truth, bet: { kelly: 5, advised: 10 } }, 5);
+    assert.equal(below.bet.why, `Ставка по Келли (${kellyOf}) — 5, ниже минимума стола; верно только 10.`);
+    assert.equal(answerError("true", "x"), "Число, например +1,5 или −0,75.");
+    assert.equal(answerError("bet", ""), "Введите ответ.");
+    setLanguage("hr");
+    graded = gradeCheckout({ running: "7", true: "1", bet: "39" }, { ...truth, roundCards: ["5H", "KD", "2C"] }, 10);
+    assert.equal(graded.running.why, "+6 prije zadnje runde, čije su 3 karte dale +1 (Hi-Lo: 2–6 +1, 7–9 0, desetke i asovi −1).");
+    assert.equal(graded.true.why, "Tekući +7 ÷ 5,75 preostalih špilova (299 neviđenih karata ÷ 52); točno unutar ±0,5.");
+    const house = gradeCheckout({ running: "7", true: "1", bet: "10" }, { ...truth, edge: -0.4, bet: { kelly: 0, advised: 10 } }, 10);
+    assert.equal(
+      house.bet.why,
+      `Prednost je ${formatEdgePercent(-0.4)}, u korist kuće: Kelly ne ulaže ništa, pa minimum stola; točno od 9 do 11 (±${formatPercent(0.1)}).`,
+    );
+    assert.equal(answerError("running", "+1.5"), "Cijeli broj s predznakom, npr. +3 ili −2.");
+  } finally {
+    setLanguage("en");
+  }
 });
 
 test("an answer beside the right one", () => {

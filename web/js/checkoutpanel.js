@@ -4,9 +4,11 @@
 // shows each right answer and why. Graded against GET …/edge's figures (checkout.js), kept
 // in this browser per account for the Trainer. table.js calls it between rounds.
 import { api, getSession } from "./api.js";
-import { answerError, answerText, gradeCheckout, keepCheckout, QUESTIONS, recordOf, shouldAsk } from "./checkout.js";
+import { answerError, answerText, gradeCheckout, keepCheckout, QUESTIONS, recordOf, shouldAsk, TRUE_TOLERANCE } from "./checkout.js";
 import { h } from "./dom.js";
+import { formatPercent } from "./format.js";
 import { roundCards } from "./hilo.js";
+import { t } from "./i18n.js";
 import { BET_TOLERANCES, settings } from "./settings.js";
 
 // Each table's checkout while the tab lives (leaving the table and coming back is no new
@@ -35,7 +37,7 @@ export function checkoutBetweenRounds(S, after, answer) {
   const truth = { ...answer, balance: S.balance, roundCards: roundCards(S.round), variance: null };
   c.open = { after, truth, typed: { running: "", true: "", bet: "" }, errors: {}, graded: null };
   varianceOf(S.table.id).then((variance) => (truth.variance = variance));
-  say("Checkout: the running count, the true count and your bet?");
+  say(t("checkout.asked"));
   return true;
 }
 
@@ -134,13 +136,8 @@ function renderQuestions(ctl, open) {
     close(ctl);
   };
   return [
-    h("h2", { id: "checkout-title" }, "Checkout"),
-    h(
-      "p",
-      { class: "checkout-ask", id: "checkout-ask" },
-      "The count and your bet for the next round?",
-      settings.showCount ? " The badge is hidden until you answer." : "",
-    ),
+    h("h2", { id: "checkout-title" }, t("checkout.title")),
+    h("p", { class: "checkout-ask", id: "checkout-ask" }, t(settings.showCount ? "checkout.askBadgeHidden" : "checkout.ask")),
     h(
       "form",
       { class: "checkout-form", testid: "checkout-form", novalidate: true, "aria-describedby": "checkout-ask", onsubmit, onkeydown },
@@ -151,14 +148,16 @@ function renderQuestions(ctl, open) {
         h(
           "button",
           { type: "button", class: "btn btn-ghost btn-small", testid: "checkout-skip", "aria-keyshortcuts": "Escape", onclick: () => close(ctl) },
-          "Skip ",
-          h("kbd", { "aria-hidden": "true" }, "Esc"),
+          t("checkout.skip"),
+          " ",
+          h("kbd", { "aria-hidden": "true", translate: "no" }, "Esc"),
         ),
         h(
           "button",
           { type: "submit", class: "btn btn-primary", testid: "checkout-submit", "aria-keyshortcuts": "Enter" },
-          "Check ",
-          h("kbd", { "aria-hidden": "true" }, "Enter"),
+          t("checkout.check"),
+          " ",
+          h("kbd", { "aria-hidden": "true", translate: "no" }, "Enter"),
         ),
       ),
     ),
@@ -178,7 +177,7 @@ function submit(ctl, open) {
   const login = getSession()?.login;
   if (login) keepCheckout(login, recordOf(open.graded, ctl.state.table.id, Date.now()));
   ctl.render();
-  say(`Checkout: ${rightCount(open.graded)} of 3 right.`);
+  say(t("checkout.gradedSaid", { right: rightCount(open.graded), total: QUESTIONS.length }));
   ctl.state.main.querySelector('[data-testid="checkout-continue"]')?.focus();
 }
 
@@ -193,21 +192,21 @@ function renderGraded(ctl, open) {
       h(
         "p",
         { class: "checkout-verdict" },
-        h("span", { class: "checkout-label" }, `${label}: `),
+        h("span", { class: "checkout-label" }, t("checkout.answerOf", { question: label }), " "),
         h("b", { testid: `checkout-expected-${name}` }, answerText(name, g.expected)),
-        h("span", { class: "checkout-mark" }, g.right ? " ✓ right" : " ✗ wrong"),
-        h("span", { class: "checkout-given" }, `, you said ${answerText(name, g.given)}`),
+        h("span", { class: "checkout-mark" }, " ", t(g.right ? "checkout.markRight" : "checkout.markWrong")),
+        h("span", { class: "checkout-given" }, ", ", t("checkout.youSaid", { answer: answerText(name, g.given) })),
       ),
       h("p", { class: "checkout-why", testid: `checkout-why-${name}` }, g.why),
     );
   };
   return [
-    h("h2", { id: "checkout-title" }, `Checkout: ${rightCount(open.graded)} of 3 right`),
+    h("h2", { id: "checkout-title" }, t("checkout.gradedTitle", { right: rightCount(open.graded), total: QUESTIONS.length })),
     h("ul", { class: "checkout-grades" }, QUESTIONS.map(grade)),
     h(
       "div",
       { class: "checkout-buttons" },
-      h("button", { type: "button", class: "btn btn-primary", testid: "checkout-continue", onclick: () => close(ctl) }, "Back to the bets"),
+      h("button", { type: "button", class: "btn btn-primary", testid: "checkout-continue", onclick: () => close(ctl) }, t("checkout.continue")),
     ),
   ];
 }
@@ -218,7 +217,7 @@ export function checkoutSettings(ctl) {
   return h(
     "fieldset",
     { class: "checkout-settings", testid: "checkout-settings" },
-    h("legend", {}, "Checkout at the table"),
+    h("legend", {}, t("checkout.settings")),
     h(
       "label",
       { class: "toggle" },
@@ -232,22 +231,25 @@ export function checkoutSettings(ctl) {
           ctl.render();
         },
       }),
-      " Now and then between rounds, ask me the running count, the true count and my bet",
+      " ",
+      t("checkout.toggle"),
     ),
     h(
       "label",
       { class: "field" },
-      "A bet is right within",
+      t("checkout.tolerance"),
       h(
         "select",
         { testid: "checkout-tolerance", onchange: (e) => (settings.betTolerance = Number(e.target.value)) },
-        BET_TOLERANCES.map((t) => h("option", { value: String(t), selected: settings.betTolerance === t ? true : null }, `±${t}% of the advised bet`)),
+        BET_TOLERANCES.map((tolerance) =>
+          h(
+            "option",
+            { value: String(tolerance), selected: settings.betTolerance === tolerance ? true : null },
+            t("checkout.toleranceOption", { tolerance: formatPercent(tolerance / 100) }),
+          ),
+        ),
       ),
-      h(
-        "span",
-        { class: "field-hint" },
-        "About one round in eight, never two in a row, never at a shoe just shuffled (nor where every round is). Graded against the service's count and Kelly bet: the running count exactly, the true count within ±0.5. The Trainer shows how you did.",
-      ),
+      h("span", { class: "field-hint" }, t("checkout.toleranceHint", { tolerance: TRUE_TOLERANCE })),
     ),
   );
 }

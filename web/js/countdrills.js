@@ -2,7 +2,9 @@
 // and dealt in groups, the grading and the personal bests, the discard trays drawn to scale
 // and their words.
 import { DECK, formatCount, runningCount, trueCount } from "./hilo.js";
+import { formatNumber, locale, t } from "./i18n.js";
 import { savedObject } from "./settings.js";
+import { tableName } from "./tablenames.js";
 
 export const DRILL_DECKS = 6;
 export const GROUPS = [1, 2, 4];
@@ -12,7 +14,11 @@ export const PACES = { slow: 1500, steady: 1000, brisk: 600, fast: 350 };
 /** A true count within this of the exact one is right: counters judge the decks left by eye. */
 export const TRUE_TOLERANCE = 0.5;
 /** The page's drills, by the name the setup remembers. */
-export const DRILLS = { running: "Running count", true: "True count", decks: "Decks left" };
+export const DRILLS = ["running", "true", "decks"];
+/** A drill's name: "Running count", "True count", "Decks left". */
+export const drillLabel = (drill) => t(`counting.drill.${drill}`);
+/** A pace's name: "Slow", "Steady", "Brisk", "Fast". */
+export const paceLabel = (pace) => t(`counting.pace.${pace}`);
 
 // ---------------------------------------------------------------- the drill's shoe
 
@@ -102,7 +108,7 @@ export function withPass(bests, key, graded, answerMs) {
 export function parseSetup(raw) {
   const saved = savedObject(raw);
   return {
-    drill: Object.hasOwn(DRILLS, saved.drill) ? saved.drill : "running",
+    drill: DRILLS.includes(saved.drill) ? saved.drill : "running",
     cards: PASS_LENGTHS.includes(saved.cards) ? saved.cards : 52,
     group: GROUPS.includes(saved.group) ? saved.group : 1,
     pace: Object.hasOwn(PACES, saved.pace) ? saved.pace : "steady",
@@ -114,7 +120,7 @@ export function parseSetup(raw) {
 export const parseBests = savedObject;
 
 /** 2345 ms → "2.3 s". */
-export const formatSeconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+export const formatSeconds = (ms) => t("counting.seconds", { seconds: formatNumber(ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
 
 // ---------------------------------------------------------------- the discard tray
 
@@ -126,7 +132,7 @@ export function shoeChoices(tables) {
   const byDecks = new Map();
   for (const t of tables || []) {
     const decks = t?.rules?.decks;
-    if (Number.isInteger(decks) && decks > 0) byDecks.set(decks, [...(byDecks.get(decks) || []), t.name || t.id]);
+    if (Number.isInteger(decks) && decks > 0) byDecks.set(decks, [...(byDecks.get(decks) || []), tableName(t.id, t.name)]);
   }
   return [...byDecks].sort((a, b) => a[0] - b[0]).map(([decks, names]) => ({ decks, label: `${formatDecks(decks)}: ${names.join(", ")}` }));
 }
@@ -138,11 +144,11 @@ export function pickDecks(decks, choices) {
   return offered.includes(DRILL_DECKS) ? DRILL_DECKS : (offered.at(-1) ?? DRILL_DECKS);
 }
 
+/** Decks to two decimals at most, as a sentence says them (and picks their plural form by). */
+const decksFigure = (n) => Math.round(n * 100) / 100;
+
 /** "1 deck", "6 decks", "2.63 decks": at most two decimals. */
-export function formatDecks(n) {
-  const text = n.toLocaleString("en-US", { maximumFractionDigits: 2 });
-  return `${text} ${text === "1" ? "deck" : "decks"}`;
-}
+export const formatDecks = (n) => t("counting.decks", { count: decksFigure(n) });
 
 /**
  * How many cards a question's tray may hold: from a twentieth of the shoe (four cards at
@@ -180,13 +186,13 @@ export function trayScale(dealt, decks) {
 }
 
 /** How the tray is marked, in words (trayScale draws it). */
-export const markWords = (decks) => (decks === 1 ? "a mark at the half deck" : "a mark at every deck");
+export const markWords = (decks) => (decks === 1 ? t("counting.mark.half") : t("counting.mark.every"));
 
 /** Decks left are said to the half deck; from a one-deck shoe, to the quarter deck. */
 export const estimateStep = (decks) => (decks === 1 ? 0.25 : 0.5);
 
 /** "to the half deck", "to the quarter deck". */
-export const stepWords = (step) => `to the ${step === 0.25 ? "quarter" : "half"} deck`;
+export const stepWords = (step) => (step === 0.25 ? t("counting.step.quarter") : t("counting.step.half"));
 
 /** Decks as typed: "2.5", "2,5", "2½", "½", "¾"; null when it is none, or less than none. */
 export function parseDecks(text) {
@@ -228,42 +234,38 @@ export function gradeDecks(dealt, decks, answer) {
 /** A typed count with its sign, two decimals when it has any: "+3", "−1.50". */
 const formatAnswer = (n) => formatCount(n, Number.isInteger(n) ? 0 : 2);
 
-/** The verdict's first words. */
-export const verdictMark = (right) => (right ? "✓ Right" : "✗ Wrong");
-
 /** "✗ Wrong: you said +1.50; the true count is +2.66 (+7 ÷ 2.63 decks left)." */
 export function trueVerdict(g) {
-  const exact = `the true count is ${formatCount(g.true, 2)} (${formatCount(g.running)} ÷ ${formatDecks(g.decksLeft)} left).`;
-  return `${verdictMark(g.right)}: ${g.right ? exact : `you said ${formatAnswer(g.answer)}; ${exact}`}`;
+  const values = { answer: formatAnswer(g.answer), trueCount: formatCount(g.true, 2), running: formatCount(g.running), decks: formatDecks(g.decksLeft) };
+  return t(g.right ? "counting.trueVerdict.right" : "counting.trueVerdict.wrong", values);
 }
 
 /** "✓ Right: 2.63 decks are left, 2.5 to the half deck." */
 export function decksVerdict(g) {
-  const left = `${formatDecks(g.decksLeft)} ${g.decksLeft === 1 ? "is" : "are"} left, ${g.nearest.toLocaleString("en-US")} ${stepWords(g.step)}.`;
-  return `${verdictMark(g.right)}: ${g.right ? left : `you said ${g.answer.toLocaleString("en-US", { maximumFractionDigits: 2 })}; ${left}`}`;
+  const values = { count: decksFigure(g.decksLeft), nearest: g.nearest, step: stepWords(g.step), answer: decksFigure(g.answer) };
+  return t(g.right ? "counting.decksVerdict.right" : "counting.decksVerdict.wrong", values);
 }
 
 /** What the tray held: "206 of 312 cards dealt: 3.96 decks gone, 2.04 decks left." */
 export function trayWords(dealt, decks) {
   const size = DECK * decks;
-  return `${dealt} of ${size} cards dealt: ${formatDecks(dealt / DECK)} gone, ${formatDecks((size - dealt) / DECK)} left.`;
+  return t("counting.trayWords", { dealt, size, gone: formatDecks(dealt / DECK), left: formatDecks((size - dealt) / DECK) });
 }
 
 /** The tray as heard (its height is what is asked, so it is not said). */
-export const trayLabel = (decks) => `The discard tray of a ${decks}-deck shoe, ${markWords(decks)}; the stack is the cards dealt.`;
+export const trayLabel = (decks) => t("counting.trayLabel", { count: decks, marks: markWords(decks) });
 
 /** Whom the bests on screen are for. */
 export function bestsWords(setup) {
-  if (setup.drill === "true") return `True counts from a ${setup.decks}-deck shoe; kept in this browser.`;
-  if (setup.drill === "decks") return `Decks left in a ${setup.decks}-deck shoe; kept in this browser.`;
-  return `For ${setup.cards} cards, ${setup.group} at a time, ${setup.pace}; kept in this browser.`;
+  if (setup.drill === "true") return t("counting.bestsFor.true", { count: setup.decks });
+  if (setup.drill === "decks") return t("counting.bestsFor.decks", { count: setup.decks });
+  const pace = paceLabel(setup.pace).toLocaleLowerCase(locale());
+  return t("counting.bestsFor.running", { count: setup.cards, group: setup.group, pace });
 }
 
 /** What each drill asks, above its setup (`decks`: the tray drills' shoe). */
 export function drillIntro(drill, decks = DRILL_DECKS) {
-  if (drill === "true")
-    return `The true count is the running count per deck left. Judge the decks left from the discard tray (the cards dealt, ${markWords(decks)}); right within ${TRUE_TOLERANCE}.`;
-  if (drill === "decks")
-    return `How many decks are left in the shoe? Judge them from the discard tray (the cards dealt, ${markWords(decks)}), ${stepWords(estimateStep(decks))}.`;
-  return "Keep the Hi-Lo count as cards come off a shuffled six-deck shoe: 2 to 6 count +1, 7 to 9 count 0, tens and aces −1. At the end, give the running count and, if you like, the true count (running count per deck left).";
+  if (drill === "true") return t("counting.intro.true", { marks: markWords(decks), tolerance: TRUE_TOLERANCE });
+  if (drill === "decks") return t("counting.intro.decks", { marks: markWords(decks), step: stepWords(estimateStep(decks)) });
+  return t("counting.intro.running");
 }

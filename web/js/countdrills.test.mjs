@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as counting from "./countdrills.js";
-import { runningCount, trueCount } from "./hilo.js";
+import { formatCount, runningCount, trueCount } from "./hilo.js";
+import { speaking } from "./speaking.mjs";
 
 test("the shoe: six decks, every card once per deck, shuffled with the random source given", () => {
   const shoe = counting.shuffledShoe(6);
@@ -198,4 +199,37 @@ test("each drill says what it asks and whose bests are shown", () => {
   assert.match(counting.drillIntro("decks", 6), /, to the half deck\.$/);
   assert.match(counting.drillIntro("decks", 1), /, to the quarter deck\.$/);
   assert.match(counting.drillIntro("running"), /six-deck shoe/);
+});
+
+test("decks, trays and verdicts in Russian: a decimal comma, the plural form of each count", () => {
+  speaking("ru", () => {
+    assert.deepEqual([1, 4, 6, 2.6346, 0.5].map(counting.formatDecks), ["1 колода", "4 колоды", "6 колод", "2,63 колоды", "0,5 колоды"]);
+    assert.equal(counting.formatSeconds(2345), "2,3 с");
+    assert.equal(counting.trayWords(206, 6), "Сдано 206 из 312 карт: ушло 3,96 колоды, осталось 2,04 колоды.");
+    assert.equal(counting.decksVerdict(counting.gradeDecks(175, 6, 2.5)), "✓ Верно: осталось 2,63 колоды — 2,5 с точностью до половины колоды.");
+    assert.equal(counting.decksVerdict(counting.gradeDecks(260, 6, 2)), "✗ Неверно: вы ответили 2; осталась 1 колода — 1 с точностью до половины колоды.");
+    const g = counting.gradeTrue(7, 175, 6, 1.5);
+    assert.equal(
+      counting.trueVerdict(g),
+      `✗ Неверно: вы ответили ${formatCount(1.5, 2)}; истинный счёт ${formatCount(2.66, 2)} (${formatCount(7)} ÷ 2,63 колоды в остатке).`,
+    );
+    assert.equal(counting.bestsWords({ drill: "running", cards: 52, group: 2, pace: "brisk", decks: 6 }), "52 карты по 2, бодро; хранится в этом браузере.");
+    assert.equal(counting.bestsWords({ drill: "true", decks: 6 }), "Истинный счёт, шуз из 6 колод; хранится в этом браузере.");
+    assert.equal(counting.bestsWords({ drill: "decks", decks: 1 }), "Остаток колод, шуз из 1 колоды; хранится в этом браузере.");
+    assert.match(counting.drillIntro("true"), /с отметкой на каждой колоде\); верно в пределах 0,5\.$/);
+    assert.equal(counting.drillLabel("decks"), "Остаток колод");
+  });
+});
+
+test("decks, trays and verdicts in Croatian: a decimal comma, the plural form of each count", () => {
+  speaking("hr", () => {
+    assert.deepEqual([1, 4, 6, 2.6346].map(counting.formatDecks), ["1 špil", "4 špila", "6 špilova", "2,63 špila"]);
+    assert.equal(counting.trayWords(26, 1), "Podijeljeno 26 od 52 karata: otišlo 0,5 špilova, preostalo 0,5 špilova.");
+    assert.equal(counting.decksVerdict(counting.gradeDecks(175, 6, 2.5)), "✓ Točno: preostala su 2,63 špila, 2,5 zaokruženo na pola špila.");
+    assert.equal(counting.trayLabel(6), "Pladanj odbačenih karata šua od 6 špilova, s oznakom na svakom špilu; hrpa su podijeljene karte.");
+    assert.match(counting.trayLabel(1), /šua od 1 špila, s oznakom na pola špila;/);
+    assert.equal(counting.bestsWords({ drill: "running", cards: 10, group: 1, pace: "slow", decks: 6 }), "10 karata, po 1, sporo; čuva se u ovom pregledniku.");
+    assert.match(counting.drillIntro("decks", 1), /, zaokruženo na četvrtinu špila\.$/);
+    assert.equal(counting.formatSeconds(350), "0,4 s");
+  });
 });

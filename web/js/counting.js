@@ -12,6 +12,7 @@ import {
   dealDiscards,
   decksVerdict,
   drillIntro,
+  drillLabel,
   estimateStep,
   formatDecks,
   formatSeconds,
@@ -22,6 +23,7 @@ import {
   groupsOf,
   PACES,
   PASS_LENGTHS,
+  paceLabel,
   parseBests,
   parseCount,
   parseDecks,
@@ -42,6 +44,7 @@ import {
 import { card, clear, h } from "./dom.js";
 import { parseCard } from "./format.js";
 import { DECK, formatCount, hiLoTag, runningCount } from "./hilo.js";
+import { formatNumber, t } from "./i18n.js";
 import { remember, remembered } from "./settings.js";
 import { errorText } from "./ui.js";
 
@@ -69,13 +72,20 @@ export function showCounting(main, isCurrent) {
   P.stage = h("section", { class: "panel count-stage", testid: "count-stage", "aria-labelledby": "count-stage-title" });
   P.bestsBox = h("section", { class: "panel count-bests", testid: "count-bests", "aria-labelledby": "count-bests-title" });
   clear(main).appendChild(
-    h("div", { class: "counting", testid: "counting" }, h("h1", {}, "Count"), P.form, P.intro, h("div", { class: "count-grid" }, P.stage, P.bestsBox)),
+    h(
+      "div",
+      { class: "counting", testid: "counting" },
+      h("h1", {}, t("counting.title")),
+      P.form,
+      P.intro,
+      h("div", { class: "count-grid" }, P.stage, P.bestsBox),
+    ),
   );
   renderDrill();
   // The tray drills deal from the tables' shoes; the running count's drill needs none.
   loadTables().then(
     (tables) => shoesKnown(page, shoeChoices(tables), null),
-    (e) => shoesKnown(page, [], `The tables are not available (${errorText(e)}): a six-deck shoe it is.`),
+    (e) => shoesKnown(page, [], t("counting.noTables", { error: errorText(e) })),
   );
 }
 
@@ -124,15 +134,21 @@ function choice(name, legend, options, label, onchange) {
 function drillChoice() {
   return choice(
     "drill",
-    "Drill",
-    Object.keys(DRILLS),
+    t("counting.drillLegend"),
+    DRILLS,
     // a small phone reads "Running" (its whole name still heard), so the three hold one row
-    (d) => (d === "running" ? ["Running", h("span", { class: "count-more" }, " count")] : DRILLS[d]),
+    (d) => shortened(drillLabel(d), t(`counting.drillShort.${d}`)),
     () => {
       clearTimeout(P.timer);
       renderDrill();
     },
   );
+}
+
+/** A name a small phone shows the start of: `short` where the whole name begins with it, the rest apart. */
+function shortened(label, short) {
+  if (short === label || !label.startsWith(short)) return label;
+  return [short, h("span", { class: "count-more" }, label.slice(short.length))];
 }
 
 /** The chosen drill from its start: its words, its setup, the stage ready, its bests. */
@@ -153,9 +169,9 @@ function passChoices() {
   // a pass under way locks these; one graded stays on screen, its bests beside the new setup's
   const changed = () => (P.phase === "ready" ? renderReady() : renderBests());
   return [
-    choice("cards", "Cards", PASS_LENGTHS, String, changed),
-    choice("group", "At a time", GROUPS, String, changed),
-    choice("pace", "Speed", Object.keys(PACES), (p) => `${p[0].toUpperCase()}${p.slice(1)}`, changed),
+    choice("cards", t("counting.cards"), PASS_LENGTHS, formatNumber, changed),
+    choice("group", t("counting.atATime"), GROUPS, formatNumber, changed),
+    choice("pace", t("counting.speed"), Object.keys(PACES), paceLabel, changed),
   ];
 }
 
@@ -171,12 +187,12 @@ function shoeChoice() {
         renderReady();
       },
     },
-    (P.shoes || [{ decks: P.setup.decks, label: "Loading the tables…" }]).map((s) =>
+    (P.shoes || [{ decks: P.setup.decks, label: t("counting.loadingTables") }]).map((s) =>
       h("option", { value: String(s.decks), selected: s.decks === P.setup.decks ? true : null }, s.label),
     ),
   );
   return [
-    h("label", { class: "inline-field count-shoe", for: "count-shoe" }, "Shoe", select),
+    h("label", { class: "inline-field count-shoe", for: "count-shoe" }, t("counting.shoe"), select),
     P.shoesNote ? h("p", { class: "field-error", testid: "count-shoe-note" }, P.shoesNote) : null,
   ];
 }
@@ -186,7 +202,7 @@ function lockSetup(locked) {
 }
 
 function renderStage() {
-  const title = h("h2", { id: "count-stage-title", tabindex: "-1" }, isTrayDrill() ? DRILLS[P.setup.drill] : "The pass");
+  const title = h("h2", { id: "count-stage-title", tabindex: "-1" }, isTrayDrill() ? drillLabel(P.setup.drill) : t("counting.pass"));
   if (isTrayDrill()) return renderTrayStage(title);
   if (P.phase === "ready") {
     const { cards, group, pace } = P.setup;
@@ -195,9 +211,9 @@ function renderStage() {
       h(
         "p",
         { testid: "count-ready" },
-        `${cards} cards, ${group} at a time, ${(PACES[pace] / 1000).toLocaleString("en-US")} s each ${group === 1 ? "card" : "group"}.`,
+        t(group === 1 ? "counting.ready.cards" : "counting.ready.groups", { count: cards, group, seconds: PACES[pace] / 1000 }),
       ),
-      h("button", { type: "button", class: "btn btn-primary", testid: "count-start", onclick: startPass }, "Start"),
+      h("button", { type: "button", class: "btn btn-primary", testid: "count-start", onclick: startPass }, t("counting.start")),
     );
     return;
   }
@@ -210,8 +226,8 @@ function renderStage() {
         { class: "count-felt", testid: "count-felt", role: "img", "aria-label": shown.map((c) => parseCard(c)?.name ?? c).join(", ") },
         shown.map((c) => card(c)),
       ),
-      h("p", { class: "muted small", testid: "count-progress" }, `${P.dealt} of ${P.cards.length} cards`),
-      h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "count-stop", onclick: stopPass }, "Stop"),
+      h("p", { class: "muted small", testid: "count-progress" }, t("counting.progress", { dealt: P.dealt, count: P.cards.length })),
+      h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "count-stop", onclick: stopPass }, t("counting.stop")),
     );
     return;
   }
@@ -242,14 +258,12 @@ function renderTrayStage(title) {
   const drill = P.setup.drill;
   const { decks } = P.setup;
   if (P.phase === "ready") {
-    const asks =
-      drill === "true"
-        ? "a running count and the discard tray; type the true count"
-        : `the discard tray; say how many decks are left, ${stepWords(estimateStep(decks))}`;
+    const ready =
+      drill === "true" ? t("counting.ready.true", { count: decks }) : t("counting.ready.decks", { count: decks, step: stepWords(estimateStep(decks)) });
     clear(P.stage).append(
       title,
-      h("p", { testid: "count-ready" }, P.shoes === null ? "Loading the tables’ shoes…" : `A ${decks}-deck shoe: ${asks}.`),
-      h("button", { type: "button", class: "btn btn-primary", testid: "count-start", disabled: P.shoes === null, onclick: askTray }, "Start"),
+      h("p", { testid: "count-ready" }, P.shoes === null ? t("counting.loadingShoes") : ready),
+      h("button", { type: "button", class: "btn btn-primary", testid: "count-start", disabled: P.shoes === null, onclick: askTray }, t("counting.start")),
     );
     return;
   }
@@ -265,11 +279,11 @@ function traySide(q) {
       ? h(
           "p",
           { class: "count-given" },
-          h("span", { class: "muted small" }, "Running count"),
+          h("span", { class: "muted small" }, t("counting.runningCount")),
           h("strong", { testid: "count-given-running", dataset: { running: String(q.running) } }, formatCount(q.running)),
         )
       : null;
-  const shoe = h("p", { class: "muted small count-shoe-size" }, `A ${q.decks}-deck shoe (${DECK * q.decks} cards).`);
+  const shoe = h("p", { class: "muted small count-shoe-size" }, t("counting.shoeSize", { count: q.decks, cards: DECK * q.decks }));
   if (P.phase === "question") return [given, shoe, trayAnswerForm(q)];
   const { graded, answerMs, newBest } = P.result;
   return [
@@ -283,10 +297,10 @@ function traySide(q) {
     h(
       "p",
       { class: "small", testid: "count-time" },
-      `Answered in ${formatSeconds(answerMs)}.`,
-      newBest ? h("strong", { class: "count-new-best", testid: "count-new-best" }, " A personal best!") : null,
+      t("counting.answeredIn", { time: formatSeconds(answerMs) }),
+      newBest ? h("strong", { class: "count-new-best", testid: "count-new-best" }, " ", t("counting.newBest")) : null,
     ),
-    h("button", { type: "button", class: "btn btn-primary", testid: "count-next", onclick: askTray }, "Next tray"),
+    h("button", { type: "button", class: "btn btn-primary", testid: "count-next", onclick: askTray }, t("counting.nextTray")),
   ];
 }
 
@@ -303,17 +317,19 @@ function trayAnswerForm(q) {
     "aria-describedby": "count-estimate-hint count-estimate-error",
     required: true,
   });
-  const hint = isTrue ? `Right within ${TRUE_TOLERANCE}: +2, −1.5…` : `Say it ${stepWords(step)}: ${step === 0.25 ? "0.75" : "2.5"}…`;
+  const hint = isTrue
+    ? t("counting.hint.true", { tolerance: TRUE_TOLERANCE, example: formatNumber(1.5) })
+    : t("counting.hint.decks", { step: stepWords(step), example: formatNumber(step === 0.25 ? 0.75 : 2.5) });
   const submit = (e) => {
     e.preventDefault();
     const answer = isTrue ? parseCount(input.value) : parseDecks(input.value);
     const problem =
       answer === null
         ? isTrue
-          ? "The true count is a number, such as 2 or −1.5."
-          : "The decks left are a number, such as 2.5."
+          ? t("counting.problem.true", { example: formatNumber(1.5) })
+          : t("counting.problem.decks", { example: formatNumber(2.5) })
         : !isTrue && answer > q.decks
-          ? `A ${q.decks}-deck shoe holds ${formatDecks(q.decks)} at most.`
+          ? t("counting.problem.tooMany", { count: q.decks, decks: formatDecks(q.decks) })
           : null;
     if (problem) {
       error.textContent = problem;
@@ -329,12 +345,12 @@ function trayAnswerForm(q) {
     h(
       "label",
       { class: "field", for: "count-estimate" },
-      isTrue ? "True count" : "Decks left",
+      isTrue ? t("counting.trueCount") : t("counting.decksLeft"),
       input,
       h("span", { class: "field-hint", id: "count-estimate-hint" }, hint),
     ),
     error,
-    h("button", { type: "submit", class: "btn btn-primary", testid: "count-check" }, "Check"),
+    h("button", { type: "submit", class: "btn btn-primary", testid: "count-check" }, t("counting.check")),
   );
 }
 
@@ -439,13 +455,13 @@ function renderAnswerForm(title) {
     e.preventDefault();
     const answer = { running: parseCount(running.value), true: trueInput.value.trim() === "" ? null : parseCount(trueInput.value) };
     if (answer.running === null || !Number.isInteger(answer.running)) {
-      error.textContent = "The running count is a whole number, such as 3 or −2.";
+      error.textContent = t("counting.problem.running");
       running.setAttribute("aria-invalid", "true");
       running.focus();
       return;
     }
     if (trueInput.value.trim() !== "" && answer.true === null) {
-      error.textContent = "The true count is a number, such as 1.5 or −0.5, or leave it empty.";
+      error.textContent = t("counting.problem.optionalTrue", { example: formatNumber(1.5), negative: formatNumber(0.5) });
       trueInput.setAttribute("aria-invalid", "true");
       trueInput.focus();
       return;
@@ -457,21 +473,17 @@ function renderAnswerForm(title) {
     h(
       "form",
       { class: "count-answer", testid: "count-answer", onsubmit: submit },
-      h(
-        "p",
-        { testid: "count-left" },
-        `${P.cards.length} cards dealt; ${unseen} are left in the shoe (${(unseen / DECK).toLocaleString("en-US", { maximumFractionDigits: 2 })} decks).`,
-      ),
-      h("label", { class: "field", for: "count-running" }, "Running count", running),
+      h("p", { testid: "count-left" }, t("counting.left", { count: P.cards.length, unseen, decks: formatDecks(unseen / DECK) })),
+      h("label", { class: "field", for: "count-running" }, t("counting.runningCount"), running),
       h(
         "label",
         { class: "field", for: "count-true" },
-        "True count (optional)",
+        t("counting.trueOptional"),
         trueInput,
-        h("span", { class: "field-hint", id: "count-true-hint" }, `Right within ${TRUE_TOLERANCE} of the exact figure.`),
+        h("span", { class: "field-hint", id: "count-true-hint" }, t("counting.hint.exact", { tolerance: TRUE_TOLERANCE })),
       ),
       error,
-      h("button", { type: "submit", class: "btn btn-primary", testid: "count-submit" }, "Check"),
+      h("button", { type: "submit", class: "btn btn-primary", testid: "count-submit" }, t("counting.check")),
     ),
   );
 }
@@ -494,53 +506,59 @@ function renderResult(title) {
       h("th", { scope: "row" }, label),
       h("td", {}, mine),
       h("td", {}, exact),
-      h("td", { class: right === null ? "muted" : right ? "pos" : "neg" }, right === null ? "not given" : right ? "✓ right" : "✗ wrong"),
+      h(
+        "td",
+        { class: right === null ? "muted" : right ? "pos" : "neg" },
+        right === null ? t("counting.result.notGiven") : right ? t("counting.result.right") : t("counting.result.wrong"),
+      ),
     );
   clear(P.stage).append(
     title,
     h(
       "p",
       { class: `count-verdict ${graded.right ? "right" : "wrong"}`, testid: "count-verdict", dataset: { right: String(graded.right) } },
-      graded.right ? "✓ Right" : "✗ Wrong",
-      `: the running count is ${formatCount(graded.running)}, the true count ${formatCount(graded.true, 2)}.`,
+      t(graded.right ? "counting.passVerdict.right" : "counting.passVerdict.wrong", {
+        running: formatCount(graded.running),
+        trueCount: formatCount(graded.true, 2),
+      }),
     ),
     h(
       "table",
       { class: "count-table", testid: "count-result" },
-      h("caption", { class: "sr-only" }, "Your answer and the exact count"),
+      h("caption", { class: "sr-only" }, t("counting.result.caption")),
       h(
         "thead",
         {},
         h(
           "tr",
           {},
-          ["Count", "You", "Exact", "Verdict"].map((t) => h("th", { scope: "col" }, t)),
+          ["count", "you", "exact", "verdict"].map((column) => h("th", { scope: "col" }, t(`counting.result.${column}`))),
         ),
       ),
       h(
         "tbody",
         {},
-        line("Running", yours(answer.running, 0), formatCount(graded.running), graded.runningRight, "count-result-running"),
-        line("True", yours(answer.true, 2), formatCount(graded.true, 2), graded.trueRight, "count-result-true"),
+        line(t("counting.result.running"), yours(answer.running, 0), formatCount(graded.running), graded.runningRight, "count-result-running"),
+        line(t("counting.result.true"), yours(answer.true, 2), formatCount(graded.true, 2), graded.trueRight, "count-result-true"),
       ),
     ),
     h(
       "p",
       { testid: "count-time" },
-      `Answered in ${formatSeconds(answerMs)} after the last card (${formatSeconds(totalMs)} in all).`,
-      newBest ? h("strong", { class: "count-new-best", testid: "count-new-best" }, " A personal best!") : null,
+      t("counting.answeredAfter", { time: formatSeconds(answerMs), total: formatSeconds(totalMs) }),
+      newBest ? h("strong", { class: "count-new-best", testid: "count-new-best" }, " ", t("counting.newBest")) : null,
     ),
     h(
       "details",
       { class: "count-review" },
-      h("summary", {}, "The cards of this pass"),
+      h("summary", {}, t("counting.review")),
       h(
         "ol",
         { class: "count-cards", testid: "count-review" },
         P.cards.map((c) => h("li", {}, card(c, { small: true }), h("span", { class: "tag" }, formatCount(hiLoTag(c))))),
       ),
     ),
-    h("button", { type: "button", class: "btn btn-primary", testid: "count-again", onclick: startPass }, "Another pass"),
+    h("button", { type: "button", class: "btn btn-primary", testid: "count-again", onclick: startPass }, t("counting.again")),
   );
 }
 
@@ -548,17 +566,21 @@ function renderBests() {
   const key = isTrayDrill() ? shoeKey(P.setup.drill, P.setup.decks) : setupKey(P.setup);
   const b = P.bests[key];
   clear(P.bestsBox).append(
-    h("h2", { id: "count-bests-title" }, "Personal bests"),
+    h("h2", { id: "count-bests-title" }, t("counting.bests")),
     h("p", { class: "muted small", testid: "count-bests-for" }, bestsWords(P.setup)),
     b
       ? h(
           "dl",
           { class: "stat-grid", testid: "count-best" },
-          stat(isTrayDrill() ? "Answers" : "Passes", `${b.right} right of ${b.passes}`, "count-best-passes"),
-          stat("Fastest right answer", b.fastest === null ? "—" : formatSeconds(b.fastest), "count-best-fastest"),
-          stat("Right in a row", `${b.streak} (best ${b.bestStreak})`, "count-best-streak"),
+          stat(
+            isTrayDrill() ? t("counting.best.answers") : t("counting.best.passes"),
+            t("counting.best.rightOf", { right: b.right, passes: b.passes }),
+            "count-best-passes",
+          ),
+          stat(t("counting.best.fastest"), b.fastest === null ? "—" : formatSeconds(b.fastest), "count-best-fastest"),
+          stat(t("counting.best.inARow"), t("counting.best.streak", { streak: b.streak, best: b.bestStreak }), "count-best-streak"),
         )
-      : h("p", { testid: "count-no-best" }, isTrayDrill() ? "No answer yet from this shoe." : "No pass yet with these settings."),
+      : h("p", { testid: "count-no-best" }, isTrayDrill() ? t("counting.noAnswerYet") : t("counting.noPassYet")),
   );
 }
 

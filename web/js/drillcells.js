@@ -3,8 +3,8 @@
 // drill's question and verdict, the hands dealt here for a square or a miss, the misses.
 import {
   ACTION_BY_KEY,
-  ACTION_LABEL,
   ACTIONS,
+  actionLabel,
   betterPlay,
   CHART_LETTER,
   chartRowLabel,
@@ -13,25 +13,24 @@ import {
   isMistake,
   parseCard,
 } from "./format.js";
+import { formatList, locale, t } from "./i18n.js";
 import { indexWords, signedCount, upWord } from "./indexplays.js";
 import { savedObject } from "./settings.js";
 import { accuracy, KINDS } from "./stats.js";
 
-export const SECTIONS = [
-  { name: "any", label: "All" },
-  { name: "hard", label: "Hard" },
-  { name: "soft", label: "Soft" },
-  { name: "pairs", label: "Pairs" },
-  { name: "indices", label: "Index plays", short: "Index" },
-];
+/** The sections a drill is dealt from; `short` ones have a shorter name a phone shows. */
+export const SECTIONS = [{ name: "any" }, { name: "hard" }, { name: "soft" }, { name: "pairs" }, { name: "indices", short: true }];
+/** A section's name: "All", "Hard", "Index plays"; `short`: what a phone shows of it ("Index"). */
+export const sectionLabel = (name, short = false) => (short ? t(`drills.sectionShort.${name}`) : t(`drills.section.${name}`));
 /** The chart's sections, as the Trainer names them. */
 export const CHART_SECTIONS = KINDS.filter((k) => k.name !== "insurance");
 /** The first decisions a drill offers: the chart's actions, with the table's keys. */
 export const DRILL_ACTIONS = ACTIONS.filter((a) => a.name in CHART_LETTER);
 /** An insurance index drill's answers (API.md: `insurance`, `decline_insurance`). */
 const INSURANCE_ACTIONS = ACTIONS.filter((a) => a.name === "insurance" || a.name === "decline_insurance");
-/** The buttons a drill's hand offers, in the table's order. */
-export const offeredActions = (legal) => [...DRILL_ACTIONS, ...INSURANCE_ACTIONS].filter((a) => legal.includes(a.name));
+/** The buttons a drill's hand offers, in the table's order, each with its label in the language spoken now. */
+export const offeredActions = (legal) =>
+  [...DRILL_ACTIONS, ...INSURANCE_ACTIONS].filter((a) => legal.includes(a.name)).map((a) => ({ ...a, label: actionLabel(a.name) }));
 const TOP_BOX = 4;
 /** How far from its index an index drill's true count is drawn, and the counts drilled (API.md "Drills"). */
 const INDEX_NEAR = 3;
@@ -63,27 +62,25 @@ export function heatState(cell) {
   return cell.box > 0 ? "learning" : "missed";
 }
 
-export const HEAT = {
-  never: { label: "Not asked yet", mark: "" },
-  missed: { label: "Missed: asked again soon", mark: "✗" },
-  learning: { label: "Learning: right 1 to 3 times in a row", mark: "1–3" },
-  known: { label: "Known: right 4 times in a row", mark: "✓" },
-};
+/** Each state's sign (the legend's words are the catalog's `drills.heat.<state>`). */
+export const HEAT = { never: "", missed: "✗", learning: "1–3", known: "✓" };
+/** A state in the legend's words: "Missed: asked again soon". */
+export const heatLabel = (state) => t(`drills.heat.${state}`);
 
 /** The sign in a cell's square, so the colour is never the only signal: ✗, the box (1–3), ✓, or nothing. */
 export function heatMark(cell) {
   const state = heatState(cell);
-  return state === "learning" ? String(cell.box) : HEAT[state].mark;
+  return state === "learning" ? String(cell.box) : HEAT[state];
 }
 
 /** A cell in words: "Hard 12 against 6". */
 export function cellWords(cell) {
   if (cell.section === "indices") {
     const { section, row } = indexPlace(cell);
-    if (section === "insurance") return "Insurance index";
-    return `${chartRowLabel(section, row)} against ${upWord(cell.up)}, index play`;
+    if (section === "insurance") return t("drills.cell.insurance");
+    return t("drills.cell.index", { hand: chartRowLabel(section, row), up: upWord(cell.up) });
   }
-  return `${chartRowLabel(cell.section, cell.row)} against ${upWord(cell.up)}`;
+  return t("drills.cell.chart", { hand: chartRowLabel(cell.section, cell.row), up: upWord(cell.up) });
 }
 
 /**
@@ -91,10 +88,14 @@ export function cellWords(cell) {
  * 0 of 1 right." A cell's box is how many times in a row it was answered right (at most 4).
  */
 export function heatWords(cell, where = cell) {
+  return t("drills.square", { cell: cellWords(where), record: recordWords(cell) });
+}
+
+/** A cell's record in words: "missed, 0 of 1 right", "learning (2 in a row), 2 of 3 right". */
+export function recordWords(cell) {
   const state = heatState(cell);
-  if (state === "never") return `${cellWords(where)}: not asked yet.`;
-  const streak = state === "learning" ? ` (${cell.box} in a row)` : "";
-  return `${cellWords(where)}: ${state}${streak}, ${cell.correct} of ${cell.attempts} right.`;
+  if (state === "never") return t("drills.record.never");
+  return t(`drills.record.${state}`, { count: cell.box, correct: cell.correct, attempts: cell.attempts });
 }
 
 /** The heat map's short row labels: "12", "A,6", "8,8" (the section is the table's caption). */
@@ -112,7 +113,7 @@ export function sectionAccuracy(answered, chart, indices = []) {
   const names = CHART_SECTIONS.map((s) => s.name);
   if (indices?.length) names.push("indices");
   const rows = names.map((name) => {
-    const label = SECTIONS.find((s) => s.name === name).label;
+    const label = sectionLabel(name);
     const mine = answered.filter((c) => c.section === name);
     const attempts = mine.reduce((n, c) => n + c.attempts, 0);
     const correct = mine.reduce((n, c) => n + c.correct, 0);
@@ -125,7 +126,7 @@ export function sectionAccuracy(answered, chart, indices = []) {
   const correct = total("correct");
   rows.push({
     name: "all",
-    label: SECTIONS[0].label,
+    label: sectionLabel("any"),
     attempts,
     correct,
     known: total("known"),
@@ -162,14 +163,19 @@ export function drillKey(key, { legal, answered }) {
 export function drillKeyNote(key, { legal, answered }) {
   const name = ACTION_BY_KEY[String(key).toLowerCase()];
   if (!name) return null;
-  if (answered) return "This hand is answered: N deals the next one.";
+  if (answered) return t("drills.key.answered");
   if (legal.includes(name)) return null;
-  const offered = offeredActions(legal).map((a) => a.label.toLowerCase());
-  const list = offered.length > 1 ? `${offered.slice(0, -1).join(", ")} or ${offered.at(-1)}` : offered.join("");
+  const actions = orList(offeredActions(legal).map((a) => a.label.toLocaleLowerCase(locale())));
   // N is "no insurance" only where insurance is asked; elsewhere it is the next hand's key
-  if (name === "decline_insurance") return `Answer this hand first (N then deals the next one): ${list}.`;
-  return `${ACTION_LABEL[name]} is not offered on this hand: ${list}.`;
+  if (name === "decline_insurance") return t("drills.key.answerFirst", { actions });
+  return t("drills.key.notOffered", { action: actionLabel(name), actions });
 }
+
+/**
+ * "hit, stand or double", as the language writes a choice; English as the client writes it
+ * everywhere, without a comma before "or" (the en-GB style: en-US would add one).
+ */
+const orList = (items) => (locale() === "en-US" ? new Intl.ListFormat("en-GB", { type: "disjunction" }).format(items) : formatList(items, "disjunction"));
 
 /** The table and section to drill: the remembered ones while they still exist, else the first table and all hands. */
 export function parseChoice(raw, tableIds) {
@@ -187,7 +193,7 @@ export function drillHandWords(drill) {
 }
 
 /** An index drill's true count in words: "True count +3". */
-export const trueCountWords = (t) => `True count ${signedCount(t)}`;
+export const trueCountWords = (count) => t("drills.trueCount", { trueCount: signedCount(count) });
 
 /**
  * A drill in words: "Your hard 12 against a 6: what do you play?"; an index drill's says
@@ -196,26 +202,30 @@ export const trueCountWords = (t) => `True count ${signedCount(t)}`;
  */
 export function drillQuestion(drill) {
   const up = drill.cell.up;
-  const upName = up === "A" ? "an ace" : up === "8" ? "an 8" : `a ${upWord(up)}`;
-  const counted = typeof drill.true_count === "number" ? `${trueCountWords(drill.true_count)}. ` : "";
-  const insurance = drill.legal_actions?.includes("insurance");
-  return `${counted}Your ${drillHandWords(drill)} against ${upName}: ${insurance ? "insurance?" : "what do you play?"}`;
+  const upName = up === "A" ? t("drills.up.ace") : up === "8" ? t("drills.up.eight") : t("drills.up.card", { up: upWord(up) });
+  const asked = drill.legal_actions?.includes("insurance") ? "insurance" : "play";
+  const question = t(`drills.question.${asked}`, { hand: drillHandWords(drill), up: upName });
+  if (typeof drill.true_count !== "number") return question;
+  return t("drills.question.counted", { trueCount: trueCountWords(drill.true_count), question });
 }
 
 /** The answer's actions, best first: label, EV, and whether it is the best and the one taken. */
 export function answerRows(answer) {
   return Object.entries(answer.ev || {})
     .sort((x, y) => y[1] - x[1])
-    .map(([action, ev]) => ({ action, label: ACTION_LABEL[action] || action, ev, best: action === answer.best, taken: action === answer.action }));
+    .map(([action, ev]) => ({ action, label: actionLabel(action), ev, best: action === answer.best, taken: action === answer.action }));
 }
 
 /** The verdict in words: "✓ Right: stand is the best play." or "✗ Hit was better: −0.06 of the bet." */
 export function verdict(answer, trueCount = null, index = null) {
   if (trueCount !== null && trueCount !== undefined) return indexVerdict(answer, trueCount, index);
-  if (!isMistake(answer)) return { right: true, text: `✓ Right: ${(ACTION_LABEL[answer.action] || answer.action).toLowerCase()} is the best play.` };
+  if (!isMistake(answer)) return { right: true, text: t("drills.verdict.right", { action: lowerLabel(answer.action) }) };
   const text = betterPlay(answer);
-  return { right: false, text: `✗ ${text[0].toUpperCase()}${text.slice(1)}.` };
+  return { right: false, text: t("drills.verdict.wrong", { better: `${text[0].toLocaleUpperCase(locale())}${text.slice(1)}` }) };
 }
+
+/** An action's label as a sentence goes on with it: "stand". */
+const lowerLabel = (action) => actionLabel(action).toLocaleLowerCase(locale());
 
 /**
  * An index drill's verdict: right when the answer is the counter's play at that count (API.md
@@ -223,11 +233,9 @@ export function verdict(answer, trueCount = null, index = null) {
  * or "✗ At −1, hit: 16 v 10: stand at +2 or more (the card says hit)."
  */
 export function indexVerdict(answer, trueCount, index) {
-  const best = (ACTION_LABEL[answer.best] || answer.best).toLowerCase();
-  const rule = index ? ` ${indexWords(index)}.` : "";
-  const at = signedCount(trueCount);
-  if (answer.action === answer.best) return { right: true, text: `✓ Right: at ${at}, ${best}.${rule}` };
-  return { right: false, text: `✗ At ${at}, ${best}.${rule}` };
+  const right = answer.action === answer.best;
+  const values = { trueCount: signedCount(trueCount), action: lowerLabel(answer.best), rule: index ? indexWords(index) : "" };
+  return { right, text: t(`drills.verdict.${right ? "indexRight" : "indexWrong"}${index ? "Rule" : ""}`, values) };
 }
 
 /** The index play (GET …/indices) an index cell drills, or null. */
@@ -312,7 +320,8 @@ export function afterMiss(queue, key, right) {
   return right ? rest : [...rest, key];
 }
 
-const NUMBER_WORDS = { 2: "two", 4: "four", 6: "six", 8: "eight" };
+/** The shoes whose decks a sentence says in words ("six decks"); others in figures. */
+const DECKS_IN_WORDS = [2, 4, 6, 8];
 
 /**
  * Why a drill shows one card twice ("K♦ K♦"), which looks odd to a player: `next` deals as a
@@ -324,21 +333,16 @@ export function sameCardWords(drill, decks) {
   const twice = codes.find((code, i) => code && codes.indexOf(code) !== i);
   const card = twice ? parseCard(twice) : null;
   if (!card) return null;
-  const n = NUMBER_WORDS[decks] ?? String(decks);
-  return `Two ${card.label}${card.sym}: ${n} decks hold ${n} of each card.`;
+  const words = DECKS_IN_WORDS.includes(decks) ? t(`drills.decksWord.${decks}`) : decks;
+  return t("drills.sameCard", { card: `${card.label}${card.sym}`, count: decks, decks: words });
 }
-
-/** A count of hands in words: "1 hand", "3 hands". */
-const hands = (n) => `${n} hand${n === 1 ? "" : "s"}`;
 
 /** What "Drill my misses" says over each of its hands: "Drilling your misses: 3 hands left." */
 export function missesWords(left) {
-  return left ? `Drilling your misses: ${hands(left)} left.` : null;
+  return left ? t("drills.missesLeft", { count: left }) : null;
 }
 
 /** What "Drill my misses" says when there is none: before any drill, or once all are answered right. */
 export function noMissesWords(hadSome) {
-  return hadSome
-    ? "No misses left: you answered each one right. Back to your schedule."
-    : "No misses to drill: no hand you answered here is marked wrong. Your schedule goes on.";
+  return t(hadSome ? "drills.misses.done" : "drills.misses.none");
 }

@@ -3,6 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as drills from "./drillcells.js";
+import { actionLabel, chartRowLabel } from "./format.js";
+import { indexWords } from "./indexplays.js";
+import { speaking } from "./speaking.mjs";
 
 const cell = (section, row, up, box, attempts, correct) => ({ section, row, up, box, attempts, correct });
 const ups = (letter) => Object.fromEntries(["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"].map((u) => [u, letter]));
@@ -284,4 +287,68 @@ test("a card dealt twice is explained: a shoe of several decks holds several of 
   assert.equal(drills.sameCardWords({ cards: ["TH", "6C"], up_card: "TH" }, 8), "Two 10♥: eight decks hold eight of each card.");
   assert.equal(drills.sameCardWords({ cards: ["KD", "KS"], up_card: "KH" }, 6), null);
   assert.equal(drills.sameCardWords(null, 6), null);
+});
+
+/** An action's label as a sentence goes on with it, in the language spoken now. */
+const lower = (name, lang) => actionLabel(name).toLocaleLowerCase(lang);
+
+test("the squares, the misses and the accuracy in Russian and Croatian, counts in their plural forms", () => {
+  const missed = cell("hard", "12", "6", 0, 1, 0);
+  speaking("ru", () => {
+    assert.equal(drills.heatWords(missed), `${chartRowLabel("hard", "12")} против 6: ошибка, верно 0 из 1.`);
+    assert.match(drills.heatWords(cell("hard", "12", "6", 1, 1, 1)), /: изучается \(1 раз подряд\), верно 1 из 1\.$/);
+    assert.match(drills.heatWords(cell("hard", "12", "6", 2, 3, 2)), /: изучается \(2 раза подряд\), верно 2 из 3\.$/);
+    assert.equal(drills.heatLabel("known"), "Выучено: верно 4 раза подряд");
+    assert.deepEqual([1, 3, 5, 21].map(drills.missesWords), [
+      "Повтор ошибок: осталась 1 рука.",
+      "Повтор ошибок: осталось 3 руки.",
+      "Повтор ошибок: осталось 5 рук.",
+      "Повтор ошибок: осталась 21 рука.",
+    ]);
+    assert.equal(drills.sectionAccuracy([], chart).find((r) => r.name === "hard").label, "Жёсткие");
+    assert.equal(drills.sectionLabel("indices", true), "Индексные");
+  });
+  speaking("hr", () => {
+    assert.equal(drills.heatWords(missed), `${chartRowLabel("hard", "12")} protiv 6: promašaj, točno 0 od 1.`);
+    assert.match(drills.heatWords(cell("soft", "18", "9", 1, 1, 1)), /: u učenju \(1 put zaredom\), točno 1 od 1\.$/);
+    assert.match(drills.heatWords(cell("soft", "18", "9", 3, 5, 3)), /: u učenju \(3 puta zaredom\), točno 3 od 5\.$/);
+    assert.deepEqual([1, 3, 5].map(drills.missesWords), [
+      "Vježbate promašaje: ostala je još 1 ruka.",
+      "Vježbate promašaje: ostale su još 3 ruke.",
+      "Vježbate promašaje: ostalo je još 5 ruku.",
+    ]);
+    assert.equal(drills.cellWords(drills.indexCell(insuranceIndex)), "Indeks osiguranja");
+  });
+});
+
+test("the question, the keys' notes and the verdicts in Russian and Croatian", () => {
+  const drill = { cards: ["TS", "6H"], up_card: "KD", legal_actions: ["hit", "stand", "surrender"], cell: drills.indexCell(stand16), true_count: 3 };
+  const legal = ["hit", "stand", "double"];
+  const wrong = { action: "stand", best: "hit", loss: 0.0612, ev: { stand: -0.2136, hit: -0.1524, double: -0.3048 } };
+  speaking("ru", () => {
+    const hand = drills.drillHandWords(drill);
+    assert.equal(drills.drillQuestion(drill), `Истинный счёт +3. У вас ${hand}, у дилера 10: ваш ход?`);
+    assert.equal(drills.drillQuestion({ ...drill, cell: { ...drill.cell, up: "A" }, true_count: undefined }), `У вас ${hand}, у дилера туз: ваш ход?`);
+    const choices = `${lower("hit", "ru")}, ${lower("stand", "ru")} или ${lower("double", "ru")}`;
+    assert.equal(drills.drillKeyNote("p", { legal, answered: false }), `«${actionLabel("split")}» для этой руки недоступно: ${choices}.`);
+    assert.equal(drills.drillKeyNote("n", { legal, answered: false }), `Сначала ответьте на эту руку (потом N — следующая): ${choices}.`);
+    assert.equal(drills.verdict({ ...wrong, action: "hit", loss: 0 }).text, `✓ Верно: лучший ход — ${lower("hit", "ru")}.`);
+    assert.match(drills.verdict(wrong).text, /^✗ \S.*\.$/);
+    assert.deepEqual(drills.indexVerdict({ action: "stand", best: "stand" }, 3, stand16), {
+      right: true,
+      text: `✓ Верно: при +3 — ${lower("stand", "ru")}. ${indexWords(stand16)}.`,
+    });
+    assert.equal(drills.sameCardWords({ cards: ["KD", "KD"], up_card: "5S" }, 6), "Две карты K♦: шесть колод — это по шесть каждой карты.");
+    assert.equal(drills.sameCardWords({ cards: ["KD", "KD"], up_card: "5S" }, 4), "Две карты K♦: четыре колоды — это по четыре каждой карты.");
+  });
+  speaking("hr", () => {
+    const hand = drills.drillHandWords(drill);
+    assert.equal(drills.drillQuestion(drill), `Pravi broj +3. Vaša ruka: ${hand}, djelitelj: 10. Što igrate?`);
+    const choices = `${lower("hit", "hr")}, ${lower("stand", "hr")} ili ${lower("double", "hr")}`;
+    assert.equal(drills.drillKeyNote("r", { legal, answered: false }), `„${actionLabel("surrender")}” nije ponuđeno za ovu ruku: ${choices}.`);
+    assert.equal(drills.drillKeyNote("h", { legal, answered: true }), "Odgovor je dan: N dijeli sljedeću ruku.");
+    assert.deepEqual(drills.indexVerdict({ action: "hit", best: "stand" }, -1, null), { right: false, text: `✗ Pri −1 – ${lower("stand", "hr")}.` });
+    assert.equal(drills.sameCardWords({ cards: ["KD", "KD"], up_card: "5S" }, 6), "Dvije karte K♦: šu od šest špilova ima svaku kartu šest puta.");
+    assert.equal(drills.sameCardWords({ cards: ["TH", "6C"], up_card: "TH" }, 2), "Dvije karte 10♥: šu od dva špila ima svaku kartu dva puta.");
+  });
 });

@@ -16,6 +16,7 @@ import {
   drillKeyNote,
   drillQuestion,
   HEAT,
+  heatLabel,
   heatMark,
   heatRowLabel,
   heatState,
@@ -27,40 +28,37 @@ import {
   noMissesWords,
   offeredActions,
   parseChoice,
+  recordWords,
   SECTIONS,
   sameCardWords,
   sectionAccuracy,
+  sectionLabel,
   trueCountWords,
   verdict,
   withAnswer,
 } from "./drillcells.js";
 import { chartRowKeys, formatAccuracy, formatEv, isMistake, UP_CARDS } from "./format.js";
+import { formatNumber, t } from "./i18n.js";
 import { indexWords, upWord } from "./indexplays.js";
 import { remember, remembered } from "./settings.js";
+import { tableName } from "./tablenames.js";
 import { errorText, lockControls, reportError } from "./ui.js";
 
 const CHOICE_KEY = "blackjack.drills";
-/** The index drills' heat map, by the index's own chart section. */
-const INDEX_SECTIONS = [
-  { name: "hard", label: "Hard index plays" },
-  { name: "soft", label: "Soft index plays" },
-  { name: "pairs", label: "Pair index plays" },
-  { name: "insurance", label: "Insurance" },
-];
-/** A section's hands in a sentence: "then soft hands from your schedule". */
-const SECTION_WORDS = { hard: "hard hands", soft: "soft hands", pairs: "pairs", indices: "index plays" };
+/** The index drills' heat map, by the index's own chart section (captions `drills.indexSection.<name>`). */
+const INDEX_SECTIONS = ["hard", "soft", "pairs", "insurance"];
 
 let S = null; // the page on screen
 let keyHandler = null;
 
 export async function showDrills(main, isCurrent) {
   if (keyHandler) document.removeEventListener("keydown", keyHandler);
-  clear(main).appendChild(h("p", { class: "loading" }, "Loading the drills…"));
+  clear(main).appendChild(h("p", { class: "loading" }, t("drills.loading")));
   let tables;
   try {
     tables = await loadTables();
   } catch (e) {
-    if (isCurrent()) clear(main).appendChild(h("p", { class: "panel", testid: "drills-error" }, `The tables are not available: ${errorText(e)}`));
+    if (isCurrent()) clear(main).appendChild(h("p", { class: "panel", testid: "drills-error" }, t("drills.noTables", { error: errorText(e) })));
     return;
   }
   if (!isCurrent()) return;
@@ -93,7 +91,7 @@ export async function showDrills(main, isCurrent) {
     h(
       "div",
       { class: "drills", testid: "drills" },
-      h("div", { class: "drills-head" }, h("h1", {}, "Drills"), choiceForm()),
+      h("div", { class: "drills-head" }, h("h1", {}, t("drills.title")), choiceForm()),
       h("div", { class: "drills-grid" }, h("div", { class: "drills-side" }, S.drillBox, S.statsBox), S.heatBox),
     ),
   );
@@ -107,16 +105,16 @@ function choiceForm() {
   const tableSelect = h(
     "select",
     { id: "drills-table", testid: "drills-table", onchange: (e) => choose({ table: e.target.value }) },
-    S.tables.map((t) => h("option", { value: t.id, selected: t.id === S.table ? true : null }, t.name || t.id)),
+    S.tables.map((t) => h("option", { value: t.id, selected: t.id === S.table ? true : null }, tableName(t.id, t.name))),
   );
   return h(
     "form",
     { class: "drills-choice", onsubmit: (e) => e.preventDefault() },
-    h("label", { class: "inline-field", for: "drills-table" }, "Table", tableSelect),
+    h("label", { class: "inline-field", for: "drills-table" }, t("drills.table"), tableSelect),
     h(
       "fieldset",
       { class: "segmented" },
-      h("legend", {}, "Hands"),
+      h("legend", {}, t("drills.hands")),
       SECTIONS.map((s) =>
         h(
           "label",
@@ -129,11 +127,19 @@ function choiceForm() {
             checked: s.name === S.section,
             onchange: () => choose({ section: s.name }),
           }),
-          h("span", {}, s.short ? [s.short, h("span", { class: "seg-more" }, s.label.slice(s.short.length).replace(" ", "\u00a0"))] : s.label),
+          h("span", {}, sectionName(s)),
         ),
       ),
     ),
   );
+}
+
+/** A section's name in the form: where its short name begins it, a phone shows only that ("Index" of "Index plays"). */
+function sectionName(s) {
+  const label = sectionLabel(s.name);
+  const short = s.short ? sectionLabel(s.name, true) : label;
+  if (short === label || !label.startsWith(short)) return label;
+  return [short, h("span", { class: "seg-more" }, label.slice(short.length).replace(" ", "\u00a0"))];
 }
 
 function choose(change) {
@@ -163,7 +169,7 @@ function drillSquare(where) {
   const section = where.section === "indices" ? "indices" : where.section;
   S.misses = null;
   setSection(section);
-  S.note = { testid: "drill-pick", text: `${heatWords(cell, where)} Here it is, then ${SECTION_WORDS[section]} from your schedule.` };
+  S.note = { testid: "drill-pick", text: t(`drills.pick.${section}`, { square: heatWords(cell, where) }) };
   dealHere(where);
 }
 
@@ -230,7 +236,7 @@ function loadTable() {
     },
     (e) => {
       if (!fresh()) return;
-      S.problem = `The table's chart could not be loaded: ${errorText(e)}`;
+      S.problem = t("drills.noChart", { error: errorText(e) });
       renderHeat();
     },
   );
@@ -258,7 +264,7 @@ function loadTable() {
     },
     (e) => {
       if (!fresh()) return;
-      S.problem = `Your progress could not be loaded: ${errorText(e)}`;
+      S.problem = t("drills.noProgress", { error: errorText(e) });
       renderHeat();
       reportError(e);
     },
@@ -282,12 +288,12 @@ async function nextDrill(focus, note = null) {
   const gen = ++S.drillGen;
   S.drill = null;
   S.answer = null;
-  renderDrill("Dealing a hand…");
+  renderDrill(t("drills.dealing"));
   let drill;
   try {
     drill = await api.drillNext(S.table, S.section);
   } catch (e) {
-    if (S?.isCurrent() && S.drillGen === gen) renderDrill(`No drill could be dealt: ${errorText(e)}`);
+    if (S?.isCurrent() && S.drillGen === gen) renderDrill(t("drills.noDrill", { error: errorText(e) }));
     return;
   }
   if (!S?.isCurrent() || S.drillGen !== gen) return;
@@ -370,7 +376,7 @@ function drillVerdict(graded) {
 function renderDrill(waiting) {
   const d = S.drill;
   const box = clear(S.drillBox);
-  box.append(h("h2", { id: "drill-title" }, "Your decision"));
+  box.append(h("h2", { id: "drill-title" }, t("drills.decision")));
   if (S.note) box.append(noteLine(S.note));
   if (!d) {
     box.append(h("p", { class: "loading", testid: "drill-waiting" }, waiting || ""));
@@ -383,11 +389,16 @@ function renderDrill(waiting) {
     h(
       "div",
       { class: "felt drill-felt", testid: "drill-felt", dataset: { section: d.cell.section, row: d.cell.row, up: d.cell.up } },
-      h("div", { class: "drill-spot", testid: "drill-dealer" }, h("div", { class: "label" }, "Dealer"), h("div", { class: "cards" }, card(d.up_card))),
+      h(
+        "div",
+        { class: "drill-spot", testid: "drill-dealer" },
+        h("div", { class: "label" }, t("drills.dealer")),
+        h("div", { class: "cards" }, card(d.up_card)),
+      ),
       h(
         "div",
         { class: "drill-spot", testid: "drill-hand" },
-        h("div", { class: "label" }, "Your hand ", h("span", { class: "total", testid: "drill-hand-label" }, drillHandWords(d))),
+        h("div", { class: "label" }, t("drills.yourHand"), " ", h("span", { class: "total", testid: "drill-hand-label" }, drillHandWords(d))),
         h(
           "div",
           { class: "cards" },
@@ -423,7 +434,7 @@ function noteLine(note) {
             nextDrill(true);
           },
         },
-        "Back to the schedule",
+        t("drills.backToSchedule"),
       )
     : null;
   return h("p", { class: "drill-note", testid: note.testid }, h("span", {}, note.text), stop);
@@ -460,11 +471,17 @@ function gradedAnswer(graded) {
     h(
       "table",
       { class: "drill-evs", testid: "drill-evs" },
-      h("caption", {}, "EV: what each play wins or loses on average, per coin bet"),
+      h("caption", {}, t("drills.ev.caption")),
       h(
         "thead",
         { class: "sr-only" },
-        h("tr", {}, h("th", { scope: "col" }, "Play"), h("th", { scope: "col" }, "Average per coin bet"), h("th", { scope: "col" }, "Note")),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("drills.ev.play")),
+          h("th", { scope: "col" }, t("drills.ev.average")),
+          h("th", { scope: "col" }, t("drills.ev.note")),
+        ),
       ),
       h(
         "tbody",
@@ -475,7 +492,7 @@ function gradedAnswer(graded) {
             { testid: `drill-ev-${r.action}`, class: `${r.best ? "best" : ""} ${r.taken ? "taken" : ""}` },
             h("th", { scope: "row" }, r.label),
             h("td", { class: "ev" }, formatEv(r.ev)),
-            h("td", { class: "note" }, [r.best ? "★ best" : null, r.taken ? "your play" : null].filter(Boolean).join(" · ")),
+            h("td", { class: "note" }, [r.best ? t("drills.ev.best") : null, r.taken ? t("drills.ev.yours") : null].filter(Boolean).join(" · ")),
           ),
         ),
       ),
@@ -483,7 +500,7 @@ function gradedAnswer(graded) {
     h(
       "button",
       { type: "button", class: "btn btn-primary drill-next", testid: "drill-next", "aria-keyshortcuts": "N", onclick: () => nextDrill(true) },
-      "Next hand",
+      t("drills.next"),
       h("kbd", { "aria-hidden": "true" }, "N"),
     ),
   );
@@ -492,26 +509,19 @@ function gradedAnswer(graded) {
 // ---------------------------------------------------------------- the heat map
 
 function renderHeat() {
-  const name = S.tables.find((t) => t.id === S.table)?.name || S.table;
+  const name = tableName(S.table, S.tables.find((t) => t.id === S.table)?.name);
   const stats = clear(S.statsBox);
-  stats.append(h("h2", { id: "drill-stats-title" }, `Accuracy at ${name}`));
+  stats.append(h("h2", { id: "drill-stats-title" }, t("drills.accuracyAt", { table: name })));
   const box = clear(S.heatBox);
-  box.append(
-    h("h2", { id: "heat-title" }, `Your chart at ${name}`),
-    h(
-      "p",
-      { class: "muted small" },
-      "One square per hand of the strategy card: your hand down the side, the dealer's card across. The number in a square is how many times in a row you got it right. A hand you miss is asked again at the next hand but one, and the hands you know least are asked first.",
-    ),
-  );
+  box.append(h("h2", { id: "heat-title" }, t("drills.chartAt", { table: name })), h("p", { class: "muted small" }, t("drills.heatHelp")));
   if (S.problem) {
     box.append(h("p", { testid: "heatmap-error" }, S.problem));
     stats.append(h("p", {}, S.problem));
     return;
   }
   if (!S.chart || !S.progress) {
-    box.append(h("p", { class: "loading" }, "Loading your chart…"));
-    stats.append(h("p", { class: "loading" }, "Loading…"));
+    box.append(h("p", { class: "loading" }, t("drills.loadingChart")));
+    stats.append(h("p", { class: "loading" }, t("drills.loadingAccuracy")));
     return;
   }
   const byKey = new Map(S.progress.cells.map((c) => [cellKey(c), c]));
@@ -532,21 +542,21 @@ function indexHeat(indices, byKey, current) {
   return h(
     "div",
     { class: "heat-charts heat-indices", testid: "heat-indices" },
-    h("h3", { class: "heat-indices-title" }, "Index plays: the play at a true count"),
+    h("h3", { class: "heat-indices-title" }, t("drills.indexHeatTitle")),
     INDEX_SECTIONS.map((section) => {
-      const mine = indices.filter((ix) => ix.section === section.name);
+      const mine = indices.filter((ix) => ix.section === section);
       if (!mine.length) return null;
       const rows = {};
       for (const ix of mine) {
         rows[ix.row] ??= {};
         rows[ix.row][ix.up] = [...(rows[ix.row][ix.up] || []), ix];
       }
-      const insurance = section.name === "insurance";
+      const insurance = section === "insurance";
       return heatGrid(
-        `heat-indices-${section.name}`,
-        section.label,
-        insurance ? ["insurance"] : chartRowKeys(section.name, rows),
-        (row) => (insurance ? "Ins." : heatRowLabel(section.name, row)),
+        `heat-indices-${section}`,
+        t(`drills.indexSection.${section}`),
+        insurance ? ["insurance"] : chartRowKeys(section, rows),
+        (row) => (insurance ? t("drills.insuranceRow") : heatRowLabel(section, row)),
         (row) =>
           UP_CARDS.map((up) => {
             const found = rows[row]?.[up];
@@ -566,7 +576,7 @@ function indexHeat(indices, byKey, current) {
 function heatTable(section, rows, byKey, current) {
   return heatGrid(
     `heat-${section.name}`,
-    section.label,
+    t(`drills.chartSection.${section.name}`),
     chartRowKeys(section.name, rows),
     (row) => heatRowLabel(section.name, row),
     (row) => UP_CARDS.filter((up) => rows[row]?.[up]).map((up) => h("td", {}, heatSquare({ section: section.name, row, up }, byKey, current))),
@@ -585,14 +595,15 @@ function heatGrid(testid, caption, rows, rowLabel, cells) {
       h(
         "tr",
         {},
-        h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Hand, against the dealer's up card")),
-        UP_CARDS.map((u) => h("th", { scope: "col" }, upWord(u))),
+        h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("drills.heatCorner"))),
+        UP_CARDS.map((u) => h("th", { scope: "col", translate: "no" }, upWord(u))),
       ),
     ),
     h(
       "tbody",
       {},
-      rows.map((row) => h("tr", {}, h("th", { scope: "row" }, rowLabel(row)), cells(row))),
+      // the card ranks ("A,6", "10") are the cards' own marks in every language
+      rows.map((row) => h("tr", {}, h("th", { scope: "row", translate: "no" }, rowLabel(row)), cells(row))),
     ),
   );
 }
@@ -605,8 +616,7 @@ function heatGrid(testid, caption, rows, rowLabel, cells) {
 function heatSquare(where, byKey, current, play = null) {
   const key = cellKey(where);
   const cell = byKey.get(key);
-  const record = heatWords(cell || where, where);
-  const words = play ? `${play}. ${record.replace(/^[^:]*: /, "")}` : record;
+  const words = play ? t("drills.indexSquare", { play, record: recordWords(cell || where) }) : heatWords(cell || where, where);
   const isCurrent = key === current;
   const state = heatState(cell);
   return h(
@@ -615,12 +625,12 @@ function heatSquare(where, byKey, current, play = null) {
       type: "button",
       class: `heat-square heat-${state}${isCurrent ? " heat-current" : ""}`,
       testid: `heat-${key.replaceAll(/[: ]/g, "-")}`,
-      title: `${words} Press to drill it.`,
+      title: t("drills.squareTitle", { square: words }),
       dataset: { state, box: String(cell?.box ?? 0) },
       onclick: () => drillSquare(where),
     },
     h("span", { "aria-hidden": "true" }, heatMark(cell)),
-    h("span", { class: "sr-only" }, isCurrent ? `${words} This hand.` : words),
+    h("span", { class: "sr-only" }, isCurrent ? t("drills.squareCurrent", { square: words }) : words),
   );
 }
 
@@ -630,19 +640,19 @@ function missesControl() {
   return h(
     "div",
     { class: "heat-actions" },
-    h("button", { type: "button", class: "btn btn-small", testid: "drill-misses", onclick: drillMisses }, `Drill my misses (${n})`),
-    h("span", { class: "muted small" }, "Or press a square to drill that hand."),
+    h("button", { type: "button", class: "btn btn-small", testid: "drill-misses", onclick: drillMisses }, t("drills.misses.drill", { misses: n })),
+    h("span", { class: "muted small" }, t("drills.misses.orSquare")),
   );
 }
 
 function legend() {
   return h(
     "ul",
-    { class: "heat-legend", testid: "heat-legend", "aria-label": "What the squares mean" },
-    Object.entries(HEAT).map(([state, { label, mark }]) =>
-      h("li", { testid: `heat-legend-${state}` }, h("span", { class: `heat-square heat-${state}`, "aria-hidden": "true" }, mark), label),
+    { class: "heat-legend", testid: "heat-legend", "aria-label": t("drills.legend") },
+    Object.entries(HEAT).map(([state, mark]) =>
+      h("li", { testid: `heat-legend-${state}` }, h("span", { class: `heat-square heat-${state}`, "aria-hidden": "true" }, mark), heatLabel(state)),
     ),
-    h("li", {}, h("span", { class: "heat-square heat-never heat-current", "aria-hidden": "true" }), "This hand"),
+    h("li", {}, h("span", { class: "heat-square heat-never heat-current", "aria-hidden": "true" }), t("drills.thisHand")),
   );
 }
 
@@ -650,14 +660,14 @@ function accuracyTable(rows) {
   return h(
     "table",
     { class: "drill-accuracy", testid: "drill-accuracy" },
-    h("caption", { class: "sr-only" }, "Accuracy by section"),
+    h("caption", { class: "sr-only" }, t("drills.accuracy.caption")),
     h(
       "thead",
       {},
       h(
         "tr",
         {},
-        ["Hands", "Answers", "Right", "Accuracy", "Known hands"].map((t) => h("th", { scope: "col" }, t)),
+        ["hands", "answers", "right", "accuracy", "known"].map((column) => h("th", { scope: "col" }, t(`drills.accuracy.${column}`))),
       ),
     ),
     h(
@@ -668,10 +678,14 @@ function accuracyTable(rows) {
           "tr",
           { testid: `drill-accuracy-${r.name}`, class: r.name === "all" ? "total" : "" },
           h("th", { scope: "row" }, r.label),
-          h("td", {}, String(r.attempts)),
-          h("td", {}, String(r.correct)),
+          h("td", {}, formatNumber(r.attempts)),
+          h("td", {}, formatNumber(r.correct)),
           h("td", { testid: `drill-accuracy-${r.name}-value` }, formatAccuracy(r.accuracy)),
-          h("td", { title: `${r.known} of the ${r.cells} hands in box 4` }, `${r.known} of ${r.cells}`),
+          h(
+            "td",
+            { title: t("drills.accuracy.knownTitle", { known: r.known, count: r.cells }) },
+            t("drills.accuracy.knownOf", { known: r.known, cells: r.cells }),
+          ),
         ),
       ),
     ),

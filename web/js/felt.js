@@ -36,57 +36,19 @@ export function renderFelt(ctl) {
   const fresh = r && S.justLanded ? slotOf(r, S.justLanded) : null;
   const boxNumbers = betting ? Array.from({ length: tableCapabilities(S.table).boxes }, (_, n) => n) : (r.boxes || []).map((b) => b.box);
   const boxes = boxNumbers.map((n) => renderBox(ctl, n, (r?.boxes || []).find((b) => b.box === n) || null, landed, betting, fresh));
-  return h(
-    "div",
-    { class: "felt", testid: "felt", onclick: ctl.skip },
-    renderDealer(r, landed, !S.pace, fresh),
-    renderBoxRow(r, boxes),
-    betting && r ? renderSummary(ctl, r) : null,
-    renderStatus(ctl, r),
-  );
+  return h("div", { class: "felt", testid: "felt", onclick: ctl.skip }, renderDealer(r, landed, !S.pace, fresh), renderBoxRow(boxes), renderStatus(ctl, r));
 }
 
-// On a phone the row of boxes scrolls sideways, and each render builds it anew (at scroll 0).
-// While a box of the player's is in turn the table brings it into view (table.js). Between
-// the player's turns and after them (the AI boxes', the dealer's play, the result) the row
-// shows as many of the player's boxes whole as it can, the one last played among them, and
-// never stops mid-box on one of them; once the player scrolls it, it stays where they left it.
-const rowScroll = { roundId: null, left: 0, lastTurnBox: null, heldBy: null };
-
-function renderBoxRow(r, boxes) {
-  const hold = () => {
-    if (r) rowScroll.heldBy = r.round_id;
-  };
-  const row = h(
-    "div",
-    {
-      class: "boxes",
-      testid: "boxes",
-      // A region of its own: on a phone it scrolls sideways, and a keyboard must reach it
-      // even while no box holds a control (the cards of a settling round).
-      role: "region",
-      "aria-label": "Boxes",
-      tabindex: "0",
-      onscroll: () => Object.assign(rowScroll, { roundId: r?.round_id ?? null, left: row.scrollLeft }),
-      onpointerdown: hold,
-      onwheel: hold,
-      onkeydown: hold,
-    },
-    boxes,
-  );
-  const turn = r && r.status !== "settled" && r.turn;
-  if (turn) Object.assign(rowScroll, { lastTurnBox: turn.box, heldBy: null });
-  if (r && !turn) {
-    queueMicrotask(() => {
-      if (!row.isConnected) return;
-      if (rowScroll.heldBy === r.round_id && rowScroll.roundId === r.round_id) row.scrollLeft = rowScroll.left;
-      else if (row.scrollWidth > row.clientWidth) row.scrollLeft = playerView(row, rowScroll.lastTurnBox);
-    });
-  }
-  return row;
+function renderBoxRow(boxes) {
+  // A region of its own, that a keyboard reaches even while no box holds a control (the
+  // cards of a settling round).
+  return h("div", { class: "boxes", testid: "boxes", role: "region", "aria-label": "Boxes", tabindex: "0" }, boxes);
 }
 
-/** On a phone the boxes scroll sideways inside the felt: the box in turn is brought into view. */
+/**
+ * The box in turn, and a split box's hand in turn, brought into view should their row
+ * scroll sideways (the boxes and the hands wrap into rows instead, felt.css: a guard).
+ */
 export function showTurnBox(main) {
   const turn = main.querySelector(".box-turn");
   const row = turn?.parentElement;
@@ -99,69 +61,6 @@ export function showTurnBox(main) {
   }
   if (!turn || row.scrollWidth <= row.clientWidth) return;
   row.scrollLeft = turn.offsetLeft - (row.clientWidth - turn.offsetWidth) / 2; // .boxes is the offset parent there
-}
-
-/**
- * The scroll of the row that shows the most of the player's boxes whole, the box last in
- * turn among them where that costs none (`.boxes` is the boxes' offset parent on a phone).
- */
-export function playerView(row, lastTurnBox) {
-  const width = row.clientWidth;
-  const max = row.scrollWidth - width;
-  const mine = [...row.querySelectorAll('.box-user[data-testid^="box-"]')].map((el) => ({
-    left: el.offsetLeft,
-    right: el.offsetLeft + el.offsetWidth,
-    last: el.dataset.testid === `box-${lastTurnBox}`,
-  }));
-  if (mine.length === 0) return row.scrollLeft;
-  const clamp = (x) => Math.max(0, Math.min(max, Math.round(x)));
-  const span = { left: Math.min(...mine.map((b) => b.left)), right: Math.max(...mine.map((b) => b.right)) };
-  if (span.right - span.left <= width) return clamp((span.left + span.right - width) / 2);
-  const gap = 4;
-  const starts = mine.flatMap((b) => [b.left - gap, b.right + gap - width]).map(clamp);
-  const score = (x) =>
-    mine.reduce((sum, b) => {
-      const whole = b.left >= x - 1 && b.right <= x + width + 1;
-      const cut = !whole && b.right > x && b.left < x + width;
-      return sum + (whole ? 10 + (b.last ? 1 : 0) : cut ? -5 : 0);
-    }, 0);
-  return starts.reduce((best, x) => (score(x) > score(best) ? x : best), starts[0]);
-}
-
-/**
- * The round's result for every box of the player's, in one line of words: on a phone the
- * boxes scroll sideways, and the result must not need a swipe (shown there only, app CSS).
- */
-function renderSummary(ctl, r) {
-  const mine = (r.boxes || []).filter((b) => ownerOf(ctl, b.box, b).you);
-  if (r.status !== "settled" || mine.length === 0) return null;
-  return h(
-    "ul",
-    { class: "round-summary", testid: "round-summary", "aria-label": "Result of each box" },
-    mine.map((b) =>
-      h(
-        "li",
-        { testid: `summary-box-${b.box}` },
-        h("b", {}, `Box ${b.box + 1}`),
-        " ",
-        b.hands.map((hd, hi) => h("span", { class: `result-${resultTone(hd.result)}` }, `${hi ? ", " : ""}${resultLabel(hd) || statusLabel(hd.status)}`)),
-        // The round's net counts the insurance: so does the line, or it would not add up.
-        insuranceNet(b) === null
-          ? null
-          : h(
-              "span",
-              { class: insuranceNet(b) > 0 ? "result-win" : "result-lose", testid: `summary-insurance-${b.box}` },
-              `, insurance ${formatSigned(insuranceNet(b))}`,
-            ),
-      ),
-    ),
-  );
-}
-
-/** What a settled box's insurance won or lost (its payout less its stake), or null if not insured. */
-function insuranceNet(box) {
-  if (box.insurance === null || box.insurance === undefined || box.insurance_payout === null || box.insurance_payout === undefined) return null;
-  return Number(box.insurance_payout) - Number(box.insurance);
 }
 
 function renderDealer(r, landed, complete, fresh) {
@@ -289,8 +188,7 @@ function renderBox(ctl, n, box, landed, betting, fresh) {
     box
       ? h(
           "div",
-          // A split box's hands scroll inside it on a phone: a keyboard reaches them there too.
-          box.hands.length > 1 ? { class: "hands", tabindex: "0", role: "group", "aria-label": `Hands of box ${n + 1}` } : { class: "hands" },
+          box.hands.length > 1 ? { class: "hands", role: "group", "aria-label": `Hands of box ${n + 1}` } : { class: "hands" },
           box.hands.map((hd, hi) => renderHand(S, box, hd, hi, landed, fresh)),
         )
       : null,
@@ -351,7 +249,8 @@ function renderMarks(S, hd, n, hi) {
       return h(
         "li",
         { class: mark.ok ? "mark-ok" : "mark-miss", testid: "mark" },
-        mark.parts.map((p) => (p.wordy ? h("span", { class: "mark-wordy" }, p.text) : p.text)),
+        // After the move and the better one, the cost: a crowded phone leaves it out (felt.css).
+        mark.parts.map((p, i) => (p.wordy ? h("span", { class: "mark-wordy" }, p.text) : i ? h("span", { class: "mark-loss" }, p.text) : p.text)),
       );
     }),
   );

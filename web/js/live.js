@@ -4,7 +4,18 @@
 // a new socket, after a wait that grows with each failure; the browser coming back online
 // tries at once.
 import { api } from "./api.js";
+import { t } from "./i18n.js";
 import { retryDelay } from "./roomview.js";
+
+/** The socket's state in words: "connecting", "live" or "offline". */
+export const liveStateWords = (state) => t(`live.state.${state}`);
+
+/** What the page says when the socket's state goes from `was` to `now`, or null: lost, or back. */
+export function liveChangeSentence(was, now) {
+  if (now === "offline" && was !== "offline") return t("live.lost");
+  if (now === "live" && was === "offline") return t("live.back");
+  return null;
+}
 
 /**
  * Watches room `id`: `onView(view, personal)` for every view (the socket's are public, a

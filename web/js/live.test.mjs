@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { mock, test } from "node:test";
+import { setLanguage } from "./i18n.js";
 
 class Socket {
   static opened = [];
@@ -110,5 +111,32 @@ test("a closed socket says offline, reads the room, then a new ticket opens anot
     stop();
   } finally {
     mock.timers.reset();
+  }
+});
+
+test("the socket's state and its changes in words, in English, Russian and Croatian", async () => {
+  browser();
+  const { liveChangeSentence, liveStateWords } = await import("./live.js");
+  const said = () => [
+    ["connecting", "live", "offline"].map(liveStateWords),
+    [liveChangeSentence("live", "offline"), liveChangeSentence("offline", "live"), liveChangeSentence("connecting", "live")],
+  ];
+  assert.deepEqual(said(), [
+    ["Connecting…", "Live", "Offline: reconnecting…"],
+    ["Connection lost: reconnecting.", "Back online.", null],
+  ]);
+  try {
+    setLanguage("ru");
+    assert.deepEqual(said(), [
+      ["Подключение…", "В сети", "Нет связи: переподключение…"],
+      ["Связь потеряна: переподключаемся.", "Связь восстановлена.", null],
+    ]);
+    setLanguage("hr");
+    assert.deepEqual(said(), [
+      ["Povezivanje…", "Uživo", "Izvan mreže: ponovno povezivanje…"],
+      ["Veza je prekinuta: ponovno povezivanje.", "Veza je ponovno uspostavljena.", null],
+    ]);
+  } finally {
+    setLanguage("en");
   }
 });

@@ -5,38 +5,45 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { formatEdgePercent, formatPercent } from "./format.js";
 import { formatCount } from "./hilo.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { clientSeedError, isShoeFresh } from "./input.js";
 import { SPEEDS } from "./pacing.js";
 import { ruleSentences, tableCapabilities, tableSummary } from "./rules.js";
 import { COACH_LEVELS, settings } from "./settings.js";
+import { tableName } from "./tablenames.js";
+import { languagePicker } from "./ui.js";
 
-const PANELS = [
-  { name: "rules", label: "Rules" },
-  { name: "fairness", label: "Fair shoe" },
-  { name: "settings", label: "Settings" },
-];
+/** The drawers, each named in the language spoken when it shows (panels.drawer.<name>). */
+const PANELS = ["rules", "fairness", "settings"].map((name) => ({
+  name,
+  get label() {
+    return t(`panels.drawer.${name}`);
+  },
+}));
 
 export function renderToolbar(ctl) {
-  const t = ctl.state.table;
+  const table = ctl.state.table;
   return h(
     "div",
     { class: "table-head" },
     h(
       "div",
       { class: "table-title" },
-      h("h1", { id: "table-title", testid: "table-name" }, t.name || t.id),
-      h("p", { class: "muted small summary" }, tableSummary(t)),
+      h("h1", { id: "table-title", testid: "table-name" }, tableName(table.id, table.name)),
+      h("p", { class: "muted small summary" }, tableSummary(table)),
     ),
     h(
       "div",
       { class: "table-links" },
       renderPanelButtons(ctl),
-      h("a", { href: `#/strategy/${encodeURIComponent(t.id)}`, class: "btn btn-ghost btn-small", testid: "strategy-link" }, "Strategy"),
-      h("a", { href: "#/lobby", class: "btn btn-ghost btn-small", testid: "back-to-lobby" }, "Lobby"),
+      h("a", { href: `#/strategy/${encodeURIComponent(table.id)}`, class: "btn btn-ghost btn-small", testid: "strategy-link" }, t("panels.strategy")),
+      lobbyLink(),
     ),
   );
 }
+
+/** The way back to the lobby, from a table's head or a shared table's. */
+export const lobbyLink = () => h("a", { href: "#/lobby", class: "btn btn-ghost btn-small", testid: "back-to-lobby" }, t("panels.lobby"));
 
 /** The drawers' buttons (a table's head, a shared table's). */
 export function renderPanelButtons(ctl) {
@@ -73,7 +80,7 @@ export function renderPanels(ctl) {
             type: "button",
             class: "btn btn-ghost btn-small",
             testid: `close-${p.name}`,
-            "aria-label": `Close ${p.label}`,
+            "aria-label": t("panels.close", { drawer: p.label }),
             onclick: () => ctl.togglePanel(p.name),
           },
           "×",
@@ -87,8 +94,8 @@ export function renderPanels(ctl) {
 /** The Hi-Lo count of the cards on the felt and before them (null: not known yet). */
 export function renderCountBadge(count, table) {
   const words = count
-    ? `Hi-Lo count: running ${formatCount(count.running)}, true ${formatCount(count.true, 2)}, ${count.cards_unseen} cards left`
-    : "Hi-Lo count: being read";
+    ? t("panels.countWords", { running: formatCount(count.running), true: formatCount(count.true, 2), count: count.cards_unseen })
+    : t("panels.countBeingRead");
   const item = (label, value, testid) => h("span", { class: "count-item" }, h("span", { class: "count-label" }, label), h("b", { testid }, value));
   return h(
     "div",
@@ -97,15 +104,15 @@ export function renderCountBadge(count, table) {
       testid: "count-badge",
       role: "group",
       "aria-label": words,
-      title: table.rules?.shuffle === "every_round" ? "This table shuffles every round: the count is of this round's cards." : "Since the shoe was shuffled.",
+      title: t(table.rules?.shuffle === "every_round" ? "panels.countEveryRound" : "panels.countSinceShuffle"),
       dataset: count ? { running: String(count.running), true: String(count.true), unseen: String(count.cards_unseen) } : {},
     },
-    h("span", { class: "count-system", "aria-hidden": "true" }, "Hi-Lo"),
+    h("span", { class: "count-system", "aria-hidden": "true", translate: "no" }, "Hi-Lo"),
     count
       ? [
-          item("Running", formatCount(count.running), "badge-running"),
-          item("True", formatCount(count.true, 2), "badge-true"),
-          item("Cards left", String(count.cards_unseen), "badge-unseen"),
+          item(t("panels.running"), formatCount(count.running), "badge-running"),
+          item(t("panels.true"), formatCount(count.true, 2), "badge-true"),
+          item(t("panels.cardsLeft"), formatNumber(count.cards_unseen), "badge-unseen"),
         ]
       : h("span", { class: "count-item muted" }, "…"),
   );
@@ -124,27 +131,24 @@ export function renderEdge(edge) {
       class: `edge-line ${Number(edge.edge) > 0 ? "edge-player" : "edge-house"}`,
       id: "edge-line",
       testid: "edge",
-      title:
-        "Your expected result on the next round with perfect play, for the exact cards left in this shoe; then for a fresh shoe. The Indices page's edge at a true count is an average shoe's at that count, so at the same true count the two differ.",
+      title: t("panels.edgeTitle"),
       dataset: { edge: String(edge.edge), fresh: String(edge.fresh_edge) },
     },
     // "Edge −0.51% · fresh −0.51%", in parts a wide screen stacks beside the badge
-    h("span", { class: "edge-item" }, "Edge ", h("b", {}, formatEdgePercent(edge.edge))),
+    h("span", { class: "edge-item" }, t("panels.edge"), " ", h("b", {}, formatEdgePercent(edge.edge))),
     h("span", { class: "edge-sep" }, " · "),
-    h("span", { class: "edge-item" }, "fresh ", h("b", {}, formatEdgePercent(edge.fresh_edge))),
+    h("span", { class: "edge-item" }, t("panels.edgeFresh"), " ", h("b", {}, formatEdgePercent(edge.fresh_edge))),
     " ",
-    h("span", { class: "edge-note", testid: "edge-note" }, EDGE_NOTE),
+    // What the edge beside the count is, against the Indices page's at the same true count.
+    h("span", { class: "edge-note", testid: "edge-note" }, t("panels.edgeNote")),
   );
 }
-
-/** What the edge beside the count is, against the Indices page's at the same true count. */
-export const EDGE_NOTE = "This shoe's own cards, not the Indices page's average";
 
 function renderRules(S) {
   const id = encodeURIComponent(S.table.id);
   return [
     // What these rules make of a count, first: a phone's list of rules is longer than its screen.
-    h("p", { class: "small" }, h("a", { href: `#/indices/${id}`, class: "btn btn-small", testid: "indices-link" }, "Index plays for these rules")),
+    h("p", { class: "small" }, h("a", { href: `#/indices/${id}`, class: "btn btn-small", testid: "indices-link" }, t("panels.indicesLink"))),
     h(
       "ul",
       { class: "rule-list", testid: "table-rules" },
@@ -164,32 +168,28 @@ function renderFairness(ctl) {
     h(
       "dl",
       {},
-      h("dt", {}, "Server seed hash"),
-      h("dd", { class: "mono break", testid: "shoe-hash" }, sh.server_seed_hash),
-      h("dt", {}, "Client seed"),
-      h("dd", { class: "mono break", testid: "shoe-client-seed" }, sh.client_seed ?? "—"),
-      h("dt", {}, "Nonce"),
+      h("dt", {}, t("panels.serverSeedHash")),
+      h("dd", { class: "mono break", testid: "shoe-hash", translate: "no" }, sh.server_seed_hash),
+      h("dt", {}, t("panels.clientSeed")),
+      h("dd", { class: "mono break", testid: "shoe-client-seed", translate: "no" }, sh.client_seed ?? "—"),
+      h("dt", {}, t("panels.nonce")),
       h("dd", { class: "mono", testid: "shoe-nonce" }, String(sh.nonce)),
-      h("dt", {}, "Cards left"),
-      h("dd", { testid: "shoe-remaining" }, `${sh.cards_remaining} of ${52 * sh.decks}${sh.cut_card_out ? " · cut card is out: last round of this shoe" : ""}`),
+      h("dt", {}, t("panels.cardsLeft")),
+      h("dd", { testid: "shoe-remaining" }, t(sh.cut_card_out ? "panels.cardsOfCutOut" : "panels.cardsOf", { left: sh.cards_remaining, total: 52 * sh.decks })),
     ),
     h("p", { class: "small", testid: "shoe-retires" }, retireSentence(S.table, sh)),
-    h(
-      "p",
-      { class: "muted small" },
-      "The hash is committed before any bet on this shoe; the server seed is revealed when the shoe is retired, so you can recompute every card.",
-    ),
+    h("p", { class: "muted small" }, t("panels.hashNote")),
     S.lastRetired
-      ? h("a", { href: `#/verify/${encodeURIComponent(S.lastRetired)}`, class: "btn btn-small", testid: "verify-last-shoe" }, "Verify the last retired shoe")
-      : h("p", { class: "muted small", testid: "no-retired-shoe" }, "No shoe of yours has retired at this table yet."),
+      ? h("a", { href: `#/verify/${encodeURIComponent(S.lastRetired)}`, class: "btn btn-small", testid: "verify-last-shoe" }, t("panels.verifyLast"))
+      : h("p", { class: "muted small", testid: "no-retired-shoe" }, t("panels.noRetiredShoe")),
   );
 }
 
 /** When the shoe in play is retired, in words. */
 function retireSentence(table, shoe) {
-  if (table.rules?.shuffle === "every_round") return "A fresh shoe every round: this one retires when the next round ends.";
-  if (shoe.cut_card_out) return "The cut card is out: this shoe retires when the next round ends.";
-  return "This shoe retires after the round in which the cut card comes out.";
+  if (table.rules?.shuffle === "every_round") return t("panels.retiresEveryRound");
+  if (shoe.cut_card_out) return t("panels.retiresCutOut");
+  return t("panels.retiresAtCut");
 }
 
 function renderShoeOptions(S) {
@@ -211,15 +211,16 @@ function renderShoeOptions(S) {
   return h(
     "div",
     { class: "shoe-options" },
-    h("p", { class: "muted small" }, "A new shoe starts with your next deal: you may choose its client seed", caps.cutRange ? " and place the cut card." : "."),
+    h("p", { class: "muted small" }, t(caps.cutRange ? "panels.newShoeSeedAndCut" : "panels.newShoeSeed")),
     h(
       "label",
       { class: "field" },
-      "Client seed (optional)",
+      t("panels.clientSeedOptional"),
       // No re-render while typing: it would swallow the next click.
       h("input", {
         type: "text",
         testid: "client-seed",
+        translate: "no", // its placeholder is the shoe's seed
         value: S.clientSeed,
         maxlength: "64",
         autocomplete: "off",
@@ -234,7 +235,7 @@ function renderShoeOptions(S) {
       ? h(
           "label",
           { class: "field" },
-          h("span", {}, "Cut card at ", cutValue),
+          h("span", {}, t("panels.cutAt"), " ", cutValue),
           h("input", {
             type: "range",
             testid: "cut",
@@ -260,47 +261,47 @@ function renderSettings(ctl) {
     h(
       "label",
       { class: "field" },
-      "Dealing speed",
+      t("panels.speed"),
       h(
         "select",
         { testid: "speed", onchange: change((el) => (settings.speed = el.value)) },
-        Object.keys(SPEEDS).map((s) => h("option", { value: s, selected: settings.speed === s ? true : null }, s[0].toUpperCase() + s.slice(1))),
+        Object.keys(SPEEDS).map((s) => h("option", { value: s, selected: settings.speed === s ? true : null }, t(`panels.speed.${s}`))),
       ),
-      h("span", { class: "field-hint" }, "Instant when your system asks for reduced motion. A click or key skips to the end."),
+      h("span", { class: "field-hint" }, t("panels.speedHint")),
     ),
     h(
       "label",
       { class: "toggle" },
       h("input", { type: "checkbox", testid: "sound-toggle", checked: settings.sound, onchange: change((el) => (settings.sound = el.checked)) }),
-      " Sound (deal, chips, win)",
+      " ",
+      t("panels.sound"),
     ),
     h(
       "label",
       { class: "toggle" },
       h("input", { type: "checkbox", testid: "hold-marks", checked: settings.holdMarks, onchange: change((el) => (settings.holdMarks = el.checked)) }),
-      " Hold the decision marks until the round ends",
+      " ",
+      t("panels.holdMarks"),
     ),
     h(
       "label",
       { class: "toggle" },
       h("input", { type: "checkbox", testid: "count-toggle", checked: settings.showCount, onchange: (e) => ctl.setShowCount(e.target.checked) }),
-      " Show the Hi-Lo count (running, true, cards left) and, between rounds, the edge and the Kelly bet",
+      " ",
+      t("panels.showCount"),
     ),
     h(
       "label",
       { class: "field" },
-      "Coach level",
+      t("panels.coachLevel"),
       h(
         "select",
         { testid: "coach-level", onchange: change((el) => ctl.setCoachLevel(el.value)) },
         Object.entries(COACH_LEVELS).map(([level, label]) => h("option", { value: level, selected: settings.coachLevel === level ? true : null }, t(label))),
       ),
-      h(
-        "span",
-        { class: "field-hint" },
-        "Perfect play weighs the cards already seen in this shoe, the counter only their Hi-Lo true count; the others value a fresh shoe. The marks grade against your coach's level.",
-      ),
+      h("span", { class: "field-hint" }, t("panels.coachLevelHint")),
     ),
+    languagePicker(),
   );
 }
 

@@ -9,10 +9,11 @@ import { clear, h } from "./dom.js";
 import { renderBetCircle, renderFelt, showTurnBox } from "./felt.js";
 import { keyTaken, labelBoxKeys, landCards, paceCards, restoreFocus, toggleDrawer, whileBusy } from "./feltpage.js";
 import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, chipStack, formatCoins, netSentence, resultLabel, statusLabel } from "./format.js";
+import { t } from "./i18n.js";
 import { buildRoundRequest, chipValues, insuranceAmounts, whyNot } from "./input.js";
-import { watchRoom } from "./live.js";
+import { liveChangeSentence, liveStateWords, watchRoom } from "./live.js";
 import { dealOrder, feltCards } from "./pacing.js";
-import { renderCountBadge, renderPanelButtons, renderPanels } from "./panels.js";
+import { lobbyLink, renderCountBadge, renderPanelButtons, renderPanels } from "./panels.js";
 import {
   countdownWords,
   feltCount,
@@ -32,10 +33,10 @@ import {
 } from "./roomview.js";
 import { settings } from "./settings.js";
 import { play as sound } from "./sound.js";
+import { tableName } from "./tablenames.js";
 import { errorText, lockControls, reportError, setBalance, shareRoom, toast } from "./ui.js";
 
 const COACH_KEY = "blackjack.coach";
-const LIVE_WORDS = { connecting: "Connecting…", live: "Live", offline: "Offline: reconnecting…" };
 
 let S = null; // the room on screen
 
@@ -50,22 +51,22 @@ export function leaveRoom() {
 
 export async function showRoom(main, id, isCurrent) {
   leaveRoom();
-  clear(main).appendChild(h("p", { class: "loading", testid: "loading" }, "Loading the table…"));
+  clear(main).appendChild(h("p", { class: "loading", testid: "loading" }, t("room.loading")));
   let view;
   let table;
   try {
     const [room, tables] = await Promise.all([api.room(id), loadTables()]);
     view = room;
     table = tables.find((t) => t.id === room.table);
-    if (!table) throw new Error(`This server offers no table ${room.table}: reload the page.`);
+    if (!table) throw new Error(t("room.noTable", { table: room.table }));
   } catch (e) {
     if (!isCurrent()) return;
-    clear(main).appendChild(h("div", { class: "panel" }, h("p", { testid: "room-error" }, errorText(e)), h("a", { href: "#/lobby" }, "Back to the lobby")));
+    clear(main).appendChild(h("div", { class: "panel" }, h("p", { testid: "room-error" }, errorText(e)), h("a", { href: "#/lobby" }, t("room.backToLobby"))));
     reportError(e);
     return;
   }
   if (!isCurrent()) return;
-  document.title = `${view.name} · Blackjack`;
+  document.title = t("room.documentTitle", { name: view.name });
   const session = getSession();
   const round = roundOf(view);
   S = {
@@ -135,7 +136,7 @@ function receive(view, personal) {
   S.shoe = next.shoe;
   const said = seatSentences(seatChanges(before, next), S.me);
   if (yourTurnNow(before, next, S.me)) {
-    said.push(`${roomStatusWords(next, S.me)}. ${countdownWords("turn", secondsLeft(next.deadline, Date.now()), true)}.`);
+    said.push(t("room.yourTurnSaid", { status: roomStatusWords(next, S.me), countdown: countdownWords("turn", secondsLeft(next.deadline, Date.now()), true) }));
     sound("turn");
   }
   if (said.length) tell(said.join(" "));
@@ -191,8 +192,8 @@ function setLive(state) {
   if (state === S.live) return;
   const was = S.live;
   S.live = state;
-  if (state === "offline") tell("Connection lost: reconnecting.");
-  else if (state === "live" && was === "offline") tell("Back online.");
+  const change = liveChangeSentence(was, state);
+  if (change) tell(change);
   render();
 }
 
@@ -243,7 +244,9 @@ function announceResult(round) {
   for (const b of round.boxes || []) {
     if (nickOfPlayer(b.player) !== S.me) continue;
     for (const [i, hd] of b.hands.entries())
-      parts.push(`Box ${b.box + 1}${b.hands.length > 1 ? ` hand ${i + 1}` : ""}: ${resultLabel(hd) || statusLabel(hd.status)}.`);
+      parts.push(
+        t(b.hands.length > 1 ? "room.resultHand" : "room.resultBox", { box: b.box + 1, hand: i + 1, result: resultLabel(hd) || statusLabel(hd.status) }),
+      );
   }
   tell(`${parts.join(" ")} ${netSentence(round.net)}`);
 }
@@ -274,7 +277,7 @@ function bet() {
   if (errors.length) return toast(errors.join(" "));
   return send(
     (me) => api.betInRoom(me.id, body.bets, body.client_seed),
-    "Could not bet",
+    t("room.couldNotBet"),
     () => {
       S.clientSeed = "";
       S.betNote = "";
@@ -284,13 +287,13 @@ function bet() {
   );
 }
 
-const pass = () => send((me) => api.betInRoom(me.id, []), "Could not pass");
-const take = (box) => send((me) => api.takeBoxes(me.id, [box]), "Could not take the box");
+const pass = () => send((me) => api.betInRoom(me.id, []), t("room.couldNotPass"));
+const take = (box) => send((me) => api.takeBoxes(me.id, [box]), t("room.couldNotTake"));
 const leave = () =>
   send(
     (me) => api.leaveRoom(me.id),
-    "Could not leave",
-    () => toast("You left the table: your boxes are free.", { tone: "info" }),
+    t("room.couldNotLeave"),
+    () => toast(t("room.youLeftToast"), { tone: "info" }),
   );
 
 function explain(why) {
@@ -321,7 +324,7 @@ async function fetchHint() {
     S.hint = { ...hint, version };
     render();
   } catch (e) {
-    if (S === me && e.code !== "not_your_turn") reportError(e, "Coach");
+    if (S === me && e.code !== "not_your_turn") reportError(e, t("room.coach"));
   }
 }
 
@@ -360,7 +363,7 @@ function onKey(ev) {
   } else if (key === "c" && !phase.betting) {
     ev.preventDefault();
     if (S.round?.legal_actions?.length) withBusy(fetchHint);
-    else explain("The coach has nothing to answer: no decision is asked of you now.");
+    else explain(t("room.coachNothing"));
   }
 }
 
@@ -400,7 +403,10 @@ const ctl = {
     owner: (n) => ownerOf(S.room, n, S.me),
     betting: (n) => renderSeat(n),
     status: () => roomStatusWords(S.room, S.me),
-    countdown: () => [renderCountdown(), S.live === "offline" ? h("p", { class: "live-offline-note", testid: "live-offline" }, LIVE_WORDS.offline) : null],
+    countdown: () => [
+      renderCountdown(),
+      S.live === "offline" ? h("p", { class: "live-offline-note", testid: "live-offline" }, liveStateWords("offline")) : null,
+    ],
   },
 };
 
@@ -446,21 +452,23 @@ function renderHead(phase) {
     h(
       "div",
       { class: "table-title" },
-      h("h1", { id: "table-title", testid: "room-name" }, S.room.name),
+      h("h1", { id: "table-title", testid: "room-name", translate: "no" }, S.room.name), // its players' name for it
       h(
         "p",
         { class: "muted small summary" },
-        `${S.table.name || S.table.id} · ${S.room.turn_seconds} s a decision · `,
-        h("span", { class: `live-state live-${S.live}`, testid: "live-state", dataset: { state: S.live } }, LIVE_WORDS[S.live]),
+        `${tableName(S.table.id, S.table.name)} · ${t("room.turnSeconds", { seconds: S.room.turn_seconds })} · `,
+        h("span", { class: `live-state live-${S.live}`, testid: "live-state", dataset: { state: S.live } }, liveStateWords(S.live)),
       ),
     ),
     h(
       "div",
       { class: "table-links" },
-      h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "room-share", onclick: () => shareRoom(S.id) }, "Share"),
+      h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "room-share", onclick: () => shareRoom(S.id) }, t("room.share")),
       renderPanelButtons(ctl),
-      phase.seated ? h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "room-leave", "data-lock": "on", onclick: leave }, "Leave") : null,
-      h("a", { href: "#/lobby", class: "btn btn-ghost btn-small", testid: "back-to-lobby" }, "Lobby"),
+      phase.seated
+        ? h("button", { type: "button", class: "btn btn-ghost btn-small", testid: "room-leave", "data-lock": "on", onclick: leave }, t("room.leave"))
+        : null,
+      lobbyLink(),
     ),
   );
 }
@@ -473,13 +481,18 @@ function renderSeat(n) {
     return h(
       "div",
       { class: "bet-box seat-free", testid: `seat-${n}` },
-      h("button", { type: "button", class: "btn btn-small take-box", testid: `take-box-${n}`, "data-lock": "on", onclick: () => take(n) }, `Take box ${n + 1}`),
+      h(
+        "button",
+        { type: "button", class: "btn btn-small take-box", testid: `take-box-${n}`, "data-lock": "on", onclick: () => take(n) },
+        t("room.takeBox", { box: n + 1 }),
+      ),
     );
   }
   if (seat.you && phase.canBet) return renderBetCircle(ctl, n);
   const placed = (S.room.bets || []).find((b) => b.box === n);
   const passed = (S.room.passed || []).includes(seat.nick);
-  const words = placed ? formatCoins(placed.amount) : passed ? "Pass" : "…";
+  const words = placed ? formatCoins(placed.amount) : passed ? t("room.pass") : "…";
+  const seated = { box: n + 1, player: seat.you ? t("room.you") : seat.nick, bet: words };
   const stack = placed ? chipStack(Number(placed.amount), chipValues(S.table.min_bet, S.table.max_bet)) : [];
   return h(
     "div",
@@ -489,7 +502,7 @@ function renderSeat(n) {
       {
         class: "bet-circle",
         role: "img",
-        "aria-label": `Box ${n + 1}, ${seat.you ? "you" : seat.nick}: ${placed ? `bet ${words}` : passed ? "passes" : "no bet yet"}`,
+        "aria-label": t(placed ? "room.seatBet" : passed ? "room.seatPasses" : "room.seatNoBet", seated),
       },
       h(
         "span",

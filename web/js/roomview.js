@@ -5,6 +5,7 @@
 
 import { formatCoins } from "./format.js";
 import { roundCards, shiftCount } from "./hilo.js";
+import { t } from "./i18n.js";
 
 /** RULES.md, "Shared tables": a room's seconds per decision and for the betting window. */
 export const ROOM_SECONDS = { min: 5, max: 60, turn: 20, betting: 15 };
@@ -25,15 +26,15 @@ export function roomRequest({ table, name, turnSeconds, bettingSeconds }) {
   const trimmed = String(name || "").trim();
   if (trimmed) {
     if (NAME_RE.test(trimmed)) body.name = trimmed;
-    else errors.push("Name: 1 to 32 plain characters (letters, digits, spaces, punctuation).");
+    else errors.push(t("room.nameError"));
   }
-  for (const [field, raw, words] of [
-    ["turn_seconds", turnSeconds, "Seconds per decision"],
-    ["betting_seconds", bettingSeconds, "Seconds to bet"],
+  for (const [field, raw, error] of [
+    ["turn_seconds", turnSeconds, "room.turnSecondsError"],
+    ["betting_seconds", bettingSeconds, "room.bettingSecondsError"],
   ]) {
     const value = Number(raw);
     if (!Number.isInteger(value) || value < ROOM_SECONDS.min || value > ROOM_SECONDS.max)
-      errors.push(`${words}: a whole number from ${ROOM_SECONDS.min} to ${ROOM_SECONDS.max}.`);
+      errors.push(t(error, { min: ROOM_SECONDS.min, max: ROOM_SECONDS.max }));
     else body[field] = value;
   }
   return { body, errors };
@@ -41,12 +42,16 @@ export function roomRequest({ table, name, turnSeconds, bettingSeconds }) {
 
 /** A room of the lobby's list in words: "Casino · 2 players · 3 free boxes · betting". */
 export function roomSummaryWords(summary, tableName = summary.table) {
-  const players = summary.players === 1 ? "1 player" : `${summary.players} players`;
-  const free = summary.free_boxes === 1 ? "1 free box" : `${summary.free_boxes} free boxes`;
-  return `${tableName} · ${players} · ${free} · ${PHASE_WORDS[summary.phase] || summary.phase}`;
+  return t("room.summary", {
+    table: tableName,
+    players: t("room.players", { count: summary.players }),
+    free: t("room.freeBoxes", { count: summary.free_boxes }),
+    phase: PHASES.includes(summary.phase) ? t(`room.phase.${summary.phase}`) : summary.phase,
+  });
 }
 
-const PHASE_WORDS = { waiting: "waiting for bets", betting: "betting", insurance: "insurance", player_turn: "playing", settled: "between rounds" };
+/** A room's phases (API.md), each in words as room.phase.<phase>. */
+const PHASES = ["waiting", "betting", "insurance", "player_turn", "settled"];
 const BETTING_PHASES = new Set(["waiting", "betting", "settled"]);
 
 // ---------------------------------------------------------------- which view to show
@@ -164,17 +169,19 @@ export function seatChanges(before, after) {
   };
 }
 
+/** Boxes by number: "2", "2 and 4", "1, 3 and 5". */
 const boxList = (boxes) => {
   const names = boxes.map((b) => String(b + 1));
-  return `${boxes.length > 1 ? "boxes" : "box"} ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0]}`;
+  return names.length > 1 ? t("room.boxList", { first: names.slice(0, -1).join(", "), last: names.at(-1) }) : names[0];
 };
 
 /** The seat changes in sentences, the caller's own in the second person. */
 export function seatSentences({ joined, left }, me) {
-  return [
-    ...joined.map(({ nick, boxes }) => (nick === me ? `You sit at ${boxList(boxes)}.` : `${nick} joined at ${boxList(boxes)}.`)),
-    ...left.map((nick) => (nick === me ? "You no longer sit at this table." : `${nick} left.`)),
-  ];
+  const sits = (nick, boxes) => {
+    const [one, several] = nick === me ? ["room.youSit", "room.youSitBoxes"] : ["room.joined", "room.joinedBoxes"];
+    return t(boxes.length > 1 ? several : one, { nick, boxes: boxList(boxes) });
+  };
+  return [...joined.map(({ nick, boxes }) => sits(nick, boxes)), ...left.map((nick) => (nick === me ? t("room.youLeft") : t("room.left", { nick })))];
 }
 
 // ---------------------------------------------------------------- the phase
@@ -207,20 +214,22 @@ export function phaseOf(view, me) {
 export function roomStatusWords(view, me) {
   const p = phaseOf(view, me);
   if (p.turn) {
-    const hand = handOf(view, p.turn);
-    const what = p.turn.insurance ? "insurance?" : `box ${p.turn.box + 1}${hand}`;
-    return p.turn.you ? `Your turn: ${what}` : `${p.turn.nick ?? "A player"}'s turn: ${what}`;
+    const what = p.turn.insurance ? t("room.turnInsurance") : turnPlace(view, p.turn);
+    if (p.turn.you) return t("room.yourTurn", { what });
+    return !p.turn.nick ? t("room.someonesTurn", { what }) : t("room.playersTurn", { nick: p.turn.nick, what });
   }
-  if (!p.betting) return "Dealing…";
-  if (!p.seated) return view.phase === "betting" ? "Bets are being placed." : "Waiting for bets: take a free box to play.";
-  if (p.canBet) return view.phase === "betting" ? "Bets are open: bet or pass." : "Place your bet: the first bet opens the window.";
-  if (p.passed) return "You pass this round: waiting for the others.";
-  return `Your bet is in (${formatCoins(p.myBet.reduce((sum, b) => sum + Number(b.amount), 0))}): waiting for the others.`;
+  if (!p.betting) return t("room.dealing");
+  if (!p.seated) return t(view.phase === "betting" ? "room.betsBeingPlaced" : "room.waitingTakeBox");
+  if (p.canBet) return t(view.phase === "betting" ? "room.betsOpen" : "room.placeBet");
+  if (p.passed) return t("room.youPass");
+  return t("room.betIn", { bet: formatCoins(p.myBet.reduce((sum, b) => sum + Number(b.amount), 0)) });
 }
 
-function handOf(view, turn) {
+/** The box asked, and its hand where it was split: "box 3", "box 3, hand 2". */
+function turnPlace(view, turn) {
   const box = (view.round?.boxes || []).find((b) => b.box === turn.box);
-  return box && box.hands.length > 1 ? `, hand ${turn.hand + 1}` : "";
+  if (box && box.hands.length > 1) return t("room.turnBoxHand", { box: turn.box + 1, hand: turn.hand + 1 });
+  return t("room.turnBox", { box: turn.box + 1 });
 }
 
 // ---------------------------------------------------------------- the countdown
@@ -236,9 +245,9 @@ export function secondsLeft(deadline, now) {
 /** The countdown in words (no full stop): "Bets close in 12 s", "14 s to answer", "Time is up". */
 export function countdownWords(kind, seconds, you) {
   if (seconds === null || kind === null) return "";
-  if (seconds === 0) return kind === "betting" ? "Bets closing…" : you ? "Time is up: the table answers for you" : "Time is up";
-  if (kind === "betting") return `Bets close in ${seconds} s`;
-  return you ? `${seconds} s to answer` : `${seconds} s left`;
+  if (seconds === 0) return t(kind === "betting" ? "room.betsClosing" : you ? "room.timeUpYou" : "room.timeUp");
+  if (kind === "betting") return t("room.betsCloseIn", { seconds });
+  return t(you ? "room.secondsToAnswer" : "room.secondsLeft", { seconds });
 }
 
 // ---------------------------------------------------------------- reconnecting

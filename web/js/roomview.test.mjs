@@ -3,6 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { setLanguage } from "./i18n.js";
 import {
   countdownWords,
   feltCount,
@@ -60,6 +61,18 @@ const inPlay = (version, turn, extra = {}) =>
     },
     ...extra,
   });
+
+/** Carol takes boxes 2 and 4 as bob42 leaves box 3. */
+const carolJoinsBobLeaves = () => ({
+  before: view(1),
+  after: view(2, {
+    seats: [
+      { box: 0, nick: "alice1", you: false },
+      { box: 1, nick: "carol", you: false },
+      { box: 3, nick: "carol", you: false },
+    ],
+  }),
+});
 
 test("a newer view is shown; an older or equal one is not", () => {
   const shown = { view: view(4), personal: false };
@@ -119,14 +132,7 @@ test("'your turn' is said when a decision of the caller's is asked, once per han
 });
 
 test("joins and leaves are told apart by nick, a user's boxes together", () => {
-  const before = view(1);
-  const after = view(2, {
-    seats: [
-      { box: 0, nick: "alice1", you: false },
-      { box: 1, nick: "carol", you: false },
-      { box: 3, nick: "carol", you: false },
-    ],
-  });
+  const { before, after } = carolJoinsBobLeaves();
   const changes = seatChanges(before, after);
   assert.deepEqual(changes, { joined: [{ nick: "carol", boxes: [1, 3] }], left: ["bob42"] });
   assert.deepEqual(seatSentences(changes, "alice1"), ["carol joined at boxes 2 and 4.", "bob42 left."]);
@@ -244,4 +250,41 @@ test("the caller's own view is read when a decision of theirs is asked or answer
   assert.equal(needsOwnView(bob, settled, "alice1"), true);
   assert.equal(needsOwnView(settled, { ...settled, version: 7 }, "alice1"), false);
   assert.equal(needsOwnView(null, view(1), "alice1"), false);
+});
+
+test("the room's words in Russian and in Croatian: seats, turns, bets, the countdown, the lobby's line", () => {
+  const { before, after } = carolJoinsBobLeaves();
+  const changes = seatChanges(before, after);
+  const open = view(5, { phase: "betting", bets: [{ box: 0, amount: 50 }], passed: ["bob42"] });
+  try {
+    setLanguage("ru");
+    assert.deepEqual(seatSentences(changes, "alice1"), ["carol садится за стол: боксы 2 и 4.", "bob42 уходит из-за стола."]);
+    assert.deepEqual(seatSentences({ joined: [{ nick: "d", boxes: [2] }], left: ["bob42"] }, "bob42"), [
+      "d садится за стол: бокс 3.",
+      "Вы больше не за этим столом.",
+    ]);
+    assert.equal(roomStatusWords(inPlay(6, { box: 2, hand: 0 }), "alice1"), "Ход игрока bob42: бокс 3");
+    assert.equal(roomStatusWords(inPlay(6, { box: 0, hand: 0 }, { phase: "insurance" }), "alice1"), "Ваш ход: страховка?");
+    assert.equal(roomStatusWords(open, "alice1"), "Ваша ставка принята (50): ждём остальных.");
+    assert.equal(countdownWords("betting", 12, false), "Ставки закроются через 12 с");
+    assert.equal(countdownWords("turn", 0, true), "Время вышло: стол отвечает за вас");
+    const summary = { room_id: "r", table: "casino", name: "Fri", players: 5, free_boxes: 2, phase: "settled" };
+    assert.equal(roomSummaryWords(summary, "Казино"), "Казино · 5 игроков · 2 свободных бокса · между раундами");
+    assert.equal(roomSummaryWords({ ...summary, players: 21, free_boxes: 1 }, "Казино"), "Казино · 21 игрок · 1 свободный бокс · между раундами");
+    assert.deepEqual(roomRequest({ table: "casino", name: "", turnSeconds: "4", bettingSeconds: "15" }).errors, ["Секунд на решение: целое число от 5 до 60."]);
+    setLanguage("hr");
+    assert.deepEqual(seatSentences({ joined: [{ nick: "d", boxes: [0, 2, 4] }], left: [] }, "d"), ["Sjedite za stolom: boksovi 1, 3 i 5."]);
+    assert.deepEqual(seatSentences(changes, "bob42"), ["carol sjeda za stol: boksovi 2 i 4.", "Više ne sjedite za ovim stolom."]);
+    const split = inPlay(6, { box: 2, hand: 1 });
+    split.round.boxes[1].hands.push(hand(["5H", "9S"]));
+    assert.equal(roomStatusWords(split, "bob42"), "Na redu ste: boks 3, ruka 2");
+    assert.equal(roomStatusWords(open, "bob42"), "Propuštate ovu rundu: čekamo ostale.");
+    assert.equal(countdownWords("turn", 14, false), "Još 14 s");
+    assert.equal(
+      roomSummaryWords({ room_id: "r", table: "casino", players: 2, free_boxes: 5, phase: "player_turn" }, "Kasino"),
+      "Kasino · 2 igrača · 5 slobodnih boksova · igra",
+    );
+  } finally {
+    setLanguage("en");
+  }
 });
