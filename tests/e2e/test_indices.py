@@ -341,3 +341,44 @@ def test_an_index_drill_answered_wrong_then_right(
     tid(page, "heat-indices").screenshot(
         path=str(artifacts / f"index-heatmap-{size}.png"), animations="disabled"
     )
+
+
+def test_the_strategy_card_and_the_indices_in_croatian_and_russian(contexts: Contexts) -> None:
+    """Issue 41: a phone in Croatian reads the card's plays and sections, a picked cell, the
+    index plays and the Kelly bets in its words (a bankroll typed "10.000" as it writes
+    ten thousand); in Russian a table shuffled every round says why counting gains nothing.
+    No axe violation, no sideways scroll."""
+    page = contexts.page(360, 640, mobile=True, language="hr")
+    page.goto("/#/strategy/european")
+    expect(page.locator("html")).to_have_attribute("lang", "hr")
+    expect(tid(page, "strategy-chart-hard").locator("caption")).to_have_text("Tvrde ruke")
+    expect(tid(page, "legend-hit")).to_contain_text("karta")
+    expect(tid(page, "legend-stand")).to_contain_text("dosta")
+    page.locator(".cell-btn").first.click()  # hard 5 against a 2: hit, at every table
+    expect(tid(page, "strategy-ev").locator("h2")).to_contain_text(" protiv 2: karta")
+    check_axe(page, "the strategy card in Croatian")
+    fits(page, 360, "the strategy card in Croatian")
+
+    page.goto("/#/indices/european")
+    words = re.compile(
+        r"^\S+ protiv \S+: .+ na (0|[+\u2212]\d+) ili (više|manje) \(tablica kaže: .+\)$"
+    )
+    expect(tid(page, "ranked-play").first.locator("span span").first).to_have_text(words)
+    expect(tid(page, "ranked-worth").first).to_have_text(re.compile(r"^(\d+,\d\d|<0,01|0)$"))
+    expect(tid(page, "edge-plot").locator("title").first).to_have_text(
+        "Prednost igrača, u postotku uloga, na svakom pravom broju od \u221210 do +10"
+    )
+    tid(page, "bankroll").fill("10000")
+    kelly = tid(page, "kelly-bet-10").inner_text()
+    tid(page, "bankroll").fill("10.000")
+    expect(tid(page, "kelly-bet-10")).to_have_text(kelly)
+    expect(tid(page, "bankroll-error")).to_be_empty()
+    check_axe(page, "the indices page in Croatian")
+    fits(page, 360, "the indices page in Croatian")
+
+    page = contexts.page(360, 640, mobile=True, language="ru")
+    page.goto("/#/indices/classic")
+    note = tid(page, "indices-shuffle-note")
+    expect(note).to_contain_text("Счёт здесь почти ничего не даёт.")
+    expect(note).to_contain_text("в шузе 4 колоды)")
+    fits(page, 360, "the indices page in Russian")

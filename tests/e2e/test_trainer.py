@@ -7,6 +7,7 @@ docs/trainer.png; otherwise a dozen rounds check the same page."""
 from __future__ import annotations
 
 import random
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,8 @@ from playwright.sync_api import Page, expect
 
 from tests.integration.seeds import find_seed, value
 
-from .environment import Stack, StackSeeds, update_screenshot
-from .helpers import coins, new_player, tid
+from .environment import Contexts, Stack, StackSeeds, update_screenshot
+from .helpers import check_axe, coins, new_player, tid
 
 DOCS_TRAINER = Path(__file__).resolve().parents[2] / "docs" / "trainer.png"
 RANKS = "23456789TA"
@@ -147,3 +148,36 @@ def test_the_trainer_page_after_many_rounds(page: Page, stack: Stack) -> None:
     if update_screenshot():
         page.set_viewport_size({"width": 1280, "height": 1100})
         page.screenshot(path=str(DOCS_TRAINER), animations="disabled", full_page=True)
+
+
+def test_the_trainer_and_a_graded_round_in_russian(contexts: Contexts, stack: Stack) -> None:
+    """Issue 41: a phone in Russian reads the Trainer and a round's graded decisions in its
+    words, with no axe violation and no sideways scroll."""
+    page = contexts.page(360, 640, mobile=True, language="ru")
+    api = stack.api
+    _, token = new_player(page, api, "ru")
+    api.table(token, "european")
+    view = api.call(
+        "POST", "/v1/tables/european/rounds", {"bets": [{"box": 0, "amount": 10}]}, token
+    )
+    while view["status"] != "settled":
+        legal = view["legal_actions"]
+        action = next(a for a in ("stand", "decline_insurance", *legal) if a in legal)
+        view = api.call("POST", "/v1/tables/european/round/actions", {"action": action}, token)
+
+    page.goto(f"/#/trainer/{view['round_id']}")
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    expect(page.locator(".trainer-hand h2").first).to_have_text("Бокс 1, рука 1")
+    expect(page.get_by_role("link", name="Назад в тренажёр")).to_be_visible()
+    check_axe(page, "a graded round in Russian")
+
+    page.get_by_role("link", name="Назад в тренажёр").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Тренажёр")
+    expect(tid(page, "trainer-kind-hard").locator("th")).to_have_text("Жёсткие суммы")
+    expect(tid(page, "trainer-chart")).to_have_attribute(
+        "aria-label", re.compile(r"^Точность: последние 50 решений: .+; последние 200 решений: ")
+    )
+    expect(tid(page, "trainer-checkout-none")).to_contain_text("Проверок пока не было.")
+    check_axe(page, "the trainer in Russian")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= 360, f"the trainer scrolls sideways ({scroll} px at 360)"

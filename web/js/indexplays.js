@@ -1,5 +1,9 @@
 // The Indices page's pure parts (tested with node): index plays in words and by chart cell,
-// the signed count and edge, the edge plot's axis and scales, the Kelly bet for a bankroll.
+// a chart's plays and sections in words, the signed count, the edge plot's axis and scales,
+// the Kelly bet for a bankroll.
+
+import { formatNumber, t } from "./i18n.js";
+import { KINDS } from "./stats.js";
 
 /** A true count with its sign: "+2", "0", "−3". */
 export function signedCount(t) {
@@ -7,13 +11,6 @@ export function signedCount(t) {
   if (v > 0) return `+${v}`;
   if (v < 0) return `−${-v}`;
   return "0";
-}
-
-/** An edge in percent with its sign, two decimals: "+1.23%", "−0.40%". */
-export function signedEdge(edge) {
-  const v = Math.round(Number(edge) * 100) / 100;
-  if (v === 0) return "0.00%";
-  return `${v > 0 ? "+" : "−"}${Math.abs(v).toFixed(2)}%`;
 }
 
 /** A chart row the short way a player says it: "16", "A,7", "8,8", "10,10". */
@@ -27,6 +24,12 @@ export function shortRow(section, row) {
 /** An up card as a player says it: "10" for a ten. */
 export const upWord = (up) => (up === "T" ? "10" : up);
 
+/** A chart's play in words, lower case as a chart's legend and cells say it: "stand". */
+export const playWord = (action) => t(`indexplays.play.${action}`);
+
+/** A chart section's name: "Hard totals". */
+export const sectionName = (section) => KINDS.find((k) => k.name === section)?.label ?? section;
+
 /** An index's threshold the short way: "≥+2", "≤−1". */
 export function indexMark(index) {
   return `${index.direction === "at_or_below" ? "≤" : "≥"}${signedCount(index.index)}`;
@@ -37,10 +40,16 @@ export function indexMark(index) {
  * "Insurance: take it at +4 or more (the card declines it)".
  */
 export function indexWords(index) {
-  const where = index.direction === "at_or_below" ? "or less" : "or more";
-  const at = `at ${signedCount(index.index)} ${where}`;
-  if (index.section === "insurance") return `Insurance: take it ${at} (the card declines it)`;
-  return `${shortRow(index.section, index.row)} v ${upWord(index.up)}: ${index.play} ${at} (the card says ${index.basic})`;
+  const below = index.direction === "at_or_below";
+  const at = signedCount(index.index);
+  if (index.section === "insurance") return t(below ? "indexplays.insuranceOrLess" : "indexplays.insuranceOrMore", { at });
+  return t(below ? "indexplays.wordsOrLess" : "indexplays.wordsOrMore", {
+    row: shortRow(index.section, index.row),
+    up: upWord(index.up),
+    play: playWord(index.play),
+    at,
+    basic: playWord(index.basic),
+  });
 }
 
 /** The Kelly bet: bankroll × edge/100 / variance, rounded down; 0 where the edge is not positive (or nothing is known). */
@@ -52,9 +61,13 @@ export function kellyBet(bankroll, edge, variance) {
   return Math.floor((b * e) / 100 / v + 1e-9);
 }
 
-/** A typed bankroll: a whole number of coins (spaces and thousands separators allowed), else null. */
+/**
+ * A typed bankroll: a whole number of coins, else null. Spaces, commas and underscores may
+ * separate thousands, and dots too where they do ("10.000", as Croatian writes it; "1.5" is no whole number).
+ */
 export function parseBankroll(text) {
-  const s = String(text ?? "").replace(/[\s,_]/g, "");
+  let s = String(text ?? "").replace(/[\s,_]/g, "");
+  if (/^\d{1,3}(\.\d{3})+$/.test(s)) s = s.replace(/\./g, "");
   if (!/^\d{1,12}$/.test(s)) return null;
   return Number(s);
 }
@@ -112,19 +125,22 @@ export function rankedPlays(indices, worth) {
   return valued.sort((a, b) => b.worth - a.worth); // a stable sort: ties keep chart order
 }
 
+/** `n` with two decimals, as the language writes them: "1.67", "1,67". */
+const twoDecimals = (n) => formatNumber(n, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 /** A play's worth as coins per 100 rounds at a flat bet of 100 (worth × 100): "1.67", "<0.01", "0". */
 export function worthCoins(worth) {
   const coins = Number(worth) * 100;
   if (!(coins > 0)) return "0";
-  if (coins < 0.005) return "<0.01";
-  return coins.toFixed(2);
+  if (coins < 0.005) return `<${twoDecimals(0.01)}`;
+  return twoDecimals(coins);
 }
 
 /** A play's cell and direction, one key per index play: "hard 16 T at_or_above". */
 export const playKey = (ix) => `${ix.section} ${ix.row} ${ix.up} ${ix.direction}`;
 
-/** A number of decks in words: "1 deck", "3 decks". */
-export const deckCount = (decks) => `${decks} ${Number(decks) === 1 ? "deck" : "decks"}`;
+/** A number of decks in words: "1 deck", "3 decks" (decks unseen may be a fraction: "4.5 decks"). */
+export const deckCount = (decks) => t("indexplays.decks", { count: Number(decks) });
 
 /**
  * The furthest true count a table that shuffles every round reaches at the first decision:
@@ -133,5 +149,5 @@ export const deckCount = (decks) => `${decks} ${Number(decks) === 1 ? "deck" : "
  */
 export function firstDecisionBound(decks) {
   const cards = 52 * Number(decks);
-  return ((3 * 52) / (cards - 3)).toFixed(2);
+  return twoDecimals((3 * 52) / (cards - 3));
 }

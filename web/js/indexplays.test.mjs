@@ -2,6 +2,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { formatEdgePercent } from "./format.js";
+import { setLanguage } from "./i18n.js";
 import * as plays from "./indexplays.js";
 
 const stand16 = { section: "hard", row: "16", up: "T", basic: "hit", play: "stand", index: 2, direction: "at_or_above" };
@@ -23,7 +25,7 @@ test("an index play in words, the card's play in brackets", () => {
   assert.deepEqual([plays.indexMark(stand16), plays.indexMark(hit9)], ["≥+2", "≤−2"]);
   assert.deepEqual([plays.shortRow("hard", "12"), plays.shortRow("soft", "13"), plays.shortRow("pairs", "A")], ["12", "A,2", "A,A"]);
   assert.deepEqual([plays.signedCount(3), plays.signedCount(0), plays.signedCount(-10)], ["+3", "0", "−10"]);
-  assert.deepEqual([plays.signedEdge(1.2345), plays.signedEdge(-0.402), plays.signedEdge(0.001)], ["+1.23%", "−0.40%", "0.00%"]);
+  assert.deepEqual([formatEdgePercent(1.2345), formatEdgePercent(-0.402), formatEdgePercent(0.001)], ["+1.23%", "−0.40%", "0.00%"]);
 });
 
 test("the Kelly bet: bankroll × edge/100 / variance, rounded down, 0 without an edge", () => {
@@ -75,4 +77,40 @@ test("a shuffle-every-round table's count at the first decision: three cards ove
   assert.equal(plays.firstDecisionBound(4), "0.76"); // classic: 3 × 52 / 205
   assert.equal(plays.firstDecisionBound(1), "3.18"); // bicycle: 3 × 52 / 49
   assert.deepEqual([plays.deckCount(1), plays.deckCount(3)], ["1 deck", "3 decks"]);
+});
+
+test("an index play, the decks and the worths in Russian and Croatian", () => {
+  try {
+    setLanguage("ru");
+    assert.equal(plays.indexWords(stand16), "16 против 10: хватит при +2 и выше (по таблице — ещё)");
+    assert.equal(plays.indexWords(hit9), "9 против 3: ещё при −2 и ниже (по таблице — удвоить)");
+    assert.equal(plays.indexWords(insurance), "Страховка: брать при +4 и выше (по таблице — не брать)");
+    assert.deepEqual([1, 2, 5, 21, 4.5].map(plays.deckCount), ["1 колода", "2 колоды", "5 колод", "21 колода", "4,5 колоды"]);
+    assert.deepEqual([plays.worthCoins(0.0167), plays.worthCoins(0.00004)], ["1,67", "<0,01"]);
+    assert.equal(plays.sectionName("soft"), "Мягкие суммы");
+    setLanguage("hr");
+    assert.equal(plays.indexWords(stand16), "16 protiv 10: dosta na +2 ili više (tablica kaže: karta)");
+    assert.equal(
+      plays.indexWords({ ...stand16, section: "pairs", row: "T", up: "6", basic: "stand", play: "split", index: 0 }),
+      "10,10 protiv 6: podijeli na 0 ili više (tablica kaže: dosta)",
+    );
+    assert.equal(plays.indexWords({ ...insurance, direction: "at_or_below" }), "Osiguranje: uzmite ga na +4 ili manje (tablica ga odbija)");
+    assert.deepEqual([1, 3, 6, 22].map(plays.deckCount), ["1 špil", "3 špila", "6 špilova", "22 špila"]);
+    assert.equal(plays.firstDecisionBound(4), "0,76");
+    assert.equal(plays.playWord("surrender"), "predaja");
+  } finally {
+    setLanguage("en");
+  }
+});
+
+test("a bankroll typed with the separators of each language", () => {
+  assert.deepEqual(["10.000", "1.250.000", "10\u00a0000", "10\u202f000", "1.5", "10.00", "1.0000"].map(plays.parseBankroll), [
+    10000,
+    1250000,
+    10000,
+    10000,
+    null,
+    null,
+    null,
+  ]);
 });

@@ -5,7 +5,8 @@
 // Kelly arithmetic are in indexplays.js.
 import { api, getSession, loadTables } from "./api.js";
 import { clear, h } from "./dom.js";
-import { CHART_LETTER, chartRowKeys, formatCoins, UP_CARDS } from "./format.js";
+import { CHART_LETTER, chartRowKeys, formatCoins, formatEdgePercent, UP_CARDS } from "./format.js";
+import { formatNumber, t } from "./i18n.js";
 import {
   deckCount,
   edgeAxis,
@@ -17,18 +18,19 @@ import {
   PLOT,
   parseBankroll,
   playKey,
+  playWord,
   plotScales,
   rankedPlays,
+  sectionName,
   shortRow,
   signedCount,
-  signedEdge,
   TOP_PLAYS,
   upWord,
   worthCoins,
 } from "./indexplays.js";
+import { tableName } from "./tablenames.js";
 import { errorText } from "./ui.js";
 
-const SECTION_NAMES = { hard: "Hard totals", soft: "Soft totals", pairs: "Pairs" };
 const SVG = "http://www.w3.org/2000/svg";
 
 function s(tag, attrs, ...children) {
@@ -46,7 +48,7 @@ function s(tag, attrs, ...children) {
 }
 
 export async function showIndices(main, id, isCurrent) {
-  clear(main).appendChild(h("p", { class: "loading" }, "Loading the index plays…"));
+  clear(main).appendChild(h("p", { class: "loading" }, t("indices.loading")));
   let tables = [];
   try {
     tables = await loadTables();
@@ -54,14 +56,14 @@ export async function showIndices(main, id, isCurrent) {
     /* the name is optional */
   }
   const table = tables.find((x) => x.id === id);
-  const name = table?.name || id;
+  const name = tableName(id, table?.name);
   const [indices, card] = await Promise.allSettled([api.indices(id), api.strategy(id)]);
   if (!isCurrent()) return;
   if (indices.status === "rejected") {
     const e = indices.reason;
-    const words = e?.status === 404 ? "This table has no index plays." : `The index plays could not be loaded: ${errorText(e)}`;
+    const words = e?.status === 404 ? t("indices.none") : t("indices.unavailable", { problem: errorText(e) });
     clear(main).appendChild(
-      h("section", { class: "panel indices" }, h("h1", {}, `Index plays: ${name}`), h("p", { testid: "indices-unavailable" }, words), links(id)),
+      h("section", { class: "panel indices" }, h("h1", {}, t("indices.title", { table: name })), h("p", { testid: "indices-unavailable" }, words), links(id)),
     );
     return;
   }
@@ -72,9 +74,9 @@ function links(id) {
   return h(
     "div",
     { class: "table-links" },
-    h("a", { href: "#/lobby", class: "btn btn-ghost btn-small" }, "← Tables"),
-    h("a", { href: `#/strategy/${encodeURIComponent(id)}`, class: "btn btn-ghost btn-small", testid: "indices-strategy-link" }, "Strategy card"),
-    h("a", { href: `#/table/${encodeURIComponent(id)}`, class: "btn btn-primary btn-small" }, "Play"),
+    h("a", { href: "#/lobby", class: "btn btn-ghost btn-small" }, t("indices.tables")),
+    h("a", { href: `#/strategy/${encodeURIComponent(id)}`, class: "btn btn-ghost btn-small", testid: "indices-strategy-link" }, t("indices.strategyCard")),
+    h("a", { href: `#/table/${encodeURIComponent(id)}`, class: "btn btn-primary btn-small" }, t("indices.toTable")),
   );
 }
 
@@ -87,12 +89,8 @@ function page(id, name, rules, data, card) {
   const root = h(
     "div",
     { class: "indices", testid: "indices", dataset: { table: id, shown: "top" } },
-    h("div", { class: "table-head indices-head" }, h("h1", {}, `Index plays: ${name}`), links(id)),
-    h(
-      "p",
-      { class: "indices-intro" },
-      `Hi-Lo, true count = running count ÷ decks unseen. ${count} index plays, computed for this table's rules on ${deckCount(decks)} unseen: at that true count or beyond it, play the index instead of the strategy card.`,
-    ),
+    h("div", { class: "table-head indices-head" }, h("h1", {}, t("indices.title", { table: name })), links(id)),
+    h("p", { class: "indices-intro" }, t("indices.intro", { count, decks: deckCount(decks) })),
     rules?.shuffle === "every_round" ? shuffleNote(rules, ranked) : null,
     h(
       "div",
@@ -106,13 +104,9 @@ function page(id, name, rules, data, card) {
         h(
           "section",
           { class: "panel indices-chart", testid: "indices-chart", "aria-labelledby": "indices-chart-title" },
-          h("h2", { id: "indices-chart-title" }, "The chart's index plays"),
+          h("h2", { id: "indices-chart-title" }, t("indices.chartTitle")),
           insuranceLine(byCell.insurance),
-          h(
-            "p",
-            { class: "muted small" },
-            `A square with a true count is an index: its play (letter) and the true count from which you take it, in colour for the top ${Math.min(TOP_PLAYS, count)} (every one once all are shown). A letter alone is the card's play, which no count changes. Rows without an index are left out.`,
-          ),
+          h("p", { class: "muted small" }, t("indices.chartNote", { top: Math.min(TOP_PLAYS, count) })),
           legend(data.indices),
           ["hard", "soft", "pairs"].filter((sec) => byCell[sec].size).map((sec) => chartTable(sec, byCell[sec], card?.chart?.[sec], top)),
         ),
@@ -131,15 +125,16 @@ function shuffleNote(rules, ranked) {
   return h(
     "p",
     { class: "indices-shuffle-note", testid: "indices-shuffle-note" },
-    h("strong", {}, "Counting gains almost nothing here. "),
-    `This table shuffles every round, so the count is only of your round's cards: at your first decision at most ±${bound} (three cards of ${deckCount(decks)}), and no index further out ever applies. All ${ranked.length} plays together add ${worthCoins(total)} coins per 100 rounds at a bet of 100: play the strategy card.`,
+    h("strong", {}, t("indices.shuffleGains")),
+    " ",
+    t("indices.shuffleNote", { bound, decks: deckCount(decks), count: ranked.length, coins: worthCoins(total) }),
   );
 }
 
 /** The ranking's title: none worth anything (a table shuffled every round), or the top 18. */
 function rankedTitle(ranked) {
-  if (!ranked.some((ix) => ix.worth > 0)) return "The plays: none adds anything here";
-  return ranked.length > TOP_PLAYS ? `The ${TOP_PLAYS} plays worth most` : "The plays by what they are worth";
+  if (!ranked.some((ix) => ix.worth > 0)) return t("indices.rankedNone");
+  return ranked.length > TOP_PLAYS ? t("indices.rankedTop", { count: TOP_PLAYS }) : t("indices.rankedAll");
 }
 
 /** The plays by what each is worth, the top 18 first; "Show all" lists the rest (and colours them on the chart). */
@@ -170,32 +165,28 @@ function rankedPanel(ranked, onShown) {
             onclick: () => {
               const all = toggle.getAttribute("aria-expanded") !== "true";
               toggle.setAttribute("aria-expanded", String(all));
-              toggle.textContent = all ? `Show the top ${TOP_PLAYS}` : `Show all ${ranked.length} plays`;
+              toggle.textContent = all ? t("indices.showTop", { count: TOP_PLAYS }) : t("indices.showAll", { count: ranked.length });
               items.slice(TOP_PLAYS).forEach((li) => {
                 li.hidden = !all;
               });
               onShown(all);
             },
           },
-          `Show all ${ranked.length} plays`,
+          t("indices.showAll", { count: ranked.length }),
         )
       : null;
   return h(
     "section",
     { class: "panel indices-ranked", testid: "indices-ranked", "aria-labelledby": "indices-ranked-title" },
     h("h2", { id: "indices-ranked-title" }, rankedTitle(ranked)),
-    h(
-      "p",
-      { class: "muted small", id: "ranked-key" },
-      "What each adds, in coins per 100 rounds at a flat bet of 100 (more with a bet spread), over the true counts this table deals: learn them from the top.",
-    ),
+    h("p", { class: "muted small", id: "ranked-key" }, t("indices.rankedKey")),
     h("ol", { class: "ranked-plays", id: "ranked-plays", testid: "ranked-plays", "aria-describedby": "ranked-key" }, items),
     toggle,
   );
 }
 
 function insuranceLine(insurance) {
-  if (!insurance.length) return h("p", { class: "indices-insurance", testid: "indices-insurance" }, "Insurance: no index play at this table.");
+  if (!insurance.length) return h("p", { class: "indices-insurance", testid: "indices-insurance" }, t("indices.noInsurance"));
   return h(
     "p",
     { class: "indices-insurance", testid: "indices-insurance" },
@@ -217,10 +208,10 @@ function legend(indices) {
   const used = new Set((indices || []).filter((ix) => ix.section !== "insurance").map((ix) => ix.play));
   return h(
     "ul",
-    { class: "legend indices-legend", "aria-label": "The plays' letters" },
+    { class: "legend indices-legend", "aria-label": t("indices.legend") },
     Object.keys(CHART_LETTER)
       .filter((a) => used.has(a))
-      .map((a) => h("li", {}, h("span", { class: `cell act-${a}`, "aria-hidden": "true" }, CHART_LETTER[a]), ` ${a}`)),
+      .map((a) => h("li", {}, h("span", { class: `cell act-${a}`, "aria-hidden": "true" }, CHART_LETTER[a]), ` ${playWord(a)}`)),
   );
 }
 
@@ -229,14 +220,14 @@ function chartTable(section, rows, chartRows, top) {
   return h(
     "table",
     { class: "chart index-chart", testid: `indices-chart-${section}` },
-    h("caption", {}, SECTION_NAMES[section]),
+    h("caption", {}, sectionName(section)),
     h(
       "thead",
       {},
       h(
         "tr",
         {},
-        h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Hand, against the dealer's up card")),
+        h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("indices.handColumn"))),
         UP_CARDS.map((u) => h("th", { scope: "col" }, upWord(u))),
       ),
     ),
@@ -252,10 +243,11 @@ function chartTable(section, rows, chartRows, top) {
             const found = rows.get(row)?.get(up);
             const basic = chartRows?.[row]?.[up];
             if (!found) {
+              const always = basic ? t("indices.everyCount", { play: playWord(basic) }) : null;
               return h(
                 "td",
-                { class: "ix-basic", title: basic ? `${shortRow(section, row)} v ${upWord(up)}: ${basic}, at every count` : null },
-                basic ? [h("span", { "aria-hidden": "true" }, CHART_LETTER[basic] || basic), h("span", { class: "sr-only" }, `${basic}, at every count`)] : "",
+                { class: "ix-basic", title: basic ? t("indices.cell", { row: shortRow(section, row), up: upWord(up), play: always }) : null },
+                basic ? [h("span", { "aria-hidden": "true" }, CHART_LETTER[basic] || basic), h("span", { class: "sr-only" }, always)] : "",
               );
             }
             return h(
@@ -304,7 +296,7 @@ function edgePanel(edge, card, decks) {
   const fill = (text) => {
     const bankroll = parseBankroll(text);
     input.setAttribute("aria-invalid", bankroll === null ? "true" : "false");
-    note.textContent = bankroll === null ? "A bankroll is a whole number of coins." : "";
+    note.textContent = bankroll === null ? t("indices.bankrollError") : "";
     clear(body).append(
       ...edge.map((p) => {
         const bet = bankroll === null ? null : kellyBet(bankroll, p.edge, variance);
@@ -312,7 +304,7 @@ function edgePanel(edge, card, decks) {
           "tr",
           { testid: `kelly-${p.true_count}`, class: Number(p.edge) > 0 ? "plus" : "" },
           h("th", { scope: "row" }, signedCount(p.true_count)),
-          h("td", {}, signedEdge(p.edge)),
+          h("td", {}, formatEdgePercent(p.edge)),
           h("td", { testid: `kelly-bet-${p.true_count}` }, bet === null ? "—" : formatCoins(bet)),
         );
       }),
@@ -323,32 +315,36 @@ function edgePanel(edge, card, decks) {
   return h(
     "section",
     { class: "panel indices-edge", testid: "indices-edge", "aria-labelledby": "indices-edge-title" },
-    h("h2", { id: "indices-edge-title" }, "Your edge by true count"),
-    h(
-      "p",
-      { class: "small indices-edge-note", testid: "indices-edge-note" },
-      `An average shoe at each true count (${deckCount(decks)} unseen). The edge beside the count at the table is your shoe's own, from its exact cards left: at the same true count it can differ from this by tenths of a percent.`,
-    ),
+    h("h2", { id: "indices-edge-title" }, t("indices.edgeTitle")),
+    h("p", { class: "small indices-edge-note", testid: "indices-edge-note" }, t("indices.edgeNote", { decks: deckCount(decks) })),
     plot(edge),
     h(
       "div",
       { class: "field bankroll-field" },
-      h("label", { for: "bankroll" }, "Bankroll (coins)"),
+      h("label", { for: "bankroll" }, t("indices.bankroll")),
       input,
       h(
         "span",
         { class: "field-hint", id: "bankroll-hint" },
-        known
-          ? `Kelly bet = bankroll × edge ÷ variance (${Number(variance).toFixed(2)}), rounded down; 0 where the edge is not positive.`
-          : "The table's variance could not be loaded: no Kelly bet.",
+        known ? t("indices.kellyHint", { variance: formatNumber(variance, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) }) : t("indices.noVariance"),
       ),
       note,
     ),
     h(
       "table",
       { class: "kelly-table", testid: "kelly-table" },
-      h("caption", { class: "sr-only" }, "Edge and Kelly bet at each true count"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "True count"), h("th", { scope: "col" }, "Edge"), h("th", { scope: "col" }, "Kelly bet"))),
+      h("caption", { class: "sr-only" }, t("indices.kellyCaption")),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("indices.trueCount")),
+          h("th", { scope: "col" }, t("indices.edge")),
+          h("th", { scope: "col" }, t("indices.kellyBet")),
+        ),
+      ),
       body,
     ),
   );
@@ -364,14 +360,19 @@ function plot(edge) {
   const last = edge.at(-1);
   const desc =
     first && last
-      ? `From ${signedEdge(first.edge)} at true count ${signedCount(first.true_count)} to ${signedEdge(last.edge)} at ${signedCount(last.true_count)}.`
+      ? t("indices.plotFromTo", {
+          first: formatEdgePercent(first.edge),
+          from: signedCount(first.true_count),
+          last: formatEdgePercent(last.edge),
+          to: signedCount(last.true_count),
+        })
       : "";
   const zero = edge.find((p, i) => i > 0 && Number(edge[i - 1].edge) <= 0 && Number(p.edge) > 0);
   return s(
     "svg",
     { class: "edge-plot", viewBox: `0 0 ${f.width} ${f.height}`, role: "img", "aria-labelledby": "edge-plot-title edge-plot-desc", testid: "edge-plot" },
-    s("title", { id: "edge-plot-title" }, "The player's edge, in percent of the bet, at each true count from −10 to +10"),
-    s("desc", { id: "edge-plot-desc" }, `${desc}${zero ? ` The edge turns positive at ${signedCount(zero.true_count)}.` : ""}`),
+    s("title", { id: "edge-plot-title" }, t("indices.plotTitle", { from: signedCount(-10), to: signedCount(10) })),
+    s("desc", { id: "edge-plot-desc" }, zero ? `${desc} ${t("indices.plotPositive", { at: signedCount(zero.true_count) })}` : desc),
     // the grid and the axes
     axis.ticks.map((v) =>
       s(
@@ -391,11 +392,11 @@ function plot(edge) {
     ),
     s("line", { class: "axis", x1: f.left, x2: f.left, y1: f.top, y2: bottom }),
     s("line", { class: "axis", x1: f.left, x2: right, y1: bottom, y2: bottom }),
-    s("text", { class: "axis-label", x: f.left + (right - f.left) / 2, y: f.height - 4, "text-anchor": "middle" }, "True count"),
+    s("text", { class: "axis-label", x: f.left + (right - f.left) / 2, y: f.height - 4, "text-anchor": "middle" }, t("indices.trueCount")),
     s(
       "text",
       { class: "axis-label", x: 11, y: f.top + (bottom - f.top) / 2, "text-anchor": "middle", transform: `rotate(-90 11 ${f.top + (bottom - f.top) / 2})` },
-      "Edge, % of the bet",
+      t("indices.edgeAxis"),
     ),
     s("polyline", { class: "edge-line", points: edge.map((p) => `${x(p.true_count).toFixed(1)},${y(p.edge).toFixed(1)}`).join(" ") }),
     edge.map((p) =>
@@ -410,7 +411,7 @@ function plot(edge) {
           "data-true-count": p.true_count,
           "data-edge": p.edge,
         },
-        s("title", {}, `True count ${signedCount(p.true_count)}: edge ${signedEdge(p.edge)}`),
+        s("title", {}, t("indices.pointTitle", { at: signedCount(p.true_count), edge: formatEdgePercent(p.edge) })),
       ),
     ),
   );

@@ -3,16 +3,19 @@
 // the counter's mistakes, accuracy over recent windows, the deviation spots and the count at
 // each of them.
 
-import { GRADES, graded, gradeOf, isMistake } from "./format.js";
+import { formatAccuracy, GRADES, graded, gradeOf, isMistake } from "./format.js";
 import { freshCount, roundCards, shiftCount } from "./hilo.js";
+import { t } from "./i18n.js";
 
+/** A kind of decision with its label, in the language spoken when it shows. */
+const kind = (name) => ({
+  name,
+  get label() {
+    return t(`stats.kind.${name}`);
+  },
+});
 /** The kinds of decision, as `stats.by_kind` names them, with their labels. */
-export const KINDS = [
-  { name: "hard", label: "Hard totals" },
-  { name: "soft", label: "Soft totals" },
-  { name: "pairs", label: "Pairs" },
-  { name: "insurance", label: "Insurance" },
-];
+export const KINDS = ["hard", "soft", "pairs", "insurance"].map(kind);
 
 /** Every graded decision of the rounds (last settled first), latest first. */
 export function decisionsOf(rounds) {
@@ -142,6 +145,13 @@ export function moveFigures(decisions) {
 /** Share of decisions that were not mistakes; null without decisions. */
 export function accuracy(decisions, mistakes) {
   return decisions > 0 ? (decisions - mistakes) / decisions : null;
+}
+
+/** A level's spots taken: "3 of 5 (60.0%)"; "—" where the figures do not count them. */
+export function spotsTaken(taken, spots) {
+  if (spots === undefined || spots === null) return "—";
+  if (!spots) return t("trainer.rightOf", { right: taken ?? 0, asked: spots });
+  return t("trainer.spotsTaken", { taken: taken ?? 0, spots, share: formatAccuracy((taken ?? 0) / spots) });
 }
 
 /** Accuracy over the last `n` decisions (fewer if there are fewer), graded at `level`. */

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { formatAccuracy } from "./format.js";
 import { trueCount } from "./hilo.js";
+import { setLanguage, t } from "./i18n.js";
 import {
   accuracy,
   cardsSeenAt,
@@ -12,10 +13,12 @@ import {
   deviationsOf,
   deviationWorth,
   isExpertMistake,
+  KINDS,
   kindFigures,
   moveFigures,
   recentAccuracy,
   rollingAccuracy,
+  spotsTaken,
   statsOf,
 } from "./stats.js";
 
@@ -165,4 +168,46 @@ test("the counter's and the chart's mistakes: any move but their own, a decision
   ];
   assert.deepEqual(moveFigures(ds), { decisions: 4, counter: 2, medium: 2 });
   assert.deepEqual(moveFigures([]), { decisions: 0, counter: 0, medium: 0 });
+});
+
+test("the kinds of decision are named in the language spoken when they show", () => {
+  try {
+    assert.deepEqual(
+      KINDS.map((k) => k.label),
+      ["Hard totals", "Soft totals", "Pairs", "Insurance"],
+    );
+    setLanguage("ru");
+    assert.deepEqual(
+      KINDS.map((k) => k.label),
+      ["Жёсткие суммы", "Мягкие суммы", "Пары", "Страховка"],
+    );
+    setLanguage("hr");
+    assert.deepEqual(
+      KINDS.map((k) => k.label),
+      ["Tvrde ruke", "Meke ruke", "Parovi", "Osiguranje"],
+    );
+  } finally {
+    setLanguage("en");
+  }
+});
+
+test("spots taken, and the trainer's counts, in each language's plural forms", () => {
+  assert.deepEqual([spotsTaken(3, 5), spotsTaken(0, 0), spotsTaken(2, undefined)], ["3 of 5 (60.0%)", "0 of 0", "—"]);
+  const coins = (n) => t("trainer.coins", { count: n });
+  const lastDecisions = (n) => t("trainer.recentWindow", { count: n, accuracy: "—" });
+  try {
+    assert.deepEqual([1, 2, 0.27].map(coins), ["1 coin", "2 coins", "0.27 coins"]);
+    setLanguage("ru");
+    assert.equal(spotsTaken(0, 0), "0 из 0");
+    assert.match(spotsTaken(3, 5), /^3 из 5 \(60[.,]0\s?%\)$/);
+    assert.deepEqual([1, 3, 5, 21, 0.27].map(coins), ["1 монета", "3 монеты", "5 монет", "21 монета", "0,27 монеты"]);
+    assert.deepEqual([50, 200, 1000].map(lastDecisions), ["последние 50 решений: —", "последние 200 решений: —", "последние 1\u00a0000 решений: —"]);
+    assert.equal(t("trainer.checkoutNote", { count: 2 }).split(" за столом")[0], "По вашим последним 2 проверкам");
+    setLanguage("hr");
+    assert.equal(spotsTaken(0, 0), "0 od 0");
+    assert.deepEqual([1, 3, 5, 21].map(coins), ["1 kovanica", "3 kovanice", "5 kovanica", "21 kovanica"]);
+    assert.deepEqual([50, 22].map(lastDecisions), ["zadnjih 50 odluka: —", "zadnje 22 odluke: —"]);
+  } finally {
+    setLanguage("en");
+  }
 });

@@ -1,18 +1,21 @@
 // A table's strategy card.
 import { api, loadTables } from "./api.js";
 import { clear, h } from "./dom.js";
-import { ACTION_LABEL, CHART_LETTER, chartRowKeys, chartRowLabel, formatCoins, formatEv, formatSigned, rowHandEvs, UP_CARDS, varianceLabel } from "./format.js";
+import { actionLabel, CHART_LETTER, chartRowKeys, chartRowLabel, formatCoins, formatEv, formatSigned, rowHandEvs, UP_CARDS, varianceLabel } from "./format.js";
+import { t } from "./i18n.js";
+import { playWord, sectionName, upWord } from "./indexplays.js";
+import { tableName } from "./tablenames.js";
 import { errorText } from "./ui.js";
 
 export async function showStrategy(main, id, isCurrent) {
-  clear(main).appendChild(h("p", { class: "loading" }, "Loading the strategy card…"));
+  clear(main).appendChild(h("p", { class: "loading" }, t("strategy.loading")));
   let tables = [];
   try {
     tables = await loadTables();
   } catch {
     /* the name is optional */
   }
-  const title = `Strategy card: ${tables.find((x) => x.id === id)?.name || id}`;
+  const title = t("strategy.title", { table: tableName(id, tables.find((x) => x.id === id)?.name) });
   let data;
   try {
     data = await api.strategy(id);
@@ -24,13 +27,13 @@ export async function showStrategy(main, id, isCurrent) {
 }
 
 function unavailable(title, e) {
-  const words = e.status === 404 || e.status === 501 ? "The strategy card is not available yet." : `The strategy card could not be loaded: ${errorText(e)}`;
+  const words = e.status === 404 || e.status === 501 ? t("strategy.notYet") : t("strategy.unavailable", { problem: errorText(e) });
   return h(
     "section",
     { class: "panel strategy" },
     h("h1", {}, title),
     h("p", { testid: "strategy-unavailable" }, words),
-    h("a", { href: "#/lobby", class: "btn btn-ghost" }, "← Lobby"),
+    h("a", { href: "#/lobby", class: "btn btn-ghost" }, t("strategy.lobby")),
   );
 }
 
@@ -42,8 +45,8 @@ function strategyCard(id, title, data) {
   const links = h(
     "div",
     { class: "table-links" },
-    h("a", { href: "#/lobby", class: "btn btn-ghost" }, "← Lobby"),
-    h("a", { href: `#/table/${encodeURIComponent(id)}`, class: "btn btn-primary" }, "Play"),
+    h("a", { href: "#/lobby", class: "btn btn-ghost" }, t("strategy.lobby")),
+    h("a", { href: `#/table/${encodeURIComponent(id)}`, class: "btn btn-primary" }, t("strategy.toTable")),
   );
   return h(
     "section",
@@ -52,8 +55,9 @@ function strategyCard(id, title, data) {
     h(
       "p",
       { class: "player-ev", testid: "strategy-player-ev" },
-      `Player expected value with perfect play: ${formatSigned(Math.round(pe * 1000) / 1000)}% per initial bet`,
-      pe < 0 ? ` (house edge ${formatCoins(Math.round(-pe * 1000) / 1000)}%)` : "",
+      pe < 0
+        ? t("strategy.playerEvHouse", { ev: formatSigned(Math.round(pe * 1000) / 1000), edge: formatCoins(Math.round(-pe * 1000) / 1000) })
+        : t("strategy.playerEv", { ev: formatSigned(Math.round(pe * 1000) / 1000) }),
       data.variance !== undefined && data.variance !== null ? [", ", h("span", { testid: "strategy-variance" }, varianceLabel(data.variance))] : null,
       ".",
     ),
@@ -61,16 +65,17 @@ function strategyCard(id, title, data) {
     h(
       "p",
       { class: "small" },
-      "A card counter changes some of these plays as the true count moves: ",
-      h("a", { href: `#/indices/${encodeURIComponent(id)}`, testid: "strategy-indices-link" }, "this table's index plays"),
+      // The link is the sentence's last words, after a colon, so it reads whole in every language.
+      `${t("strategy.countsChange")} `,
+      h("a", { href: `#/indices/${encodeURIComponent(id)}`, testid: "strategy-indices-link" }, t("strategy.indicesLink")),
       ".",
     ),
     h(
       "ul",
-      { class: "legend", "aria-label": "Legend" },
-      chartActions(data.chart).map((a) => h("li", { testid: `legend-${a}` }, h("span", { class: `cell act-${a}` }, CHART_LETTER[a]), ` ${a}`)),
+      { class: "legend", "aria-label": t("strategy.legend") },
+      chartActions(data.chart).map((a) => h("li", { testid: `legend-${a}` }, h("span", { class: `cell act-${a}` }, CHART_LETTER[a]), ` ${playWord(a)}`)),
     ),
-    hasEv ? h("p", { class: "muted small" }, "Pick a cell to see the expected value of every action for the two-card hands of that row.") : null,
+    hasEv ? h("p", { class: "muted small" }, t("strategy.pickCell")) : null,
     sections.map((s) => chartTable(s, data.chart[s], hasEv ? (section, row, up) => showCell(detail, data, section, row, up) : null)),
     detail,
   );
@@ -87,19 +92,19 @@ function showCell(detail, data, section, row, up) {
       h(
         "td",
         {},
-        x.evs.map(([a, v], i) => h("span", { class: i === 0 ? "best" : "" }, `${ACTION_LABEL[a] || a} ${formatEv(v)}`)),
+        x.evs.map(([a, v], i) => h("span", { class: i === 0 ? "best" : "" }, `${actionLabel(a)} ${formatEv(v)}`)),
       ),
     );
   const table = h(
     "table",
     { class: "ev-table" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "EV per unit bet, best first"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("strategy.hand")), h("th", { scope: "col" }, t("strategy.evPerUnit")))),
     h("tbody", {}, hands.map(evRow)),
   );
   detail.hidden = false;
   clear(detail).append(
-    h("h2", {}, `${chartRowLabel(section, row)} against ${up === "T" ? "10" : up}: ${data.chart[section][row][up]}`),
-    hands.length ? table : h("p", { class: "muted" }, "No per-hand values for this cell."),
+    h("h2", {}, cellWords(section, row, up, data.chart[section][row][up])),
+    hands.length ? table : h("p", { class: "muted" }, t("strategy.noHandValues")),
   );
   detail.scrollIntoView({ block: "nearest" });
 }
@@ -110,23 +115,25 @@ function chartActions(chart) {
   return Object.keys(CHART_LETTER).filter((a) => used.has(a));
 }
 
+/** A chart cell in words: "Hard 16 against 10: stand". */
+const cellWords = (section, row, up, action) => t("strategy.cell", { row: chartRowLabel(section, row), up: upWord(up), play: playWord(action) });
+
 function chartTable(section, rows, onPick) {
-  const names = { hard: "Hard totals", soft: "Soft totals", pairs: "Pairs" };
   return h(
     "div",
     { class: "chart-wrap" },
     h(
       "table",
       { class: "chart", testid: `strategy-chart-${section}` },
-      h("caption", {}, names[section]),
+      h("caption", {}, sectionName(section)),
       h(
         "thead",
         {},
         h(
           "tr",
           {},
-          h("th", { scope: "col" }, "Hand \\ dealer"),
-          UP_CARDS.map((u) => h("th", { scope: "col" }, u === "T" ? "10" : u)),
+          h("th", { scope: "col" }, t("strategy.handDealer")),
+          UP_CARDS.map((u) => h("th", { scope: "col" }, upWord(u))),
         ),
       ),
       h(
@@ -139,7 +146,7 @@ function chartTable(section, rows, onPick) {
             h("th", { scope: "row" }, chartRowLabel(section, k)),
             UP_CARDS.map((u) => {
               const a = rows[k]?.[u];
-              const words = a ? `${chartRowLabel(section, k)} against ${u === "T" ? "10" : u}: ${a}` : null;
+              const words = a ? cellWords(section, k, u, a) : null;
               const letter = a ? CHART_LETTER[a] || a : "";
               return h(
                 "td",

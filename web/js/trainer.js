@@ -16,6 +16,7 @@ import {
   formatAccuracy,
   formatCoins,
   formatLoss,
+  formatPercent,
   formatSigned,
   GRADES,
   graded,
@@ -27,7 +28,7 @@ import {
   parseCard,
 } from "./format.js";
 import { formatCount } from "./hilo.js";
-import { t } from "./i18n.js";
+import { formatDateTime, t } from "./i18n.js";
 import { COACH_LEVELS, settings } from "./settings.js";
 import {
   accuracy,
@@ -41,8 +42,10 @@ import {
   moveFigures,
   recentAccuracy,
   rollingAccuracy,
+  spotsTaken,
   statsOf,
 } from "./stats.js";
+import { tableName } from "./tablenames.js";
 import { errorText, reportError, setBalance } from "./ui.js";
 
 const WINDOWS = [50, 200, 1000];
@@ -60,13 +63,13 @@ export async function showTrainer(main, roundId, isCurrent) {
   const level = settings.coachLevel; // the marks', the mistakes' and the recent accuracy's grade
   clear(main);
   const panel = (testid, id, title) =>
-    h("section", { class: "panel", testid, "aria-labelledby": id }, h("h2", { id }, title), h("p", { class: "loading" }, "Loading…"));
-  const statsBox = panel("trainer-stats", "trainer-stats-title", "Accuracy");
-  const checkoutBox = panel("trainer-checkout", "trainer-checkout-title", "Count and bet");
-  const chartBox = panel("trainer-recent", "trainer-recent-title", "Recent accuracy");
-  const perfectBox = panel("trainer-perfect", "trainer-perfect-title", "Perfect play");
-  const deviationsBox = panel("trainer-deviations-box", "trainer-deviations-title", "Latest deviation spots");
-  const mistakesBox = panel("trainer-mistakes", "trainer-mistakes-title", "Latest mistakes");
+    h("section", { class: "panel", testid, "aria-labelledby": id }, h("h2", { id }, title), h("p", { class: "loading" }, t("trainer.loading")));
+  const statsBox = panel("trainer-stats", "trainer-stats-title", t("trainer.accuracy"));
+  const checkoutBox = panel("trainer-checkout", "trainer-checkout-title", t("trainer.countAndBet"));
+  const chartBox = panel("trainer-recent", "trainer-recent-title", t("trainer.recentAccuracy"));
+  const perfectBox = panel("trainer-perfect", "trainer-perfect-title", t("trainer.perfectPlay"));
+  const deviationsBox = panel("trainer-deviations-box", "trainer-deviations-title", t("trainer.latestDeviations"));
+  const mistakesBox = panel("trainer-mistakes", "trainer-mistakes-title", t("trainer.latestMistakes"));
   const names = {};
   const filter = h(
     "select",
@@ -77,15 +80,15 @@ export async function showTrainer(main, roundId, isCurrent) {
         fill(filteredTable);
       },
     },
-    h("option", { value: "" }, "All tables"),
+    h("option", { value: "" }, t("trainer.allTables")),
   );
   main.appendChild(
     h(
       "div",
       { class: "trainer", testid: "trainer" },
-      h("h1", {}, "Trainer"),
+      h("h1", {}, t("trainer.title")),
       gradingIntro(level),
-      h("label", { class: "field trainer-filter" }, "Table", filter),
+      h("label", { class: "field trainer-filter" }, t("trainer.table"), filter),
       statsBox,
       checkoutBox,
       h("div", { class: "trainer-grid" }, chartBox, mistakesBox),
@@ -95,9 +98,9 @@ export async function showTrainer(main, roundId, isCurrent) {
   );
   loadTables().then(
     (tables) => {
-      for (const t of tables) {
-        names[t.id] = t.name || t.id;
-        filter.append(h("option", { value: t.id, selected: t.id === filteredTable ? true : null }, names[t.id]));
+      for (const table of tables) {
+        names[table.id] = tableName(table.id, table.name);
+        filter.append(h("option", { value: table.id, selected: table.id === filteredTable ? true : null }, names[table.id]));
       }
     },
     () => {}, // the filter offers every table only; the figures load anyway
@@ -109,7 +112,7 @@ export async function showTrainer(main, roundId, isCurrent) {
     const current = () => isCurrent() && mine === generation;
     const put = (box, id, title, ...body) => clear(box).append(h("h2", { id }, title), ...body.filter(Boolean));
     const checkouts = checkoutRecords(getSession()?.login ?? "");
-    put(checkoutBox, "trainer-checkout-title", "Count and bet", ...checkoutTable(checkoutFigures(checkouts, table)));
+    put(checkoutBox, "trainer-checkout-title", t("trainer.countAndBet"), ...checkoutTable(checkoutFigures(checkouts, table)));
     // The server's figures (GET /v1/me, or the history's at one table), and the counter's
     // and the chart's, which only the history gives (API.md counts neither's mistakes):
     // each shown once known.
@@ -118,8 +121,8 @@ export async function showTrainer(main, roundId, isCurrent) {
       Object.assign(shown, fields);
       if (!shown.stats) return;
       const note = () => (shown.where ? h("p", { class: "muted small" }, shown.where) : null);
-      put(statsBox, "trainer-stats-title", "Accuracy", note(), accuracyFigures(shown.stats, level, shown.moves, shown.kinds));
-      put(perfectBox, "trainer-perfect-title", "Perfect play", note(), perfectPlayFigures(shown.stats));
+      put(statsBox, "trainer-stats-title", t("trainer.accuracy"), note(), accuracyFigures(shown.stats, level, shown.moves, shown.kinds));
+      put(perfectBox, "trainer-perfect-title", t("trainer.perfectPlay"), note(), perfectPlayFigures(shown.stats));
     };
     if (!table) {
       api.me().then(
@@ -130,8 +133,8 @@ export async function showTrainer(main, roundId, isCurrent) {
         },
         (e) => {
           if (!current()) return;
-          put(statsBox, "trainer-stats-title", "Accuracy", h("p", {}, errorText(e)));
-          put(perfectBox, "trainer-perfect-title", "Perfect play", h("p", {}, errorText(e)));
+          put(statsBox, "trainer-stats-title", t("trainer.accuracy"), h("p", {}, errorText(e)));
+          put(perfectBox, "trainer-perfect-title", t("trainer.perfectPlay"), h("p", {}, errorText(e)));
           reportError(e);
         },
       );
@@ -154,27 +157,27 @@ export async function showTrainer(main, roundId, isCurrent) {
     }
     if (!current()) return;
     if (table) {
-      const where = `At ${names[table] || table}: your last ${decisions.length.toLocaleString("en-US")} decisions there (the history's, up to ${WINDOWS.at(-1).toLocaleString("en-US")}).`;
+      const where = t("trainer.atTable", { table: names[table] || tableName(table), count: decisions.length, most: WINDOWS.at(-1) });
       putStats({ stats: statsOf(decisions), where, moves: moveFigures(decisions), kinds: kindFigures(decisions, level) });
     } else putStats({ moves: moveFigures(decisions), kinds: kindFigures(decisions, level) });
     put(
       chartBox,
       "trainer-recent-title",
-      "Recent accuracy",
+      t("trainer.recentAccuracy"),
       recentChart(WINDOWS.map((n) => recentAccuracy(decisions, n, level))),
       trendChart(rollingAccuracy(decisions, WINDOWS[0], WINDOWS.at(-1), level)),
     );
     put(
       mistakesBox,
       "trainer-mistakes-title",
-      "Latest mistakes",
+      t("trainer.latestMistakes"),
       h("p", { class: "muted small", testid: "trainer-mistakes-against" }, gradedAs(level)),
       mistakesTable(decisions.filter((d) => isMistake(d, level)).slice(0, LATEST_MISTAKES), level),
     );
     const spots = deviationsOf(decisions).slice(0, LATEST_DEVIATIONS);
     const counts = await spotCounts(spots, rounds);
     if (!current()) return;
-    put(deviationsBox, "trainer-deviations-title", "Latest deviation spots", deviationSpotsTable(spots, counts));
+    put(deviationsBox, "trainer-deviations-title", t("trainer.latestDeviations"), deviationSpotsTable(spots, counts));
   };
   await fill(filteredTable);
 }
@@ -188,7 +191,7 @@ async function spotCounts(spots, rounds) {
   const shoes = new Map();
   let fetches = 0;
   try {
-    for (const t of await loadTables()) decks[t.id] = t.rules.decks;
+    for (const table of await loadTables()) decks[table.id] = table.rules.decks;
   } catch {
     return spots.map(() => null);
   }
@@ -220,19 +223,15 @@ function perfectPlayFigures(s) {
   return h(
     "div",
     {},
-    h(
-      "p",
-      { class: "muted small" },
-      "Perfect play values every action from the cards still unseen in the shoe (the expert level). A deviation is a spot where it differs from basic strategy for a fresh shoe: the cards already seen change the best play.",
-    ),
+    h("p", { class: "muted small" }, t("trainer.perfectPlayNote")),
     h(
       "dl",
       { class: "stat-grid" },
-      h("div", { class: "stat" }, h("dt", {}, "Deviations met"), h("dd", { testid: "trainer-deviations" }, String(deviations))),
+      h("div", { class: "stat" }, h("dt", {}, t("trainer.deviationsMet")), h("dd", { testid: "trainer-deviations" }, String(deviations))),
       h(
         "div",
         { class: "stat" },
-        h("dt", {}, "Deviations taken"),
+        h("dt", {}, t("trainer.deviationsTaken")),
         h(
           "dd",
           {},
@@ -245,12 +244,11 @@ function perfectPlayFigures(s) {
 }
 
 function deviationSpotsTable(spots, counts) {
-  if (spots.length === 0)
-    return h("p", { class: "muted", testid: "trainer-no-deviations" }, "No deviation spot in your recent rounds: basic strategy was perfect play every time.");
+  if (spots.length === 0) return h("p", { class: "muted", testid: "trainer-no-deviations" }, t("trainer.noDeviations"));
   const row = (d, count) => {
     const play = (action) => decisionActionLabel(d, action);
     const worth = deviationWorth(d);
-    const against = parseCard(d.up)?.label ?? "—";
+    const up = parseCard(d.up)?.label ?? "—";
     return h(
       "tr",
       { testid: "trainer-deviation", dataset: { roundId: d.round_id } },
@@ -261,30 +259,25 @@ function deviationSpotsTable(spots, counts) {
           "div",
           { class: "cards spot-cards" },
           (d.cards || []).map((c) => card(c, { small: true })),
-          h("span", { class: "versus", "aria-hidden": "true" }, "v"),
+          h("span", { class: "versus", "aria-hidden": "true" }, t("trainer.versus")),
           d.up ? card(d.up, { small: true }) : null,
         ),
-        h("span", { class: "muted small" }, `${decisionHandLabel(d)} against ${against} · `),
-        h(
-          "a",
-          { href: `#/trainer/${encodeURIComponent(d.round_id)}`, class: "small", testid: "trainer-deviation-round" },
-          "Round",
-          h("span", { class: "sr-only" }, ` of ${decisionHandLabel(d)} against ${parseCard(d.up)?.name ?? "the dealer"}`),
-        ),
+        h("span", { class: "muted small" }, `${t("trainer.spotAgainst", { hand: decisionHandLabel(d), up })} · `),
+        roundLink(d, { class: "small", testid: "trainer-deviation-round" }),
       ),
       h(
         "td",
         {
           testid: "trainer-deviation-true",
-          dataset: { label: "True count" },
-          title: count ? `Running ${formatCount(count.running)}, ${count.cards_unseen} cards unseen` : null,
+          dataset: { label: t("trainer.trueCount") },
+          title: count ? t("trainer.countAtSpot", { running: formatCount(count.running), count: count.cards_unseen }) : null,
         },
         count ? formatCount(count.true, 2) : "—",
       ),
-      h("td", { dataset: { label: "Basic → perfect" } }, play(d.best), " → ", h("strong", { class: "perfect" }, play(d.expert_best))),
+      h("td", { dataset: { label: t("trainer.basicToPerfect") } }, play(d.best), " → ", h("strong", { class: "perfect" }, play(d.expert_best))),
       h(
         "td",
-        { dataset: { label: "You" } },
+        { dataset: { label: t("trainer.you") } },
         d.action === d.expert_best ? `${play(d.action)} ✓` : play(d.action),
         worth === null
           ? null
@@ -294,7 +287,7 @@ function deviationSpotsTable(spots, counts) {
               h("br"),
               `${formatLoss(worth)}`,
               h("br"),
-              h("span", { class: "muted small" }, `${formatCoins(worth * d.bet)} coins`),
+              h("span", { class: "muted small" }, coinsWords(worth * d.bet)),
             ),
       ),
     );
@@ -304,18 +297,18 @@ function deviationSpotsTable(spots, counts) {
     {},
     h(
       "div",
-      { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of the latest deviation spots" },
+      { class: "table-scroll", role: "region", tabindex: "0", "aria-label": t("trainer.deviationsRegion") },
       h(
         "table",
         { class: "trainer-table deviation-table", testid: "trainer-deviation-list" },
-        h("caption", { class: "sr-only" }, "Latest deviation spots"),
+        h("caption", { class: "sr-only" }, t("trainer.latestDeviations")),
         h(
           "thead",
           {},
           h(
             "tr",
             {},
-            ["Spot", "True count", "Basic → perfect", "You"].map((t) => h("th", { scope: "col" }, t)),
+            [t("trainer.spot"), t("trainer.trueCount"), t("trainer.basicToPerfect"), t("trainer.you")].map((head) => h("th", { scope: "col" }, head)),
           ),
         ),
         h(
@@ -325,18 +318,8 @@ function deviationSpotsTable(spots, counts) {
         ),
       ),
     ),
-    h(
-      "p",
-      { class: "muted small" },
-      "Where you played basic, what it gave up against perfect play, per unit bet and in coins (a decision is graded against the play taken, so what perfect play gained where you took it is not known). The true count is the shoe's at that decision, from the cards of its earlier rounds and those on the table then; — where a split box leaves it unclear.",
-    ),
+    h("p", { class: "muted small" }, t("trainer.deviationsNote")),
   );
-}
-
-/** A level's spots taken: "3 of 5 (60.0%)"; "—" where the figures do not count them. */
-function spotsTaken(taken, spots) {
-  if (spots === undefined || spots === null) return "—";
-  return `${taken ?? 0} of ${spots}${spots ? ` (${formatAccuracy((taken ?? 0) / spots)})` : ""}`;
 }
 
 /**
@@ -393,45 +376,44 @@ function levelsTable(s, level, moves) {
     );
   return h(
     "div",
-    { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of the figures at each level" },
+    { class: "table-scroll", role: "region", tabindex: "0", "aria-label": t("trainer.levelsRegion") },
     h(
       "table",
       { class: "trainer-table levels-table", testid: "trainer-levels" },
-      h("caption", { class: "sr-only" }, "Accuracy, mistakes, EV lost and spots taken at each level"),
+      h("caption", { class: "sr-only" }, t("trainer.levelsCaption")),
       h(
         "thead",
         {},
         h(
           "tr",
           {},
-          h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Figure")),
+          h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("trainer.figure"))),
           columns.map((c) =>
             h(
               "th",
               { scope: "col", class: mark(c), testid: `trainer-level-${c.grade}` },
-              LEVEL_HEADS[c.grade],
-              c.grade === coach ? h("span", { class: "coach-tag" }, "your coach") : null,
+              t(`trainer.levelHead.${c.grade}`),
+              c.grade === coach ? h("span", { class: "coach-tag" }, t("trainer.yourCoach")) : null,
             ),
           ),
         ),
       ),
-      h("tbody", {}, row("Accuracy", "accuracy", 0), row("Mistakes", "mistakes", 1), row("EV lost (coins)", "evLost", 2), row("Spots taken", "spots", 3)),
+      h(
+        "tbody",
+        {},
+        row(t("trainer.accuracy"), "accuracy", 0),
+        row(t("trainer.mistakes"), "mistakes", 1),
+        row(t("trainer.evLostCoins"), "evLost", 2),
+        row(t("trainer.spotsTakenRow"), "spots", 3),
+      ),
     ),
   );
 }
 
-/** The levels' columns, short enough for a phone's width (Settings names them in full). */
-const LEVEL_HEADS = { medium: "Chart (medium)", hard: "Exact, fresh shoe (hard)", expert: "Perfect play (expert)", counter: "Index plays (counter)" };
-
 /** The words under the levels' figures: where they come from. */
 function levelsNotes(s, moves) {
-  const notes = [
-    "Spots: for perfect play, where the shoe's cards change the best play (deviations); for the counter, where an index play changes the chart's. The chart and the counter are graded by the move alone (the hint gives their plays no EV), so they have no EV lost.",
-  ];
-  if (moves && moves.decisions !== (s.decisions ?? 0))
-    notes.push(
-      `The chart's and the counter's accuracy and mistakes count your last ${moves.decisions.toLocaleString("en-US")} decisions, the history's: the API counts neither's mistakes.`,
-    );
+  const notes = [t("trainer.spotsNote")];
+  if (moves && moves.decisions !== (s.decisions ?? 0)) notes.push(t("trainer.movesNote", { count: moves.decisions }));
   return notes.map((text) => h("p", { class: "muted small" }, text));
 }
 
@@ -445,15 +427,11 @@ function gradingIntro(level) {
   return h(
     "div",
     { class: "trainer-intro", testid: "trainer-intro" },
-    h(
-      "p",
-      { class: "muted" },
-      `The marks, the recent accuracy, the latest mistakes and the figures by kind grade at your coach's level (a table's settings): ${t(COACH_LEVELS[coach])}, ${GRADES[coach].how}`,
-    ),
+    h("p", { class: "muted" }, t("trainer.intro", { level: t(COACH_LEVELS[coach]), how: GRADES[coach].how })),
     h(
       "details",
       { class: "muted small grading-levels" },
-      h("summary", {}, "How each level grades: every decision is graded at all four"),
+      h("summary", {}, t("trainer.howEachLevel")),
       h(
         "ul",
         {},
@@ -462,7 +440,7 @@ function gradingIntro(level) {
             "li",
             { testid: `trainer-grading-${name}`, class: name === coach ? "coach-level" : null },
             h("strong", {}, t(title)),
-            name === coach ? " (your coach)" : "",
+            name === coach ? ` ${t("trainer.yourCoachAside")}` : "",
             `: ${GRADES[name].how}`,
           ),
         ),
@@ -509,21 +487,23 @@ function kindTable(s, level, kinds) {
     );
   const from = grade !== "hard" && kinds ? Object.values(kinds).reduce((n, g) => n + g.decisions, 0) : null;
   return [
-    h("h3", { class: "by-kind-title", testid: "trainer-by-kind-title" }, `By kind, ${gradeWords(grade)} (${grade}, your coach)`),
+    h("h3", { class: "by-kind-title", testid: "trainer-by-kind-title" }, t("trainer.byKindTitle", { against: gradeWords(grade), level: levelName(grade) })),
     h(
       "div",
-      { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of accuracy by kind of decision" },
+      { class: "table-scroll", role: "region", tabindex: "0", "aria-label": t("trainer.byKindRegion") },
       h(
         "table",
         { class: "trainer-table", testid: "trainer-by-kind" },
-        h("caption", { class: "sr-only" }, `Accuracy by kind of decision, ${gradeWords(grade)}`),
+        h("caption", { class: "sr-only" }, t("trainer.byKindCaption", { against: gradeWords(grade) })),
         h(
           "thead",
           {},
           h(
             "tr",
             {},
-            ["Kind", "Decisions", "Mistakes", "Accuracy", "EV lost"].map((t) => h("th", { scope: "col" }, t)),
+            [t("trainer.kind"), t("trainer.decisions"), t("trainer.mistakes"), t("trainer.accuracy"), t("trainer.evLost")].map((head) =>
+              h("th", { scope: "col" }, head),
+            ),
           ),
         ),
         h(
@@ -536,77 +516,63 @@ function kindTable(s, level, kinds) {
     h(
       "p",
       { class: "muted small", testid: "trainer-by-kind-note" },
-      from === null
-        ? "Counted over settled rounds; EV lost in coins; insurance counts insurance, even money and declining them."
-        : `Counted over your last ${decisionsWord(from)}, the history's (the API counts kinds against exact play only)${GRADES[grade].loss === null ? "; graded by the move, so no EV lost" : "; EV lost in coins"}; insurance counts insurance, even money and declining them.`,
+      from === null ? t("trainer.byKindNote") : t(GRADES[grade].loss === null ? "trainer.byKindNoteByMove" : "trainer.byKindNoteHistory", { count: from }),
     ),
   ];
 }
-
-/** What each checkout question is graded against, as its row says it. */
-const CHECKOUT_GRADES = { running: "exactly", true: "within ±0.5", bet: "within your tolerance of the advised bet" };
 
 /**
  * The count and the bet beside the decisions: each checkout question's right answers over
  * those asked at the table (Settings: "Checkout at the table"), kept in this browser.
  */
 function checkoutTable(f) {
-  if (f.checkouts === 0)
-    return [
-      h(
-        "p",
-        { class: "muted", testid: "trainer-checkout-none" },
-        "No checkout yet. Turn on “Checkout at the table” in a table's Settings: now and then between rounds it asks the running count, the true count and your bet, and grades them here.",
-      ),
-    ];
+  if (f.checkouts === 0) return [h("p", { class: "muted", testid: "trainer-checkout-none" }, t("trainer.noCheckout"))];
   const row = (label, testid, right, asked, against) =>
     h(
       "tr",
       { testid },
       h("th", { scope: "row" }, label, h("span", { class: "graded-as" }, against)),
-      h("td", { testid: `${testid}-right` }, `${right} of ${asked}`),
+      h("td", { testid: `${testid}-right` }, t("trainer.rightOf", { right, asked })),
       h("td", { testid: `${testid}-accuracy` }, formatAccuracy(accuracy(asked, asked - right))),
     );
   return [
     h(
       "div",
-      { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of the count and bet answers" },
+      { class: "table-scroll", role: "region", tabindex: "0", "aria-label": t("trainer.checkoutRegion") },
       h(
         "table",
         { class: "trainer-table checkout-figures", testid: "trainer-checkout-table" },
-        h("caption", { class: "sr-only" }, "The count and the bet: right answers at the table's checkouts"),
+        h("caption", { class: "sr-only" }, t("trainer.checkoutCaption")),
         h(
           "thead",
           {},
           h(
             "tr",
             {},
-            ["Question", "Right", "Accuracy"].map((t) => h("th", { scope: "col" }, t)),
+            [t("trainer.question"), t("trainer.right"), t("trainer.accuracy")].map((head) => h("th", { scope: "col" }, head)),
           ),
         ),
         h(
           "tbody",
           {},
-          QUESTIONS.map(({ name, label }) => row(label, `trainer-checkout-${name}`, f[name].right, f[name].asked, CHECKOUT_GRADES[name])),
-          row("All three", "trainer-checkout-all", f.allRight, f.checkouts, "in one checkout"),
+          QUESTIONS.map(({ name, label }) => row(label, `trainer-checkout-${name}`, f[name].right, f[name].asked, t(`trainer.checkoutGrade.${name}`))),
+          row(t("trainer.allThree"), "trainer-checkout-all", f.allRight, f.checkouts, t("trainer.inOneCheckout")),
         ),
       ),
     ),
-    h(
-      "p",
-      { class: "muted small", testid: "trainer-checkout-note" },
-      `Over your last ${f.checkouts.toLocaleString("en-US")} checkout${f.checkouts === 1 ? "" : "s"} at the table, kept in this browser for this account (skipped ones do not count).`,
-    ),
+    h("p", { class: "muted small", testid: "trainer-checkout-note" }, t("trainer.checkoutNote", { count: f.checkouts })),
   ];
 }
-
-const decisionsWord = (n) => `${n.toLocaleString("en-US")} decision${n === 1 ? "" : "s"}`;
 
 function accuracyFigures(s, level, moves, kinds) {
   return h(
     "div",
     {},
-    h("dl", { class: "stat-grid" }, h("div", { class: "stat" }, h("dt", {}, "Decisions"), h("dd", { testid: "trainer-decisions" }, String(s.decisions ?? 0)))),
+    h(
+      "dl",
+      { class: "stat-grid" },
+      h("div", { class: "stat" }, h("dt", {}, t("trainer.decisions")), h("dd", { testid: "trainer-decisions" }, String(s.decisions ?? 0))),
+    ),
     levelsTable(s, level, moves),
     levelsNotes(s, moves),
     kindTable(s, level, kinds),
@@ -630,19 +596,27 @@ function recentChart(windows) {
   const right = 76; // room for "100.0%" in bold
   const height = windows.length * (barHeight + gap) + 22;
   const scale = width - left - right;
-  const words = (w) => `last ${w.n.toLocaleString("en-US")}`;
-  const summary = windows.map((w) => `${words(w)} decisions: ${formatAccuracy(w.accuracy)}${w.count < w.n ? ` (${w.count} so far)` : ""}`).join("; ");
+  const soFar = (w) => t("trainer.soFar", { count: w.count });
+  const summary = t("trainer.recentSummary", {
+    windows: windows
+      .map((w) =>
+        w.count < w.n
+          ? t("trainer.recentWindowSoFar", { count: w.n, accuracy: formatAccuracy(w.accuracy), soFar: soFar(w) })
+          : t("trainer.recentWindow", { count: w.n, accuracy: formatAccuracy(w.accuracy) }),
+      )
+      .join("; "),
+  });
   const chart = svg(
     "svg",
-    { viewBox: `0 0 ${width} ${height}`, class: "trainer-chart", role: "img", "aria-label": `Accuracy: ${summary}`, "data-testid": "trainer-chart" },
-    svg("title", {}, `Accuracy: ${summary}`),
+    { viewBox: `0 0 ${width} ${height}`, class: "trainer-chart", role: "img", "aria-label": summary, "data-testid": "trainer-chart" },
+    svg("title", {}, summary),
   );
   windows.forEach((w, i) => {
     const y = i * (barHeight + gap) + 4;
     const value = w.accuracy ?? 0;
     chart.append(
-      svg("text", { x: 0, y: y + barHeight / 2 + 5, class: "chart-label" }, words(w)),
-      svg("text", { x: 0, y: y + barHeight / 2 + 19, class: "chart-note" }, w.count < w.n ? `${w.count} so far` : ""),
+      svg("text", { x: 0, y: y + barHeight / 2 + 5, class: "chart-label" }, t("trainer.lastN", { count: w.n })),
+      svg("text", { x: 0, y: y + barHeight / 2 + 19, class: "chart-note" }, w.count < w.n ? soFar(w) : ""),
       svg("rect", { x: left, y, width: scale, height: barHeight, rx: 4, class: "chart-track" }),
       svg("rect", { x: left, y, width: Math.max(0, value * scale), height: barHeight, rx: 4, class: "chart-bar", "data-testid": `trainer-bar-${w.n}` }),
       svg("text", { x: left + scale + 8, y: y + barHeight / 2 + 5, class: "chart-value" }, formatAccuracy(w.accuracy)),
@@ -654,18 +628,17 @@ function recentChart(windows) {
       svg(
         "text",
         { x: left + tick * scale, y: axis + 6, class: "chart-tick", "text-anchor": tick === 0 ? "start" : tick === 1 ? "end" : "middle" },
-        `${tick * 100}%`,
+        formatPercent(tick),
       ),
     );
   }
-  return h("figure", { class: "trainer-figure" }, chart, h("figcaption", { class: "muted small" }, "Share of decisions that were not mistakes."));
+  return h("figure", { class: "trainer-figure" }, chart, h("figcaption", { class: "muted small" }, t("trainer.recentCaption")));
 }
 
 /** A line: the accuracy of every run of 50 decisions among the last 1,000. */
 function trendChart(values) {
-  const caption = `Accuracy of each run of ${WINDOWS[0]} decisions, over the last ${WINDOWS.at(-1).toLocaleString("en-US")}, oldest left.`;
-  if (values.length < 2)
-    return h("p", { class: "muted small", testid: "trainer-trend-empty" }, `The trend shows once you have taken ${WINDOWS[0] + 1} decisions.`);
+  const caption = t("trainer.trendCaption", { count: WINDOWS[0], most: WINDOWS.at(-1) });
+  if (values.length < 2) return h("p", { class: "muted small", testid: "trainer-trend-empty" }, t("trainer.trendEmpty", { count: WINDOWS[0] + 1 }));
   const width = 420;
   const height = 120;
   const left = 40;
@@ -681,15 +654,15 @@ function trendChart(values) {
       viewBox: `0 0 ${width} ${height}`,
       class: "trainer-chart",
       role: "img",
-      "aria-label": `${caption} Latest: ${formatAccuracy(last)}.`,
+      "aria-label": `${caption} ${t("trainer.trendLatest", { accuracy: formatAccuracy(last) })}`,
       "data-testid": "trainer-trend",
     },
-    svg("title", {}, `${caption} Latest: ${formatAccuracy(last)}.`),
+    svg("title", {}, `${caption} ${t("trainer.trendLatest", { accuracy: formatAccuracy(last) })}`),
   );
   for (const tick of [0, 0.5, 1]) {
     chart.append(
       svg("line", { x1: left, x2: left + plot.w, y1: y(tick), y2: y(tick), class: "chart-grid" }),
-      svg("text", { x: left - 6, y: y(tick) + 4, class: "chart-tick", "text-anchor": "end" }, `${tick * 100}%`),
+      svg("text", { x: left - 6, y: y(tick) + 4, class: "chart-tick", "text-anchor": "end" }, formatPercent(tick)),
     );
   }
   chart.append(svg("polyline", { points, class: "chart-line" }), svg("circle", { cx: x(values.length - 1), cy: y(last), r: 3.5, class: "chart-dot" }));
@@ -697,22 +670,22 @@ function trendChart(values) {
 }
 
 function mistakesTable(mistakes, level) {
-  if (mistakes.length === 0) return h("p", { class: "muted", testid: "trainer-no-mistakes" }, "No mistakes in your recent rounds. Well played.");
+  if (mistakes.length === 0) return h("p", { class: "muted", testid: "trainer-no-mistakes" }, t("trainer.noMistakes"));
   return h(
     "div",
-    { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "Table of the latest mistakes" },
+    { class: "table-scroll", role: "region", tabindex: "0", "aria-label": t("trainer.mistakesRegion") },
     h(
       "table",
       { class: "trainer-table", testid: "trainer-mistake-list" },
-      h("caption", { class: "sr-only" }, "Latest mistakes"),
+      h("caption", { class: "sr-only" }, t("trainer.latestMistakes")),
       h(
         "thead",
         {},
         h(
           "tr",
           {},
-          ["Hand", "Up card", "You", "Best", "Loss"].map((t) => h("th", { scope: "col" }, t)),
-          h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Round")),
+          [t("trainer.hand"), t("trainer.upCard"), t("trainer.you"), t("trainer.best"), t("trainer.loss")].map((head) => h("th", { scope: "col" }, head)),
+          h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("trainer.round"))),
         ),
       ),
       h(
@@ -736,16 +709,7 @@ function mistakesTable(mistakes, level) {
             h("td", {}, decisionActionLabel(d, d.action)),
             h("td", {}, decisionActionLabel(d, graded(d, level).best)),
             lossCell(graded(d, level).loss, d.bet, level),
-            h(
-              "td",
-              {},
-              h(
-                "a",
-                { href: `#/trainer/${encodeURIComponent(d.round_id)}`, testid: "trainer-mistake-round" },
-                "Round",
-                h("span", { class: "sr-only" }, ` of ${decisionHandLabel(d)} against ${parseCard(d.up)?.name ?? "the dealer"}`),
-              ),
-            ),
+            h("td", {}, roundLink(d, { testid: "trainer-mistake-round" })),
           ),
         ),
       ),
@@ -755,24 +719,43 @@ function mistakesTable(mistakes, level) {
 
 /** A mistake's loss per unit bet and in coins; against the counter or the chart, which value no play, "—". */
 function lossCell(loss, bet, level) {
-  if (loss === null) return h("td", { class: "loss" }, "—", h("span", { class: "sr-only" }, ` (${levelPlay(level)} has no EV)`));
-  return h("td", { class: "loss" }, formatLoss(loss), h("br"), h("span", { class: "muted small" }, `${formatCoins(loss * bet)} coins`));
+  if (loss === null) return h("td", { class: "loss" }, "—", h("span", { class: "sr-only" }, ` ${t("trainer.noEv", { play: levelPlay(level) })}`));
+  return h("td", { class: "loss" }, formatLoss(loss), h("br"), h("span", { class: "muted small" }, coinsWords(loss * bet)));
 }
+
+/** An amount in coins in words: "0.27 coins". */
+const coinsWords = (amount) => t("trainer.coins", { count: Math.round(amount * 100) / 100 });
+
+/** The link to a decision's graded round: "Round", and to a screen reader which hand against which card. */
+function roundLink(d, attrs) {
+  const card = parseCard(d.up)?.name;
+  const hand = decisionHandLabel(d);
+  return h(
+    "a",
+    { href: `#/trainer/${encodeURIComponent(d.round_id)}`, ...attrs },
+    t("trainer.round"),
+    h("span", { class: "sr-only" }, ` ${card ? t("trainer.roundOf", { hand, card }) : t("trainer.roundOfHand", { hand })}`),
+  );
+}
+
+/** A level's name as the API has it ("expert"), in words. */
+const levelName = (level) => t(`trainer.levelName.${level}`);
 
 // ---------------------------------------------------------------- one round, graded
 
 const capitalized = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
 
 async function showGradedRound(main, roundId, isCurrent) {
-  clear(main).appendChild(h("p", { class: "loading" }, "Loading the round…"));
+  clear(main).appendChild(h("p", { class: "loading" }, t("trainer.loadingRound")));
   let r;
   try {
     r = await api.round(roundId);
   } catch (e) {
     if (!isCurrent()) return;
-    clear(main).appendChild(h("p", { class: "panel", testid: "trainer-round-error" }, `This round is not available: ${errorText(e)}`));
+    clear(main).appendChild(h("p", { class: "panel", testid: "trainer-round-error" }, t("trainer.roundUnavailable", { problem: errorText(e) })));
     return;
   }
+  const tables = await loadTables().catch(() => []); // the table's name is optional
   if (!isCurrent()) return;
   const level = settings.coachLevel;
   const user = (r.boxes || []).filter((b) => b.player === "user");
@@ -780,8 +763,12 @@ async function showGradedRound(main, roundId, isCurrent) {
     h(
       "section",
       { class: "trainer panel", testid: "trainer-round", "aria-labelledby": "trainer-round-title" },
-      h("h1", { id: "trainer-round-title" }, `Round at ${r.table}`),
-      h("p", { class: "muted small" }, r.settled_at ? `Settled ${new Date(r.settled_at).toLocaleString()} · net ${formatSigned(r.net)}` : "In play"),
+      h("h1", { id: "trainer-round-title" }, t("trainer.roundAt", { table: tableName(r.table, tables.find((x) => x.id === r.table)?.name) })),
+      h(
+        "p",
+        { class: "muted small" },
+        r.settled_at ? t("trainer.roundSettled", { when: formatDateTime(r.settled_at), net: formatSigned(r.net) }) : t("trainer.inPlay"),
+      ),
       h("p", { class: "muted small", testid: "trainer-round-against" }, gradedAs(level)),
       dealerRow(r.dealer),
       user.map((b) =>
@@ -789,7 +776,7 @@ async function showGradedRound(main, roundId, isCurrent) {
           h(
             "div",
             { class: "trainer-hand" },
-            h("h2", {}, `Box ${b.box + 1}, hand ${i + 1}`),
+            h("h2", {}, t("trainer.boxHand", { box: b.box + 1, hand: i + 1 })),
             h(
               "div",
               { class: "cards" },
@@ -808,7 +795,10 @@ async function showGradedRound(main, roundId, isCurrent) {
                     ? h(
                         "span",
                         { class: "deviation", testid: "trainer-round-deviation" },
-                        ` · perfect play for this shoe: ${decisionActionLabel(d, d.expert_best)}${isExpertMistake(d) ? ` (${formatLoss(d.expert_loss)})` : " ✓"}`,
+                        ` · ${t("trainer.perfectForShoe", {
+                          play: decisionActionLabel(d, d.expert_best),
+                          mark: isExpertMistake(d) ? `(${formatLoss(d.expert_loss)})` : "✓",
+                        })}`,
                       )
                     : null,
                 ),
@@ -817,7 +807,7 @@ async function showGradedRound(main, roundId, isCurrent) {
           ),
         ),
       ),
-      h("p", {}, h("a", { href: "#/trainer", class: "btn btn-ghost btn-small" }, "Back to the trainer")),
+      h("p", {}, h("a", { href: "#/trainer", class: "btn btn-ghost btn-small" }, t("trainer.back"))),
     ),
   );
 }
