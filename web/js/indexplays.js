@@ -2,7 +2,8 @@
 // a chart's plays and sections in words, the signed count, the edge plot's axis and scales,
 // the Kelly bet for a bankroll.
 
-import { formatNumber, t } from "./i18n.js";
+import { formatFixed } from "./format.js";
+import { t } from "./i18n.js";
 import { KINDS } from "./stats.js";
 
 /** A true count with its sign: "+2", "0", "−3". */
@@ -126,7 +127,7 @@ export function rankedPlays(indices, worth) {
 }
 
 /** `n` with two decimals, as the language writes them: "1.67", "1,67". */
-const twoDecimals = (n) => formatNumber(n, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const twoDecimals = (n) => formatFixed(n, 2);
 
 /** A play's worth as coins per 100 rounds at a flat bet of 100 (worth × 100): "1.67", "<0.01", "0". */
 export function worthCoins(worth) {
