@@ -17,7 +17,7 @@ from local_stack.stack import LocalStack
 from tests.integration.local_stack.harness import Client
 from tests.integration.seeds import FixedSeeds, use_stack_seeds
 
-from .helpers import E2E_TIMEOUT_MS, Api
+from .helpers import BROWSER_LOCALES, E2E_TIMEOUT_MS, PSEUDO_LANGUAGE, Api
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -78,11 +78,6 @@ class StackSeeds:
         """Environments started from now on keep the system's seeds."""
         for remove in self._removers:
             remove()
-
-
-# The browser's language for each of the client's, and the client's test language.
-BROWSER_LOCALES = {"en": "en-US", "ru": "ru-RU", "hr": "hr-HR"}
-PSEUDO_LANGUAGE = "qps"
 
 
 class Contexts:

@@ -203,6 +203,14 @@ def tid(page: Page, testid: str) -> Any:
     return page.get_by_test_id(testid)
 
 
+def said(page: Page, key: str, **values: Any) -> str:
+    """The catalog's message `key` as the page says it, in its language (web/js/i18n.js)."""
+    words: str = page.evaluate(
+        "async ([key, values]) => (await import('/js/i18n.js')).t(key, values)", [key, values]
+    )
+    return words
+
+
 def session_token(page: Page) -> str:
     return str(page.evaluate("JSON.parse(sessionStorage.getItem('blackjack.session')).token"))
 
@@ -419,6 +427,11 @@ def check_axe(page: Page, where: str) -> None:
 
 # The sizes the browser tests look at: a laptop, a phone and a small phone.
 VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844), "small-phone": (360, 640)}
+# The browser's language for each of the client's (the layout tests run in each), and the
+# client's test language (test_languages.py).
+BROWSER_LOCALES = {"en": "en-US", "ru": "ru-RU", "hr": "hr-HR"}
+LANGUAGES = list(BROWSER_LOCALES)
+PSEUDO_LANGUAGE = "qps"
 
 
 @functools.cache

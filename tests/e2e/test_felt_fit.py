@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
-from .helpers import VIEWPORTS, check_axe, new_player
+from .helpers import LANGUAGES, VIEWPORTS, check_axe, new_player
 from .viewport_helpers import MEASURE, crowded_shoe_seeds, play_five_boxes, shoe_seeds
 
 if chromium_missing():
@@ -102,14 +102,16 @@ def misses_by_item(frames: list[dict[str, Any]]) -> dict[str, list[str]]:
     return out
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_five_boxes_with_splits_fit_and_read_at_every_step(
-    contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str
+    contexts: Contexts, stack: Stack, seeds: StackSeeds, artifacts: Any, size: str, language: str
 ) -> None:
     width, height = VIEWPORTS[size]
     # box 1 splits to four hands; on a wide screen box 3 to two or more too
     seeds.use(*(crowded_shoe_seeds() if width > 600 else shoe_seeds()))
-    page = contexts.page(width, height, mobile=width < 600, paced=True)
+    page = contexts.page(width, height, mobile=width < 600, paced=True, language=language)
+    size = size if language == "en" else f"{size}-{language}"  # in the screenshots' names
     page.add_init_script(MEASURE)
     page.add_init_script(WATCH)
     new_player(page, stack.api, "fit")

@@ -17,8 +17,19 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .environment import MISSING_CHROMIUM, PSEUDO_LANGUAGE, Contexts, Stack, chromium_missing
-from .helpers import deal, new_player, open_panel, open_table, play_out, tid
+from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing, update_screenshot
+from .helpers import (
+    PSEUDO_LANGUAGE,
+    ROOT,
+    check_axe,
+    deal,
+    new_player,
+    open_panel,
+    open_table,
+    play_out,
+    set_bet,
+    tid,
+)
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
@@ -220,6 +231,32 @@ def test_a_phone_in_russian_or_croatian_shows_almost_no_english(
         wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
         assert wide <= 0, f"{name} scrolls sideways by {wide} px"
         shares[name] = english_share(page, lang)
+        check_axe(page, f"{lang}: {name}")
         page.screenshot(path=f"tests/artifacts/lang-{lang}-{name}.png")
     over = {name: share for name, share in shares.items() if share[0] > 0.02}
     assert not over, f"pages with more than 2 % of their strings in English: {over}"
+
+
+@pytest.mark.parametrize("lang", ["ru", "hr"])
+def test_the_table_mid_round_in_russian_and_croatian(
+    lang: str, contexts: Contexts, stack: Stack
+) -> None:
+    """The README's screenshots of the table in Russian and in Croatian (UPDATE_SCREENSHOT=1
+    writes them), the coach's hint showing; axe at 0."""
+    page = contexts.page(1280, 800, language=lang)
+    new_player(page, stack.api, lang, nick="Lovelace")
+    open_table(page, "european")
+    set_bet(page, 0, 50, 50)
+    tid(page, "ai-level-1").select_option("easy")
+    tid(page, "ai-level-2").select_option("hard")
+    view = deal(page, "european")
+    while view["status"] == "settled":  # a natural: the next round
+        view = deal(page, "european")
+    with page.expect_response(lambda r: "/round/hint" in r.url):
+        tid(page, "hint").click()
+    expect(tid(page, "hint-why")).not_to_be_empty()
+    assert english_share(page, lang)[0] <= 0.02
+    check_axe(page, f"{lang}: the table mid-round")
+    page.mouse.move(0, 0)
+    path = ROOT / "docs" if update_screenshot() else ROOT / "tests" / "artifacts"
+    page.screenshot(path=str(path / f"screenshot-{lang}.png"), animations="disabled")

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .environment import MISSING_CHROMIUM, PSEUDO_LANGUAGE, Contexts, Stack, chromium_missing
-from .helpers import ROOT, new_player, open_panel, open_table, tid
+from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
+from .helpers import PSEUDO_LANGUAGE, ROOT, new_player, open_panel, open_table, tid
 from .test_checkout import ALWAYS, TABLE, answer, play_round
 from .test_languages import check_catalogued
 from .test_rooms import make_room

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, chromium_missing
-from .helpers import VIEWPORTS, check_axe, new_player, open_table, posted, signed, tid
+from .helpers import LANGUAGES, VIEWPORTS, check_axe, new_player, open_table, posted, signed, tid
 
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
@@ -83,27 +83,28 @@ def test_the_balance_flash_covers_no_control(
     expect(tid(page, "balance-change")).to_have_css("opacity", "0", timeout=4_000)
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_the_tables_head_holds_its_links(
-    size: str, contexts: Contexts, stack: Stack, artifacts: Path
+    size: str, language: str, contexts: Contexts, stack: Stack, artifacts: Path
 ) -> None:
     width, height = VIEWPORTS[size]
-    page = contexts.page(width, height, mobile=width < 600)
+    page = contexts.page(width, height, mobile=width < 600, language=language)
     new_player(page, stack.api, "head")
     for table in TABLES:
         open_table(page, table)
         links = page.locator(".table-links")
         sizes = links.evaluate("el => [el.scrollWidth, el.clientWidth]")
-        assert sizes[0] <= sizes[1], f"{size} {table}: the links scroll ({sizes})"
+        assert sizes[0] <= sizes[1], f"{size} {language} {table}: the links scroll ({sizes})"
         expect(tid(page, "strategy-link")).to_be_in_viewport(ratio=1)
         inside = tid(page, "strategy-link").evaluate(
             "el => el.getBoundingClientRect().right <= "
             "el.closest('.table-links').getBoundingClientRect().right + 0.5"
         )
-        assert inside, f"{size} {table}: Strategy is cut"
+        assert inside, f"{size} {language} {table}: Strategy is cut"
         if table == "european":  # the longest name
-            page.screenshot(path=str(artifacts / f"header-table-{size}.png"))
-    check_axe(page, f"{size}: the table's head")
+            page.screenshot(path=str(artifacts / f"header-table-{size}-{language}.png"))
+    check_axe(page, f"{size} {language}: the table's head")
 
 
 def test_a_head_too_narrow_for_its_links_shows_that_they_scroll(

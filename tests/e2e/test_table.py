@@ -14,6 +14,7 @@ from tests.integration.seeds import find_seed
 
 from .environment import MISSING_CHROMIUM, Contexts, Stack, StackSeeds, chromium_missing
 from .helpers import (
+    LANGUAGES,
     VIEWPORTS,
     act,
     check_axe,
@@ -25,6 +26,7 @@ from .helpers import (
     open_table,
     play_out,
     posted,
+    said,
     set_bet,
     shoes_by_size,
     tid,
@@ -82,7 +84,9 @@ def play_measuring(page: Page, table: str, view: dict[str, Any]) -> dict[str, An
             return view
         legal = view["legal_actions"]
         if "decline_insurance" in legal:
-            expect(tid(page, "round-status")).to_contain_text(f"Box {view['turn']['box'] + 1}:")
+            asked = "status.evenMoneyBox" if "even_money" in legal else "status.insuranceBox"
+            words = said(page, asked, box=view["turn"]["box"] + 1)
+            expect(tid(page, "round-status")).to_have_text(words)
             action = "decline_insurance"
         else:
             action = "split" if "split" in legal else "stand"
@@ -90,13 +94,14 @@ def play_measuring(page: Page, table: str, view: dict[str, Any]) -> dict[str, An
     raise AssertionError("the round did not settle")
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_one_screen_per_round_at_every_table(
-    size: str, contexts: Contexts, stack: Stack, seeds: StackSeeds
+    size: str, language: str, contexts: Contexts, stack: Stack, seeds: StackSeeds
 ) -> None:
     seeds.use(find_seed(6, casino_insurance_and_a_pair))
     width, height = VIEWPORTS[size]
-    page = contexts.page(width, height, mobile=width < 600)
+    page = contexts.page(width, height, mobile=width < 600, language=language)
     new_player(page, stack.api, "fit")
     saw = set()
     for table in ("casino", "classic", "bicycle", "european"):  # casino first: its seed

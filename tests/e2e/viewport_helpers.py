@@ -112,8 +112,11 @@ window.__userBoxes = () => {
   }
   return { state: out.length ? out.join("; ") : "in view" };
 };
+// The felt's words for the dealer's play, in the page's language (its own catalog module).
+window.__dealerPlaysWords = "The dealer plays…";
+import("/js/i18n.js").then((i18n) => { window.__dealerPlaysWords = i18n.t("felt.dealerPlays"); });
 window.__dealerPlays = () =>
-  document.querySelector('[data-testid="round-status"]')?.textContent === "The dealer plays…";
+  document.querySelector('[data-testid="round-status"]')?.textContent === window.__dealerPlaysWords;
 window.__dealerPlay = [];
 window.__watchDealerPlay = (specs) => {
   window.__dealerPlay = [];
