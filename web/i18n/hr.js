@@ -59,7 +59,7 @@ export default {
   "lobby.rules": "Pravila jednostavnim riječima",
   "lobby.play": "Igraj",
   "lobby.strategy": "Tablica strategije",
-  "lobby.indices": "Indeksna igra",
+  "lobby.indices": "Indeksne igre",
   "lobby.rooms": "Zajednički stolovi",
   "lobby.roomsIntro": "Igrajte s prijateljima za jednim stolom: svatko zauzme boksove, svi igraju redom protiv jednog djelitelja.",
   "lobby.roomsLoading": "Tražimo zajedničke stolove…",

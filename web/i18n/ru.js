@@ -59,7 +59,7 @@ export default {
   "lobby.rules": "Правила простыми словами",
   "lobby.play": "Играть",
   "lobby.strategy": "Таблица стратегии",
-  "lobby.indices": "Индексная игра",
+  "lobby.indices": "Индексные игры",
   "lobby.rooms": "Общие столы",
   "lobby.roomsIntro": "Играйте с друзьями за одним столом: каждый занимает боксы, все ходят по очереди против одного дилера.",
   "lobby.roomsLoading": "Ищем общие столы…",
