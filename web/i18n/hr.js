@@ -584,7 +584,7 @@ export default {
   // ── panels ──
   // panels.js
   "panels.drawer.rules": "Pravila",
-  "panels.drawer.fairness": "Pošten šu",
+  "panels.drawer.fairness": "Šu",
   "panels.drawer.settings": "Postavke",
   "panels.close": "Zatvori: {drawer}",
   "panels.strategy": "Strategija",
