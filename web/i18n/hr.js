@@ -473,7 +473,7 @@ export default {
   "controls.total": "Ukupno {total}",
   "controls.clear": "Poništi",
   "controls.bet": "Uloži",
-  "controls.rebet": "Ponovi ulog",
+  "controls.rebet": "Ponovi",
   "controls.deal": "Dijeli",
   "controls.pass": "Preskoči",
   "box.label": "Boks {box}",
