@@ -59,8 +59,13 @@ def signed(amount: Any) -> str:
     return "0"
 
 
-def net_sentence(net: Any) -> str:
+def net_sentence(net: Any, page: Page | None = None) -> str:
+    """The round's net in words: in English as written here, in another language as the
+    page's catalog says it (`page` given)."""
     value = Decimal(str(net))
+    if page is not None and not in_english(page):
+        key = "net.won" if value > 0 else "net.lost" if value < 0 else "net.even"
+        return said(page, key, count=float(abs(value)))
     unit = "coin" if abs(value) == 1 else "coins"
     if value > 0:
         return f"You won {coins(value)} {unit} this round."
@@ -69,9 +74,13 @@ def net_sentence(net: Any) -> str:
     return "Even round: no gain, no loss."
 
 
-def result_label(hand: dict[str, Any]) -> str:
-    """A settled hand's result and net, as the felt shows it ("Win +10")."""
+def result_label(hand: dict[str, Any], page: Page | None = None) -> str:
+    """A settled hand's result and net, as the felt shows it ("Win +10"): in English as
+    written here, in another language as the page's catalog says it (`page` given)."""
     net = Decimal(str(hand["payout"])) - Decimal(str(hand["bet"]))
+    if page is not None and not in_english(page):
+        words = said(page, f"result.{hand['result']}")
+        return said(page, "result.withNet", result=words, net=shown(page, "formatSigned", net))
     return f"{RESULT_WORDS[hand['result']]} {signed(net)}"
 
 
@@ -207,6 +216,22 @@ def said(page: Page, key: str, **values: Any) -> str:
     """The catalog's message `key` as the page says it, in its language (web/js/i18n.js)."""
     words: str = page.evaluate(
         "async ([key, values]) => (await import('/js/i18n.js')).t(key, values)", [key, values]
+    )
+    return words
+
+
+def in_english(page: Page) -> bool:
+    """Whether the page speaks English (the tests' own words are English)."""
+    return bool(
+        page.evaluate("async () => (await import('/js/i18n.js')).currentLanguage() === 'en'")
+    )
+
+
+def shown(page: Page, formatter: str, amount: Any) -> str:
+    """`amount` as js/format.js's `formatter` writes it in the page's language."""
+    words: str = page.evaluate(
+        "async ([name, n]) => (await import('/js/format.js'))[name](n)",
+        [formatter, float(Decimal(str(amount)))],
     )
     return words
 
@@ -352,9 +377,14 @@ def check_settled(page: Page, api: Api, token: str, view: dict[str, Any]) -> dic
             expect(tid(page, f"hand-{box['box']}-{h}")).to_have_attribute(
                 "data-result", hand["result"]
             )
-            expect(tid(page, f"hand-result-{box['box']}-{h}")).to_have_text(result_label(hand))
-    expect(tid(page, "round-result")).to_have_text(net_sentence(view["net"]))
-    expect(tid(page, "balance")).to_have_text(coins(view["balance"]))
+            expect(tid(page, f"hand-result-{box['box']}-{h}")).to_have_text(
+                result_label(hand, page)
+            )
+    expect(tid(page, "round-result")).to_have_text(net_sentence(view["net"], page))
+    balance = (
+        coins(view["balance"]) if in_english(page) else shown(page, "formatCoins", view["balance"])
+    )
+    expect(tid(page, "balance")).to_have_text(balance)
     assert Decimal(str(api.me(token)["balance"])) == Decimal(str(view["balance"]))
     return dict(stored)
 
@@ -366,7 +396,7 @@ def check_results_in_view(page: Page, view: dict[str, Any]) -> None:
     for box in user_boxes(view):
         for h, hand in enumerate(box["hands"]):
             result = tid(page, f"hand-result-{box['box']}-{h}")
-            expect(result).to_have_text(result_label(hand))
+            expect(result).to_have_text(result_label(hand, page))
             expect(result).to_be_in_viewport(ratio=1)
         if box["insurance"] is not None:
             expect(tid(page, f"box-insurance-{box['box']}")).to_be_in_viewport(ratio=1)

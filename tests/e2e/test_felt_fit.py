@@ -57,7 +57,7 @@ window.__boxesFit = () => {
     const text = mark.innerText.trim().replace(/\\s+/g, " ");
     const name = `"${text}" in ${mark.closest(".hand")?.dataset.testid}`;
     if (size < 9) misses[3].push(`${name}: ${size} px type`);
-    else if (!/^\\S+( \\S+)? [✓✗]/.test(text) || (text.includes("✗") && !/✗ [a-z]/.test(text)))
+    else if (!/^\\S+( \\S+)? [✓✗]/.test(text) || (text.includes("✗") && !/✗ \\p{Ll}/u.test(text)))
       misses[3].push(`${name}: not the move and the better one`);
     if (mark.scrollWidth > mark.clientWidth + 1) misses[3].push(`${name} cut`);
     if (!window.__whole(mark)) misses[3].push(`${name} out of view at ${where(mark)}`);

@@ -473,7 +473,7 @@ export default {
   "controls.total": "Ukupno {total}",
   "controls.clear": "Poništi",
   "controls.bet": "Uloži",
-  "controls.rebet": "Ponovi ulog",
+  "controls.rebet": "Ponovi",
   "controls.deal": "Dijeli",
   "controls.pass": "Preskoči",
   "box.label": "Boks {box}",
@@ -584,7 +584,7 @@ export default {
   // ── panels ──
   // panels.js
   "panels.drawer.rules": "Pravila",
-  "panels.drawer.fairness": "Pošten šu",
+  "panels.drawer.fairness": "Šu",
   "panels.drawer.settings": "Postavke",
   "panels.close": "Zatvori: {drawer}",
   "panels.strategy": "Strategija",

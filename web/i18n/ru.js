@@ -27,7 +27,7 @@ export default {
   "title.strategy": "Стратегия · {table}",
   "title.indices": "Индексная игра · {table}",
   // tablenames.js: each table's name and description, by its id
-  "tables.name.classic": "Классический",
+  "tables.name.classic": "Классика",
   "tables.name.bicycle": "Bicycle",
   "tables.name.casino": "Казино",
   "tables.name.european": "Европейский",
@@ -601,10 +601,10 @@ export default {
   // ── panels ──
   // panels.js
   "panels.drawer.rules": "Правила",
-  "panels.drawer.fairness": "Честный шуз",
-  "panels.drawer.settings": "Настройки",
+  "panels.drawer.fairness": "Шуз",
+  "panels.drawer.settings": "Опции",
   "panels.close": "Закрыть: {drawer}",
-  "panels.strategy": "Стратегия",
+  "panels.strategy": "Таблица",
   "panels.lobby": "Столы",
   "panels.countWords": {
     one: "Счёт Hi-Lo: текущий {running}, истинный {true}, осталась {count} карта",
