@@ -40,7 +40,7 @@ import {
   rowHandEvs,
   varianceLabel,
 } from "./format.js";
-import { setLanguage } from "./i18n.js";
+import { speaking } from "./speaking.mjs";
 
 test("money keeps halves", () => {
   assert.equal(formatCoins(7.5), "7.5");
@@ -269,16 +269,6 @@ test("the edge between rounds: percent with two decimals and its sign, the Kelly
   assert.equal(varianceLabel(1.3), "variance 1.30 per round");
   assert.equal(varianceLabel(undefined), "");
 });
-
-/** What `fn` returns with `lang` spoken (English again afterwards). */
-function speaking(lang, fn) {
-  setLanguage(lang);
-  try {
-    return fn();
-  } finally {
-    setLanguage("en");
-  }
-}
 
 test("in Russian: coins, percentages and EVs as Russian writes them, cards and results in the table's words", () => {
   speaking("ru", () => {

@@ -709,7 +709,26 @@ profile_codec = Codec(Profile)
 attempts_codec = Codec(LoginAttempts)
 seat_codec = Codec(Seat)
 old_shoes_codec = Codec(OldShoes)
+
+
+class _RoomShoeCodec:
+    """A room's shoe: its room and table, and when it was retired once it is."""
+
+    def attributes(self, shoe: RoomShoe) -> dict[str, Any]:
+        attributes: dict[str, Any] = {"room": shoe.room, "table": shoe.table}
+        if shoe.retired_at is not None:
+            attributes["retired_at"] = shoe.retired_at
+        return attributes
+
+    def from_attributes(self, attributes: Mapping[str, Any]) -> RoomShoe:
+        retired_at = attributes.get("retired_at")
+        return RoomShoe(
+            attributes["room"], attributes["table"], None if retired_at is None else int(retired_at)
+        )
+
+
 player_codec = _PlayerCodec()
 settled_codec = _SettledRoundCodec()
 drills_codec = _DrillsCodec()
 room_codec = _RoomCodec()
+room_shoe_codec = _RoomShoeCodec()

@@ -81,6 +81,7 @@ from .records import (
     player_codec,
     profile_codec,
     room_codec,
+    room_shoe_codec,
     settled_codec,
 )
 
@@ -743,17 +744,11 @@ class Store:
             Key=_item_key(SHOE + shoe_id, ROOM_SHOE),
             ConsistentRead=True,
         ).get("Item")
-        if item is None:
-            return None
-        attributes = _from_item(item)
-        retired_at = attributes.get("retired_at")
-        return RoomShoe(
-            attributes["room"], attributes["table"], None if retired_at is None else int(retired_at)
-        )
+        return None if item is None else room_shoe_codec.from_attributes(_from_item(item))
 
     def put_room_shoe(self, shoe_id: str, shoe: RoomShoe) -> bool:
         """Put a room shoe unless it is there (the migration's); whether this put it."""
-        return self._put_absent(_item(SHOE + shoe_id, ROOM_SHOE, _room_shoe_attributes(shoe)))
+        return self._put_absent(_item(SHOE + shoe_id, ROOM_SHOE, room_shoe_codec.attributes(shoe)))
 
     def get_players(self, account_ids: Iterable[str]) -> dict[str, Player]:
         """The player items of these accounts (one consistent BatchGetItem), by account."""
@@ -804,7 +799,7 @@ class Store:
             )
             writes.append({"Put": {"TableName": self.table_name, "Item": item}})
         for shoe_id, shoe in write.shoes.items():
-            item = _item(SHOE + shoe_id, ROOM_SHOE, _room_shoe_attributes(shoe))
+            item = _item(SHOE + shoe_id, ROOM_SHOE, room_shoe_codec.attributes(shoe))
             writes.append({"Put": {"TableName": self.table_name, "Item": item}})
         lobby_key = _item_key(LOBBY + write.room.table, write.room_id)
         if write.lobby == "add":
@@ -935,13 +930,6 @@ def _conditional_put(
     is absent)."""
     put = {"TableName": table_name, "Item": item, **_expecting(counter, expected)}
     return {"Put": put}  # type: ignore[typeddict-item]
-
-
-def _room_shoe_attributes(shoe: RoomShoe) -> dict[str, Any]:
-    attributes: dict[str, Any] = {"room": shoe.room, "table": shoe.table}
-    if shoe.retired_at is not None:
-        attributes["retired_at"] = shoe.retired_at
-    return attributes
 
 
 def _ends_search(met: SettledRound | dict[str, Any], committed_at: int | None) -> bool:
