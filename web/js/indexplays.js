@@ -126,15 +126,12 @@ export function rankedPlays(indices, worth) {
   return valued.sort((a, b) => b.worth - a.worth); // a stable sort: ties keep chart order
 }
 
-/** `n` with two decimals, as the language writes them: "1.67", "1,67". */
-const twoDecimals = (n) => formatFixed(n, 2);
-
 /** A play's worth as coins per 100 rounds at a flat bet of 100 (worth × 100): "1.67", "<0.01", "0". */
 export function worthCoins(worth) {
   const coins = Number(worth) * 100;
   if (!(coins > 0)) return "0";
-  if (coins < 0.005) return `<${twoDecimals(0.01)}`;
-  return twoDecimals(coins);
+  if (coins < 0.005) return `<${formatFixed(0.01, 2)}`;
+  return formatFixed(coins, 2);
 }
 
 /** A play's cell and direction, one key per index play: "hard 16 T at_or_above". */
@@ -150,5 +147,5 @@ export const deckCount = (decks) => t("indexplays.decks", { count: Number(decks)
  */
 export function firstDecisionBound(decks) {
   const cards = 52 * Number(decks);
-  return twoDecimals((3 * 52) / (cards - 3));
+  return formatFixed((3 * 52) / (cards - 3), 2);
 }
