@@ -365,14 +365,35 @@ def deaf(ws: WebSocketRoute) -> None:
     server.on_message(lambda message: None)
 
 
+def open_deaf(page: Page, room_id: str) -> None:
+    """Opens the room on a page whose socket hears nothing, once the page has read the room
+    twice: on opening, and once its socket opened. A read still on its way would show
+    what changed after it, and the page would not be stale."""
+    reads: list[Request] = []
+
+    def note(request: Request) -> None:
+        if request.method == "GET" and request.url.endswith(f"/v1/rooms/{room_id}"):
+            reads.append(request)
+
+    page.on("requestfinished", note)
+    page.route_web_socket(re.compile(r"^wss?://"), deaf)
+    page.goto(f"/#/room/{room_id}")
+    expect(tid(page, "live-state")).to_have_attribute("data-state", "live")
+    for _ in range(300):
+        if len(reads) >= 2:
+            break
+        page.wait_for_timeout(50)
+    page.remove_listener("requestfinished", note)
+    assert len(reads) >= 2, "the page did not read the room once its socket opened"
+
+
 def test_a_rooms_problems_read_as_sentences(contexts: Contexts, stack: Stack) -> None:
     alice = Player(contexts, stack, "rpa")
     bob = Player(contexts, stack, "rpb")
     room_id = make_room(stack.api, alice.token, [0])["room_id"]
 
     # A box taken while Bob's page did not hear of it.
-    bob.page.route_web_socket(re.compile(r"^wss?://"), deaf)
-    bob.page.goto(f"/#/room/{room_id}")
+    open_deaf(bob.page, room_id)
     expect(tid(bob.page, "take-box-2")).to_be_visible()
     stack.api.call("POST", f"/v1/rooms/{room_id}/seats", {"boxes": [2]}, alice.token)
     tid(bob.page, "take-box-2").click()
@@ -383,9 +404,8 @@ def test_a_rooms_problems_read_as_sentences(contexts: Contexts, stack: Stack) ->
     # so that her bet does not complete the betting).
     stack.api.call("POST", f"/v1/rooms/{room_id}/seats", {"boxes": [4]}, bob.token)
     other = contexts.page()
-    other.route_web_socket(re.compile(r"^wss?://"), deaf)
     login_ui(other, alice.login, nick=alice.nick)
-    other.goto(f"/#/room/{room_id}")
+    open_deaf(other, room_id)
     expect(tid(other, "deal")).to_be_visible()
     alice.open_room(room_id)
     alice.bet(room_id)

@@ -21,6 +21,7 @@ from botocore.stub import Stubber
 from blackjack_service import factories
 from blackjack_service.deadlines import delay_seconds
 from blackjack_service.identity import Identity
+from blackjack_service.live import CONNECTION_S, HANDSHAKE_S
 from blackjack_service.rooms import RoomService
 from blackjack_service.settings import SettingsError
 from local_stack.streams import as_sent
@@ -247,17 +248,29 @@ def test_a_change_not_posted_stops_the_batch_which_is_tried_again_from_it(
     assert [m["room"]["version"] for m in posted("connA")] == [1]
 
 
-def test_a_connection_gone_is_forgotten(api: Gateway, watched: str) -> None:
+def test_a_connection_gone_is_forgotten_once_its_handshake_had_time(
+    api: Gateway, watched: str
+) -> None:
+    """connA connected a while ago, connB a moment ago: API Gateway answers 410 for both
+    (a closed socket; a handshake not yet done), and only connA is forgotten."""
     room_id = watched
     live = factories.live()
+    connected_a_while_ago = int(time.time()) + CONNECTION_S - HANDSHAKE_S - 1
+    boto3.client("dynamodb").update_item(
+        TableName=os.environ["TABLE_NAME"],
+        Key={"pk": {"S": f"ROOM#{room_id}"}, "sk": {"S": "CONN#connA"}},
+        UpdateExpression="SET expires_at = :at",
+        ExpressionAttributeValues={":at": {"N": str(connected_a_while_ago)}},
+    )
     item = stored_room(room_id)
-    with Stubber(live.connections) as stubber:  # API Gateway's answer for a closed socket
-        stubber.add_client_error("post_to_connection", "GoneException", http_status_code=410)
-        stubber.add_response("post_to_connection", {})
+    with Stubber(live.connections) as stubber:
+        for _ in ("connA", "connB"):
+            stubber.add_client_error("post_to_connection", "GoneException", http_status_code=410)
         api.modules["broadcast"].handler(stream_event((None, item)), LambdaContext())
         stubber.assert_no_pending_responses()
     assert [item["sk"] for item in items(f"ROOM#{room_id}")] == ["CONN#connB", "ROOM"]
     assert items("CONN#connA") == []
+    assert [item["sk"] for item in items("CONN#connB")] == ["CONN"]
 
 
 def test_a_due_deadline_is_answered_by_the_rooms_service(

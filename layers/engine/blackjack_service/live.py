@@ -25,6 +25,10 @@ _ROOM_ID = re.compile(ROOM_ID_PATTERN)
 TICKET_S = 60  # how long a ticket may wait for its connection (API.md: at most 60)
 # API Gateway ends a WebSocket connection after 2 hours: its items expire then.
 CONNECTION_S = 2 * 60 * 60
+# A connection is kept from its `$connect` on, but API Gateway takes posts to it only once
+# its handshake is done: a 410 within this many seconds of `$connect` is not a connection
+# gone (the watcher reads the room once its socket opens, so it misses nothing).
+HANDSHAKE_S = 30
 
 
 class LiveService:
@@ -60,11 +64,13 @@ class LiveService:
 
     def post(self, room_id: str, message: str) -> None:
         """The message to every connection of the room; the connections gone are forgotten."""
-        for connection_id in self.store.room_connections(room_id):
+        handshaken_before = int(time.time()) + CONNECTION_S - HANDSHAKE_S
+        for connection_id, expires_at in self.store.room_connections(room_id).items():
             try:
                 self.connections.post_to_connection(ConnectionId=connection_id, Data=message)
             except self.connections.exceptions.GoneException:
-                self.store.delete_connection(connection_id)
+                if expires_at <= handshaken_before:
+                    self.store.delete_connection(connection_id)
 
     @property
     def connections(self) -> Any:

@@ -895,17 +895,20 @@ class Store:
 
         return _from_item({name: decoded(value) for name, value in image.items()})
 
-    def room_connections(self, room_id: str) -> list[str]:
-        """The ids of the room's connections, strongly consistent: a watcher that read the
-        room once connected misses no later change."""
+    def room_connections(self, room_id: str) -> dict[str, int]:
+        """The room's connections, strongly consistent (a watcher that read the room once
+        connected misses no later change): each id's `expires_at`, 0 where it has none."""
         query = {
             "TableName": self.table_name,
             "KeyConditionExpression": "pk = :pk AND begins_with(sk, :conn)",
             "ExpressionAttributeValues": {":pk": {"S": f"ROOM#{room_id}"}, ":conn": {"S": "CONN#"}},
-            "ProjectionExpression": "sk",
+            "ProjectionExpression": "sk, expires_at",
             "ConsistentRead": True,
         }
-        return [item["sk"].removeprefix("CONN#") for item in self._query(query)]
+        return {
+            item["sk"].removeprefix("CONN#"): int(item.get("expires_at", 0))
+            for item in self._query(query)
+        }
 
 
 def _room_pk(room_id: str) -> str:
