@@ -12,13 +12,16 @@ DynamoDB Local), driven by keep-alive clients in this process:
   written straight into DynamoDB Local; the measured requests are real;
 - per function, the INIT time (a cold start's handler import) of the execution
   environments started meanwhile, median and max, read from the stack's log: its REPORT
-  lines, as Lambda writes them, carry `Init Duration` on an environment's first.
+  lines, as Lambda writes them, carry `Init Duration` on an environment's first;
+- whole rounds by 16 clients, each from a loopback address of its own, on the stack as
+  `make run` ships it: the template's limits, its web ACL, its functions' concurrency.
 
-Targets: 16 clients >= 150 req/s, p99 < 150 ms, 0 errors; the flooded-out player's p50
-< 30 ms; the users' logins under the address flood all 200, p99 < 1 s; after 10,000
-rounds within 1.5x of fresh. But for the address flood, API Gateway's MethodSettings
-limits and the web ACL are lifted (parameters) and each function may run 16 environments
-(`--concurrency`): the figures are the stack's own, not its throttling.
+Targets: the stack as shipped, 16 clients >= 150 req/s, p99 < 150 ms, 0 errors; the
+flooded-out player's p50 < 30 ms; the users' logins under the address flood all 200, p99
+< 1 s; after 10,000 rounds within 1.5x of fresh. But for the address flood and the stack
+as shipped, API Gateway's MethodSettings limits and the web ACL are lifted (parameters)
+and each function may run 16 environments (`--concurrency`): the figures are the
+stack's own, not its throttling.
 `python -m bench local_stack`; BENCH_LOCAL_STACK_SECONDS sets each measurement's length.
 
 Side by side with another commit: BENCH_LOCAL_STACK_AGAINST=FOLDER, a checkout of it (say
@@ -74,8 +77,8 @@ LOGIN_FLOOD_S = 20.0
 FLOOD_ADDRESS = "127.0.0.2"
 LOGIN_USERS = 8  # each from 127.0.2.<n>, under the web ACL's logins per address a minute
 LOGIN_EVERY_S = 3.5
-# 16 closed-loop clients keep ~16 requests in the rounds function at once: past its cap
-# of 10 they would measure throttling; the cap is raised to the clients' number.
+# 16 closed-loop clients keep ~16 requests in the rounds function at once: the lifted
+# stack's cap is the clients' number.
 CONCURRENCY = str(max(CLIENTS))
 TIMEOUT_S = 30
 # The stack's log line for an environment's first invocation (execution_environment.py).
@@ -123,8 +126,8 @@ class Tally:
 
 
 class Player:
-    def __init__(self, port: int, login: str) -> None:
-        self.conn = Connection(port)
+    def __init__(self, port: int, login: str, address: str = "127.0.0.1") -> None:
+        self.conn = Connection(port, address)
         account = {"login": login, "nick": login[:20], "password": PASSWORD}
         status, answer, _ = self.conn.call("POST", "/v1/users", account)
         assert status == 201, answer
@@ -214,18 +217,27 @@ def running_stack(
             process.kill()
 
 
-def _players(port: int, prefix: str, count: int) -> list[Player]:
-    return [Player(port, f"{prefix}{n}") for n in range(count)]  # untimed, one at a time
+def _players(port: int, prefix: str, count: int, addresses: bool) -> list[Player]:
+    """count players, registered one at a time (untimed); with `addresses`, each from
+    127.0.3.<n>, as players on machines of their own."""
+    return [
+        Player(port, f"{prefix}{n}", f"127.0.3.{n + 1}" if addresses else "127.0.0.1")
+        for n in range(count)
+    ]
 
 
 def whole_rounds(
-    port: int, clients: int, seconds: float = SECONDS, log: IO[str] | None = None
+    port: int,
+    clients: int,
+    seconds: float = SECONDS,
+    log: IO[str] | None = None,
+    addresses: bool = False,
 ) -> dict[str, Any]:
     """clients players playing whole rounds at once for `seconds`, after WARM_UP each;
     with the stack's log, after more rounds until one round each started no environment:
     the faster a stack answers, the fewer environments WARM_UP rounds start, and the
     INITs left for the measured rounds (1-4 s each at 16 clients) were its p99."""
-    players = _players(port, f"c{clients}x{time.time_ns() % 10**6}p", clients)
+    players = _players(port, f"c{clients}x{time.time_ns() % 10**6}p", clients, addresses)
     rounds = 0
     with ThreadPoolExecutor(clients) as pool:  # warm: environments started, first shoes
         list(pool.map(lambda p: [p.play_round() for _ in range(WARM_UP)], players))
@@ -483,7 +495,6 @@ def measure_clients(port: int, log: IO[str]) -> None:
     for clients in CLIENTS:
         figures = whole_rounds(port, clients, log=log)
         print(_line(f"local_stack: whole rounds, {clients:2d} clients", figures), flush=True)
-    print("  (target at 16 clients: >= 150 req/s, p99 < 150 ms, 0 errors)")
     figures = flooded(port)
     print(
         _line(f"local_stack: a player while {FLOODERS} clients flood one login", figures)
@@ -571,6 +582,12 @@ def main() -> None:
     ):
         with running_stack(Path(folder) / "data", log) as port:
             measure_clients(port, log)
+        with running_stack(Path(folder) / "shipped", log, unlimited=False) as port:
+            clients = max(CLIENTS)
+            figures = whole_rounds(port, clients, log=log, addresses=True)
+            label = f"local_stack as `make run` ships: whole rounds, {clients} clients"
+            print(_line(f"{label} from {clients} addresses", figures), flush=True)
+            print("  (target: >= 150 req/s, p99 < 150 ms, 0 errors)", flush=True)
         log.seek(0)
         for function, durations in sorted(init_durations(log.read()).items()):
             print(
