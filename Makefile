@@ -144,12 +144,15 @@ e2e: $(VENV)/.installed browser node_modules/.installed $(KERNEL)
 load: $(VENV)/.installed node_modules/.installed $(KERNEL)
 	$(BIN)/python -m loadtest
 
-## fuzz: schemathesis against the local stack and new random interleavings of room requests,
-## longer than `make test` runs them (FUZZ_EXAMPLES=, ROOM_INTERLEAVINGS=)
+## fuzz: schemathesis against the local stack, new random interleavings of room requests and
+## more kernel cases, longer than `make test` runs them (FUZZ_EXAMPLES=, ROOM_INTERLEAVINGS=,
+## KERNEL_CASES=)
 fuzz: $(VENV)/.installed node_modules/.installed $(KERNEL)
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-500} $(BIN)/python -m pytest tests/contract -s
 	ROOM_INTERLEAVINGS=$${ROOM_INTERLEAVINGS:-1000} $(BIN)/python -m pytest $(PYTEST_PARALLEL) \
 		tests/integration/test_room_truth.py -k random_interleavings
+	KERNEL_CASES=$${KERNEL_CASES:-10000} $(BIN)/python -m pytest tests/unit/strategy/test_native.py \
+		-k the_kernel_values_what_the_python_analysis_does
 
 ## bench: every benchmark, figures printed
 bench: $(VENV)/.installed node_modules/.installed $(KERNEL)
