@@ -102,14 +102,6 @@ def misses_by_item(frames: list[dict[str, Any]]) -> dict[str, list[str]]:
     return out
 
 
-# At 360x640 Russian and Croatian do not fit yet (issue 41, item 4, reported open): the
-# casino result is 737 px (ru) and 729 px (hr) tall, mid-round 705-711 px, because box 1's
-# marks ("Сплит ✗ хватит") take two or three lines each where English takes one.
-_LONGER_ON_A_SMALL_PHONE = pytest.mark.xfail(
-    strict=True, reason="five boxes with splits at 360x640 in ru and hr: the page is 729-737 px"
-)
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_five_boxes_with_splits_fit_and_read_at_every_step(
@@ -119,10 +111,7 @@ def test_five_boxes_with_splits_fit_and_read_at_every_step(
     artifacts: Any,
     size: str,
     language: str,
-    request: pytest.FixtureRequest,
 ) -> None:
-    if size == "small-phone" and language != "en":
-        request.applymarker(_LONGER_ON_A_SMALL_PHONE)
     width, height = VIEWPORTS[size]
     # box 1 splits to four hands; on a wide screen box 3 to two or more too
     seeds.use(*(crowded_shoe_seeds() if width > 600 else shoe_seeds()))

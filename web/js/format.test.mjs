@@ -307,8 +307,8 @@ test("in Croatian: coins and percentages as Croatian writes them, cards and resu
     assert.equal(parseCard("QC").name, "Dama tref");
     assert.equal(dealerTotalLabel({ cards: ["AC"], hidden: 1, total: 11, soft: true }), "pokazuje asa");
     assert.equal(resultLabel({ result: "push", bet: 10, payout: 10 }), "Neriješeno 0");
-    assert.equal(netSentence(-2), "Izgubili ste 2 kovanice u ovoj rundi.");
-    assert.equal(netSentence(5), "Dobili ste 5 kovanica u ovoj rundi.");
+    assert.equal(netSentence(-2), "Izgubili ste 2 kovanice u rundi.");
+    assert.equal(netSentence(5), "Dobili ste 5 kovanica u rundi.");
     assert.equal(mark({ action: "hit", best: "stand", counter_best: "stand", loss: 0 }, "counter").text, "Karta ✗ dosta je potez brojača");
     assert.equal(kellyLabel({ kelly: 1500, advised: 1000 }), "Maksimum stola 1.000: Kellyjev ulog 1.500 je iznad");
     assert.equal(decisionHandLabel({ kind: "pairs", cards: ["AS", "AD"] }), "par asova");
