@@ -69,6 +69,7 @@ def settings_on(page: Page, shot: Path) -> None:
     ±20% (the default is ±10%); the drawer's picture in `shot`."""
     open_panel(page, "settings")
     tid(page, "count-toggle").check()
+    expect(tid(page, "edge")).to_be_visible()  # asked for with the count: the page drawn again
     expect(tid(page, "checkout-toggle")).not_to_be_checked()  # off by default
     tid(page, "checkout-toggle").check()
     expect(tid(page, "checkout-tolerance")).to_have_value("10")

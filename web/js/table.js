@@ -412,7 +412,12 @@ function betKey(key) {
 }
 
 // ---------------------------------------------------------------- what the controls change
-const togglePanel = (name) => toggleDrawer(S, name, render);
+/** A drawer opened or closed; the fair shoe's opened reads the last retired shoe again (what
+ * was read as a round settled may have been before the next shoe came). */
+function togglePanel(name) {
+  toggleDrawer(S, name, render);
+  if (S.panel === "fairness") findLastRetired();
+}
 
 /** A new coach level: the hint shown is of the old one, so it goes (and coach mode asks again). */
 function setCoachLevel(level) {
