@@ -337,7 +337,9 @@ function renderAiPick(ctl, n, ai) {
       "select",
       { testid: `ai-level-${n}`, "data-lock": "on", onchange: pick },
       h("option", { value: "", selected: !ai ? true : null }, t("felt.empty")),
-      AI_LEVELS.map((l) => h("option", { value: l, selected: ai === l ? true : null }, t("felt.aiName", { level: levelName(l) }))),
+      // In an AI's box (which says "AI" already) a level is its word alone: "ИИ лёгкий" and
+      // "AI lagani" were cut in a crowded phone's narrow select.
+      AI_LEVELS.map((l) => h("option", { value: l, selected: ai === l ? true : null }, ai ? levelName(l) : t("felt.aiName", { level: levelName(l) }))),
     ),
   );
 }
