@@ -190,7 +190,9 @@ async function refresh() {
   const seat = await api.table(me.id);
   if (S !== me) return;
   S.table = seat.table;
+  const retired = S.shoe && seat.shoe?.shoe_id !== S.shoe.shoe_id; // a new shoe in play
   S.shoe = seat.shoe;
+  if (retired) findLastRetired();
   const same = S.round && seat.round && seat.round.round_id === S.round.round_id;
   if (!S.round || !seat.round || !same || seat.round.version > S.round.version) showRound(seat.round);
   learnCount(seat.shoe?.count, seat.shoe?.shoe_id, seat.round);
@@ -215,7 +217,6 @@ async function deal() {
       sound("chip");
       showRound(round);
       await refresh().catch(() => {}); // the shoe line; the round is shown already
-      if (S === me && round.status === "settled") findLastRetired();
     } catch (e) {
       if (S !== me) return;
       if (e.status === 422 && e.code === "validation_error" && (body.client_seed || body.cut !== undefined)) {
@@ -256,10 +257,7 @@ async function act(name) {
       const round = await api.act(me.id, name, me.round.version, amount);
       if (S !== me) return;
       showRound(round);
-      if (round.status === "settled") {
-        await refresh().catch(() => {});
-        findLastRetired();
-      }
+      if (round.status === "settled") await refresh().catch(() => {});
     } catch (e) {
       if (S !== me) return;
       if (e.status === 412 || e.code === "conflict" || e.code === "no_round") {
@@ -336,7 +334,9 @@ function setShowCount(on) {
   maybeEdge();
 }
 
-/** The table's last retired shoe, for the fairness panel: the newest round's shoe that is retired. */
+/** The table's last retired shoe, for the fairness panel: the newest round's shoe that is
+ * retired. Read when the page opens and when a new shoe comes into play (the last one
+ * retired), not after every round. */
 async function findLastRetired() {
   const me = S;
   try {
@@ -412,12 +412,7 @@ function betKey(key) {
 }
 
 // ---------------------------------------------------------------- what the controls change
-/** A drawer opened or closed; the fair shoe's opened reads the last retired shoe again (what
- * was read as a round settled may have been before the next shoe came). */
-function togglePanel(name) {
-  toggleDrawer(S, name, render);
-  if (S.panel === "fairness") findLastRetired();
-}
+const togglePanel = (name) => toggleDrawer(S, name, render);
 
 /** A new coach level: the hint shown is of the old one, so it goes (and coach mode asks again). */
 function setCoachLevel(level) {
