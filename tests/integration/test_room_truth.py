@@ -172,9 +172,9 @@ _STEP = st.tuples(
 )
 
 
-# `make test` plays the same 50 interleavings on every run; `make fuzz` plays 1,000 new ones
+# `make test` plays the same 25 interleavings on every run; `make fuzz` plays 1,000 new ones
 # (ROOM_INTERLEAVINGS, and a random seed) on top of the longer contract fuzz.
-INTERLEAVINGS = int(os.environ.get("ROOM_INTERLEAVINGS", "50"))
+INTERLEAVINGS = int(os.environ.get("ROOM_INTERLEAVINGS", "25"))
 
 
 @pytest.mark.no_cover  # rooms' scripts: the tests above run the same lines traced

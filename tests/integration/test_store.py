@@ -243,6 +243,7 @@ def _store_rounds(login: str) -> list[tuple[str, Any]]:
     return factories.store().list_rounds(login, None, 100, None)
 
 
+@pytest.mark.no_cover  # the migration 60 times over: the tests above run its lines traced
 @pytest.mark.parametrize("landed", [False, True], ids=["before it is sent", "after it landed"])
 def test_the_migration_finishes_whatever_write_its_run_died_at(api: Gateway, landed: bool) -> None:
     logins = _accounts_of_every_age(api)
