@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import signal
+import sys
+import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -40,6 +42,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         definitions = item._fixtureinfo.name2fixturedefs.values()
         if any(d.scope in _SHARED_SCOPES for defs in definitions for d in defs):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)  # inside pytest-cov's own pause
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test marked `no_cover` runs with no trace function, in its thread or in those it
+    starts. pytest-cov (7.1) pauses its coverage for such a test, but in a pytest-xdist
+    worker it has started a second coverage too (it reads the worker's options as a plain
+    run's), and the pause resumes that one: the marked tests ran 3 times slower."""
+    if item.get_closest_marker("no_cover") is None:
+        return (yield)
+    tracing = sys.gettrace(), threading.gettrace()
+    sys.settrace(None)
+    threading.settrace(None)
+    try:
+        return (yield)
+    finally:
+        sys.settrace(tracing[0])
+        threading.settrace(tracing[1])
 
 
 # The signals that stop a run: SIGTERM (make sends its recipe's process one), Ctrl-C's
