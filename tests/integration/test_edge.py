@@ -20,6 +20,7 @@ from blackjack.strategy import strategy_card
 from blackjack.strategy.card import card_at
 from blackjack_service import factories
 from blackjack_service.edge import kelly_bet
+from tests.traced import first_traced
 
 from .helpers import Player, bet, play_out, player_record, problem
 from .seeds import CLIENT_SEED, find_seed, no_natural_nor_ace_up, use_seeds
@@ -149,7 +150,9 @@ def _set_seat(login: str, table: str, position: int, balance: Decimal) -> None:
 
 @pytest.mark.parametrize(
     ("balance", "where"),
-    [(Decimal(100), "below"), (Decimal("10000.5"), "within"), (Decimal(1_000_000), "above")],
+    first_traced(
+        [(Decimal(100), "below"), (Decimal("10000.5"), "within"), (Decimal(1_000_000), "above")]
+    ),
 )
 def test_the_kelly_bet_of_a_positive_edge_is_kept_within_the_limits(
     alice: Player, monkeypatch: pytest.MonkeyPatch, balance: Decimal, where: str

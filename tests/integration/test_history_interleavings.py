@@ -30,6 +30,7 @@ from blackjack_service.identity import Identity
 from blackjack_service.models import ActionRequest, StartRoundRequest
 from blackjack_service.records import Player
 from blackjack_service.store import Store
+from tests.traced import first_traced
 
 from .helpers import START
 
@@ -37,9 +38,6 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
 
 INTERLEAVINGS = 200
-# The first interleavings run traced by coverage; the others run the same lines again,
-# which the tracer made three times slower (untraced: `no_cover`).
-TRACED = 20
 ACTIONS = ("stand", "hit", "double", "hit", "stand")
 # The client's calls a request makes: each one is a point where the scheduler steps in.
 REFUSED = (GameError, ServiceError)  # a 4xx: the request changed nothing
@@ -245,10 +243,7 @@ def _shown(round_: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "seed",
-    [
-        pytest.param(seed, marks=() if seed < TRACED else pytest.mark.no_cover)
-        for seed in range(INTERLEAVINGS)
-    ],
+    first_traced(range(INTERLEAVINGS), traced=20),
 )
 def test_history_is_the_truth_whatever_dies_when(aws: None, seed: int) -> None:
     """Each interleaving in an empty moto account: moto's query reads every item of the

@@ -11,6 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.traced import first_traced
+
 from .harness import Gateway
 from .helpers import TABLE_IDS, Player, assert_ledger, assert_nothing_hidden, fresh_aws
 from .seeds import use_seeds
@@ -59,7 +61,7 @@ def random_session(api: Gateway, rng: random.Random, steps: int) -> None:
         assert me["stats"]["net"] == sum(view["net"] for view in history)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", first_traced(range(3)))
 def test_random_sequences(api: Gateway, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     use_seeds(monkeypatch)  # known shoes too, so that a failure replays exactly
     random_session(api, random.Random(seed), 120)
