@@ -31,7 +31,7 @@ from blackjack.rules import TABLES
 from blackjack.strategy import strategy_card
 from blackjack.strategy.card import card_at, hand_key
 from blackjack.strategy.indices import composition_at, indices_document
-from tests.traced import first_traced
+from tests.traced import TABLES_ONE_TRACED
 
 INSURANCE = ("insurance", "decline_insurance")
 
@@ -91,7 +91,7 @@ def test_each_index_is_a_cell_after_the_charts(table: str) -> None:
         assert (cell.row, cell.up, cell.direction) == (row, entry["up"], entry["direction"])
 
 
-@pytest.mark.parametrize("table", first_traced(TABLES))
+@pytest.mark.parametrize("table", TABLES_ONE_TRACED)
 def test_every_index_cell_is_dealt_near_its_index_and_graded_as_the_counter_plays(
     table: str,
 ) -> None:

@@ -7,15 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from blackjack.rules import TABLES
 from blackjack.strategy import generate
-from tests.traced import first_traced
+from tests.traced import TABLES_ONE_TRACED
 
 from .helpers import needs_kernel
 
 
 @needs_kernel
-@pytest.mark.parametrize("table_id", first_traced(TABLES))
+@pytest.mark.parametrize("table_id", TABLES_ONE_TRACED)
 def test_the_shipped_data_is_what_generate_writes(
     table_id: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -13,7 +13,7 @@ import pytest
 from blackjack.rules import TABLES
 from blackjack.strategy.indices import TRUE_COUNTS, indices_document
 from blackjack.strategy.worth import Chance, _running_counts, true_count_chances, worth
-from tests.traced import first_traced
+from tests.traced import TABLES_ONE_TRACED
 
 BOUND = TRUE_COUNTS[-1]
 
@@ -38,7 +38,7 @@ def test_running_counts_are_exact() -> None:
     assert set(_running_counts(1, 3)) == set(counted)
 
 
-@pytest.mark.parametrize("table_id", first_traced(TABLES))
+@pytest.mark.parametrize("table_id", TABLES_ONE_TRACED)
 def test_the_true_counts_of_a_table_are_a_distribution(table_id: str) -> None:
     chances = true_count_chances(TABLES[table_id].rules, BOUND)
     assert list(chances) == list(TRUE_COUNTS)
