@@ -72,12 +72,9 @@ invoke: $(VENV)/.installed node_modules/.installed $(KERNEL)
 # pytest-xdist's workers: more than the two cores, since the browser and local stack tests
 # mostly wait on a server, a JVM or chromium; `loadgroup` keeps the tests of a module that
 # share a module-scoped fixture on one worker (tests/conftest.py). pytest-cov measures each
-# worker and combines the figures; the tests that repeat one computation by the million
-# (the simulations, the kernel against the Python on 10,000 hands, the published house
-# edges, the random interleavings past the first, the migration dying at each write, a
-# table's computations past the first table: tests/traced.py) are marked `no_cover`: the
-# tracer made them 3 times slower, and other tests run their lines.
-# PYTEST_WORKERS=0 runs the tests in this one process.
+# worker and combines the figures, less the tests marked `no_cover`, which repeat lines
+# that other tests run traced (tests/traced.py says why). PYTEST_WORKERS=0 runs the tests
+# in this one process.
 PYTEST_WORKERS ?= 4
 PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
 

@@ -1,6 +1,8 @@
 """`make test` prints coverage, and its tracer makes the pure Python computations 2 to 4
-times slower. A parametrized test whose cases all run the same lines runs its first cases
-traced and the others untraced (`no_cover`): the same figure, in less time."""
+times slower. A test that repeats lines other tests run traced (a simulation, a script
+under many interleavings) is marked `no_cover`; a parametrized test whose cases all run
+the same lines runs its first cases traced and the others untraced: the same figure, in
+less time."""
 
 from __future__ import annotations
 

@@ -241,10 +241,7 @@ def _shown(round_: dict[str, Any]) -> dict[str, Any]:
     return {**round_, "dealt": []}
 
 
-@pytest.mark.parametrize(
-    "seed",
-    first_traced(range(INTERLEAVINGS), traced=20),
-)
+@pytest.mark.parametrize("seed", first_traced(range(INTERLEAVINGS), traced=20))
 def test_history_is_the_truth_whatever_dies_when(aws: None, seed: int) -> None:
     """Each interleaving in an empty moto account: moto's query reads every item of the
     table, so one account filled by 200 of them made the last ones ten times slower."""
