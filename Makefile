@@ -105,13 +105,15 @@ browser:
 		echo "chromium-headless-shell not found (and not root to install it): browser tests will be skipped"
 
 # tests/integration/test_layer_arm64.py runs the layer's aarch64 kernel under Debian's
-# qemu-user, installed when root.
+# qemu-user, on Debian's aarch64 glibc (libc6-arm64-cross), both installed when root.
+QEMU_OK = { command -v qemu-aarch64 || command -v qemu-aarch64-static; } >/dev/null && \
+	[ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ]
 qemu:
-	@command -v qemu-aarch64 >/dev/null || command -v qemu-aarch64-static >/dev/null || [ "$$(id -u)" != 0 ] || \
-		{ echo "installing Debian's qemu-user (runs the aarch64 analysis kernel in a test)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null; }
-	@command -v qemu-aarch64 >/dev/null || command -v qemu-aarch64-static >/dev/null || \
-		echo "qemu-aarch64 not found (and not root to install it): the aarch64 kernel test will be skipped"
+	@$(QEMU_OK) || [ "$$(id -u)" != 0 ] || \
+		{ echo "installing Debian's qemu-user and libc6-arm64-cross (run the aarch64 analysis kernel in a test)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user libc6-arm64-cross >/dev/null; }
+	@$(QEMU_OK) || \
+		echo "qemu-aarch64 or libc6-arm64-cross not found (and not root to install them): the aarch64 kernel test will be skipped"
 
 lint: $(VENV)/.installed node_modules/.installed $(CHECKOV_VENV)/.installed openapi-types
 	$(BIN)/ruff check .

@@ -36,6 +36,7 @@ ELF_BYTE_ORDER = {1: "<", 2: ">"}  # e_ident[EI_DATA]: little-, big-endian
 REQUIRED_MODULES = {"pydantic_core._pydantic_core", "_argon2_cffi_bindings._ffi", "_cffi_backend"}
 KERNEL = "blackjack/strategy/_kernel.so"  # the analysis kernel (layers/engine/native)
 MAX_LAYER_BYTES = 20_000_000
+AARCH64_GLIBC = Path("/usr/aarch64-linux-gnu")  # Debian's libc6-arm64-cross, qemu-user's -L
 # The file suffixes CPython 3.12 on Linux aarch64 imports an extension module from
 # (importlib.machinery.EXTENSION_SUFFIXES there), most specific first.
 AARCH64_EXTENSION_SUFFIXES = (".cpython-312-aarch64-linux-gnu.so", ".abi3.so", ".so")
@@ -217,12 +218,14 @@ def _host_answer(s: native.KernelSolver, query: str) -> list[float]:
 
 
 def test_the_aarch64_kernel_values_hands_as_the_hosts_does(tmp_path: Path) -> None:
-    """native/check.c, the kernel as a static aarch64 program, run under qemu-user: every
-    value equal to the host library's to the bit (kernel.mk: no fused multiply-adds)."""
+    """native/check.c, the kernel as an aarch64 program, run under qemu-user on Debian's
+    aarch64 glibc: every value equal to the host library's to the bit (kernel.mk: no fused
+    multiply-adds)."""
     qemu = shutil.which("qemu-aarch64") or shutil.which("qemu-aarch64-static")
-    if qemu is None:
+    if qemu is None or not (AARCH64_GLIBC / "lib" / "ld-linux-aarch64.so.1").exists():
         pytest.skip(
-            "qemu-aarch64 not found: install Debian's qemu-user (`make test` does, as root)"
+            "qemu-aarch64 or an aarch64 glibc not found: install Debian's qemu-user and"
+            " libc6-arm64-cross (`make test` does, as root)"
         )
     if native.library() is None:
         pytest.skip("the host's analysis kernel is not built: `make` builds it")
@@ -249,7 +252,10 @@ def test_the_aarch64_kernel_values_hands_as_the_hosts_does(tmp_path: Path) -> No
         lines.append(query)
         expected.append(_host_answer(s, query))
     ran = subprocess.run(
-        [qemu, str(program)], input="\n".join(lines) + "\n", capture_output=True, text=True
+        [qemu, "-L", str(AARCH64_GLIBC), str(program)],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
     )
     assert ran.returncode == 0, ran.stderr
     answers = [[float(v) for v in line.split()] for line in ran.stdout.splitlines()]

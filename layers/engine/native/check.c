@@ -1,4 +1,4 @@
-/* The kernel as a program, for machines Python cannot load it on: built static for
+/* The kernel as a program, for machines Python cannot load it on: built for
  * aarch64 and run under qemu-user, it answers the queries tests/integration/
  * test_layer_arm64.py also puts to the host's library, one line each on stdin:
  *
