@@ -33,6 +33,17 @@ from .environment import (
 from .helpers import E2E_TIMEOUT_MS, ROOT
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests run untraced (`no_cover`, tests/traced.py): of the lines they run
+    in the local stack's threads, the other tests run traced all but a dozen of the 9,390
+    measured (93.4 % covered against 93.6 %), and the tracer took some 140 of a run's
+    2,300 CPU seconds here."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.no_cover)
 
 
 @pytest.fixture(scope="session")
