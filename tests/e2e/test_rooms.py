@@ -2,8 +2,9 @@
 user of its own, play one room through the lobby and the room page; joins, leaves and
 "your turn" are said; the service answers a decision left to its deadline while no page
 sends anything; the page reconnects by itself and says when it is offline; the room's
-problems read as sentences; every step of a round fits the screen at a laptop's and two
-phones' sizes, with axe at 0. Screenshots go to tests/artifacts/room-*.png.
+problems read as sentences; a box pressed as a live update arrives is still taken; every
+step of a round fits the screen at a laptop's and two phones' sizes, with axe at 0.
+Screenshots go to tests/artifacts/room-*.png.
 
 Until the rooms' live updates (POST /v1/rooms/{room_id}/live) are in template.yaml, the
 module skips.
@@ -416,9 +417,44 @@ def test_a_rooms_problems_read_as_sentences(contexts: Contexts, stack: Stack) ->
     for _ in range(2):
         make_room(stack.api, bob.token, [0])
     fourth = make_room(stack.api, alice.token, [1])["room_id"]
-    bob.page.goto(f"/#/room/{fourth}")
+    # The fourth room on screen first: box 3 of the first is free on Bob's page too.
+    bob.open_room(fourth)
     tid(bob.page, "take-box-3").click()
     expect(tid(bob.page, "toast-error")).to_contain_text(PROBLEMS["too_many_rooms"])
+
+
+def test_a_box_pressed_as_another_sits_down_is_taken_on_release(
+    contexts: Contexts, stack: Stack
+) -> None:
+    """A click is a press and a release on one button: the page rebuilt between the two by
+    a live update (another player sitting down) must not swallow it."""
+    alice = Player(contexts, stack, "rca")
+    bob = Player(contexts, stack, "rcb")
+    room_id = make_room(stack.api, alice.token, [0])["room_id"]
+    frames: list[str | bytes] = []
+    bob.page.on(
+        "websocket",
+        lambda socket: socket.on("framereceived", lambda payload: frames.append(payload)),
+    )
+    bob.open_room(room_id)
+
+    where = tid(bob.page, "take-box-3").bounding_box()
+    assert where is not None
+    bob.page.mouse.move(where["x"] + where["width"] / 2, where["y"] + where["height"] / 2)
+    bob.page.mouse.down()
+    heard = len(frames)
+    stack.api.call("POST", f"/v1/rooms/{room_id}/seats", {"boxes": [2]}, alice.token)
+    for _ in range(300):
+        if len(frames) > heard:
+            break
+        bob.page.wait_for_timeout(50)
+    assert len(frames) > heard, "Bob's page did not hear Alice sit down"
+    bob.page.wait_for_timeout(250)  # the page's turn to take in what it heard
+    with bob.page.expect_response(posted(f"/v1/rooms/{room_id}/seats")) as info:
+        bob.page.mouse.up()
+    assert info.value.ok, info.value.text()
+    expect(tid(bob.page, "take-box-3")).to_have_count(0)
+    expect(tid(bob.page, "empty-box-2")).to_contain_text(alice.nick)
 
 
 # What a user needs in view at each step.

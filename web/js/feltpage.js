@@ -10,6 +10,33 @@ import { reducedMotion, settings } from "./settings.js";
 import { play as sound } from "./sound.js";
 import { lockControls } from "./ui.js";
 
+// A click is a press and a release on one element. A felt rebuilt between the two (a live
+// update, a card landing) would put a new button under the release and swallow the click,
+// so a render asked for while a control is pressed waits until its click is done.
+let pressed = false;
+let held = null;
+
+/** True when the page's `render` must wait for the control pressed now (it runs after the click). */
+export function heldWhilePressed(render) {
+  if (!pressed) return false;
+  held = render;
+  return true;
+}
+
+if (typeof document !== "undefined") {
+  const CONTROLS = "button, a, input, select, label, summary";
+  document.addEventListener("pointerdown", (ev) => (pressed = ev.target instanceof Element && Boolean(ev.target.closest(CONTROLS))), true);
+  const release = () => {
+    pressed = false;
+    const render = held;
+    held = null;
+    // The click follows the release in the same task: the render waits for the next one.
+    if (render) setTimeout(render);
+  };
+  for (const name of ["pointerup", "pointercancel"]) document.addEventListener(name, release, true);
+  window.addEventListener("blur", release);
+}
+
 /** Puts the next card on the felt, one every `cardDelay` ms, then calls `landAll`. */
 export function paceCards(S, { render, landAll }) {
   clearTimeout(S.pace);

@@ -7,7 +7,7 @@ import { api, getSession, loadTables } from "./api.js";
 import { pickChip, renderActions, renderBetting } from "./controls.js";
 import { clear, h } from "./dom.js";
 import { renderBetCircle, renderFelt, showTurnBox } from "./felt.js";
-import { keyTaken, labelBoxKeys, landCards, paceCards, restoreFocus, toggleDrawer, whileBusy } from "./feltpage.js";
+import { heldWhilePressed, keyTaken, labelBoxKeys, landCards, paceCards, restoreFocus, toggleDrawer, whileBusy } from "./feltpage.js";
 import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, chipStack, formatCoins, netSentence, resultLabel, statusLabel } from "./format.js";
 import { t } from "./i18n.js";
 import { buildRoundRequest, chipValues, insuranceAmounts, whyNot } from "./input.js";
@@ -412,7 +412,7 @@ const ctl = {
 
 // ---------------------------------------------------------------- render
 function render() {
-  if (!S) return;
+  if (!S || heldWhilePressed(render)) return;
   const main = S.main;
   const focused = document.activeElement?.dataset?.testid;
   const phase = phaseOf(S.room, S.me);

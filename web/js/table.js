@@ -6,7 +6,7 @@ import { checkoutAsking, checkoutBetweenRounds, checkoutKey, focusCheckout, rend
 import { pickChip, renderActions, renderBetting } from "./controls.js";
 import { clear, h } from "./dom.js";
 import { renderFelt, showTurnBox } from "./felt.js";
-import { keyTaken, labelBoxKeys, landCards, paceCards, restoreFocus, toggleDrawer, whileBusy } from "./feltpage.js";
+import { heldWhilePressed, keyTaken, labelBoxKeys, landCards, paceCards, restoreFocus, toggleDrawer, whileBusy } from "./feltpage.js";
 import { ACTION_BY_KEY, BOX_KEYS, CHIP_KEYS, netSentence, resultLabel, roundStatusLabel, statusLabel } from "./format.js";
 import { roundCards, shiftCount } from "./hilo.js";
 import { t } from "./i18n.js";
@@ -448,7 +448,7 @@ const controls = {
 
 // ---------------------------------------------------------------- render
 function render() {
-  if (!S) return;
+  if (!S || heldWhilePressed(render)) return;
   const main = S.main;
   const focused = document.activeElement?.dataset?.testid;
   const r = S.round;
