@@ -70,17 +70,19 @@ def walk_a_room(page: Page, stack: Stack, seen: Any) -> None:
     tid(page, "deal").click()
     phase = page.locator("[data-testid=room-page]")
     expect(phase).not_to_have_attribute("data-phase", "waiting")
-    for _ in range(12):  # stand on every hand asked, until the round settles
-        state = phase.get_attribute("data-phase")
-        if state == "settled":
+    # Stand on every hand asked until the round settles, each step waiting for one or the
+    # other (a button seen a moment ago may be gone: the page renders as the round moves).
+    asked = page.locator(
+        "[data-testid=action-decline_insurance]:enabled, [data-testid=action-stand]:enabled"
+    )
+    settled = page.locator("[data-testid=room-page][data-phase=settled]")
+    for _ in range(12):
+        expect(asked.or_(settled).first).to_be_visible()
+        if settled.count():
             break
-        if state in ("insurance", "player_turn"):
-            action = tid(page, "action-decline_insurance").or_(tid(page, "action-stand"))
-            if action.first.is_visible() and action.first.is_enabled():
-                seen(f"a shared table, {state}")
-                action.first.click()
-        page.wait_for_timeout(300)
-    expect(phase).to_have_attribute("data-phase", "settled")
+        seen(f"a shared table, {phase.get_attribute('data-phase')}")
+        asked.first.click()
+    expect(settled).to_have_count(1)
     seen("a shared table, settled")
 
 
