@@ -37,11 +37,12 @@ HERE = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser tests run untraced (`no_cover`, tests/traced.py): the other tests run
-    traced nearly every line they run, and the tracer on the local stack's threads made
-    them take twice the CPU."""
+    """Every test here is a browser test (`e2e`), run untraced (`no_cover`, tests/traced.py):
+    the other tests run traced nearly every line they run, and the tracer on the local
+    stack's threads made them take twice the CPU."""
     for item in items:
         if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.e2e)
             item.add_marker(pytest.mark.no_cover)
 
 

@@ -58,8 +58,6 @@ from .helpers import (
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 DOCS = Path(__file__).resolve().parents[2] / "docs"  # the README's screenshots
 TEN = {"T", "J", "Q", "K"}
 HINT_TEXT = re.compile(

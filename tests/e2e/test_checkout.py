@@ -37,8 +37,6 @@ from .test_edge import small_cards_first
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 TABLE = "casino"  # six decks, a cut card: the count is in play between rounds
 MINUS = "\u2212"
 ALWAYS = "Math.random = () => 0;"  # the checkout asks whenever it may

@@ -33,8 +33,6 @@ from .helpers import (
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 CHIP_KEYS = "qwerty"  # the chips' keys, left to right (web/js/format.js CHIP_KEYS)
 
 

@@ -41,8 +41,6 @@ from .helpers import (
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 TABLE = "casino"
 USER_BOXES = (0, 1, 2)
 AI_BOXES = (3, 4)

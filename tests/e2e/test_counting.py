@@ -20,8 +20,6 @@ from .helpers import VIEWPORTS, check_axe, hi_lo, new_player, tid
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 DECK = 52
 # Each size drills from another table's shoe, so that every shoe the tables deal from is drawn.
 SHOES = {"laptop": 6, "phone": 4, "small-phone": 1}

@@ -18,8 +18,6 @@ from .helpers import VIEWPORTS, Api, check_axe, new_player, posted, tid
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
 RANKS = "23456789TA"
 

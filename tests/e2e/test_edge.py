@@ -39,8 +39,6 @@ from .viewport_helpers import MEASURE, RESULT, measure, play_five_boxes, shoe_se
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 TABLE = "casino"  # six decks, a cut card: the count moves the edge from round to round
 BOXES = range(5)
 SIZES = list(VIEWPORTS)

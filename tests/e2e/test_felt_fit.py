@@ -29,8 +29,6 @@ from .viewport_helpers import MEASURE, crowded_shoe_seeds, play_five_boxes, shoe
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 # The page's own measure at a frame: what does not fit, by item (empty when all does).
 WATCH = """
 window.__fitFrames = [];

@@ -43,8 +43,6 @@ from .helpers import (
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 SIZES = list(VIEWPORTS)
 STARTING_BALANCE = Decimal(10000)
 

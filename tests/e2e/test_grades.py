@@ -40,8 +40,6 @@ from .helpers import (
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 HARD_LOSS = 0.25
 
 

@@ -33,8 +33,6 @@ from .helpers import (
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 # Each size drills another table (casino and bicycle offer insurance, european does not).
 TABLE_AT = {"laptop": "casino", "phone": "bicycle", "small-phone": "european"}
 KEYS = {

@@ -21,8 +21,6 @@ from .helpers import VIEWPORTS, check_axe, index_words, new_player, posted, sign
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 FIELDS = ("section", "row", "up", "play", "basic", "index", "direction")
 
 

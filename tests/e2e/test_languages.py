@@ -34,8 +34,6 @@ from .helpers import (
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 # Every visible string on the page (text, the attributes people and screen readers read,
 # option texts, the document's title) with the element it sits in; `translate="no"` skipped.
 VISIBLE_STRINGS = """() => {

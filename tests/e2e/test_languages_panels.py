@@ -23,8 +23,6 @@ from .test_rooms import make_room
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 DRAWERS = ("rules", "fairness", "settings")
 SIZES = {360: 640, 1280: 800}
 

@@ -16,8 +16,6 @@ from .helpers import VIEWPORTS, check_axe, new_player, open_table, tid
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 
 def down(route: Route) -> None:
     problem = {"type": "about:blank", "title": "Service Unavailable", "status": 503}

@@ -31,8 +31,6 @@ from .helpers import (
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844)}
 SHOE = 6 * 52  # casino's six decks
 

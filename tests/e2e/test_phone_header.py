@@ -18,8 +18,6 @@ from .helpers import LANGUAGES, VIEWPORTS, check_axe, new_player, open_table, po
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 TABLES = ("classic", "bicycle", "casino", "european")
 
 # Every control on screen whose box the flash meets, with what it is.

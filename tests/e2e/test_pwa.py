@@ -17,8 +17,6 @@ from playwright.sync_api import BrowserContext, Page, Playwright, expect
 from .environment import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, Stack, chromium_missing
 from .helpers import E2E_TIMEOUT_MS, ROOT
 
-pytestmark = pytest.mark.e2e
-
 
 @pytest.fixture(scope="module")
 def installed(

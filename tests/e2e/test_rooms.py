@@ -40,8 +40,6 @@ if chromium_missing():
 if "/v1/rooms/{room_id}/live" not in (ROOT / "template.yaml").read_text():
     pytest.skip("the rooms' live updates are not in template.yaml yet", allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 # web/js/ui.js's sentences for the rooms' problem codes
 PROBLEMS = {
     "box_taken": "Somebody else took that box first: pick a free one.",

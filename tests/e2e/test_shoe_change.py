@@ -52,8 +52,6 @@ from .viewport_helpers import (
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 SHOE = 312
 NEWS = '[data-testid="shoe-news"]'
 CUT = Decimal(EARLIEST_CUT)

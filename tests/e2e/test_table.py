@@ -37,8 +37,6 @@ from .helpers import (
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 TABLES = ("classic", "bicycle", "casino", "european")
 
 

@@ -32,8 +32,6 @@ from .viewport_helpers import MEASURE, Figures, page_widths, play_five_boxes, sh
 if chromium_missing():
     pytest.skip(MISSING_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.e2e
-
 
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_every_step_of_a_five_box_round_is_in_view(
