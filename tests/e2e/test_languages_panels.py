@@ -65,6 +65,8 @@ def walk_a_room(page: Page, stack: Stack, seen: Any) -> None:
     page.goto(f"/#/room/{made['room_id']}")
     expect(tid(page, "live-state")).to_have_attribute("data-state", "live")
     seen("a shared table, betting")
+    for control in ("deal", "pass"):  # a room's Bet and Pass, whole, however long their words
+        expect(tid(page, control)).to_be_in_viewport(ratio=1)
     tid(page, "deal").click()
     phase = page.locator("[data-testid=room-page]")
     expect(phase).not_to_have_attribute("data-phase", "waiting")
